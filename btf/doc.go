@@ -1,0 +1,17 @@
+// Package btf is btfkit's model of the BPF Type Format: an ID-indexed table
+// of types with an interned string table, read from and written to raw BTF,
+// ELF .BTF sections, BTF archives and /sys/kernel/btf.
+//
+// The model is flat on purpose. A Spec holds one fixed 12-byte header per
+// type and one shared slice of trailing 32-bit words (members, parameters,
+// enumerators, ...), exactly the information of the on-disk format and
+// nothing derived, so a vmlinux BTF of 100,000+ types costs a handful of
+// allocations, reading is a bounds-checked copy, and writing is its mirror.
+// Type is a by-value view onto one entry; its accessors decode fields on
+// demand. A split Spec (module BTF) extends a base Spec: IDs and string
+// offsets continue after the base's.
+//
+// Everything downstream (dedup, C dump, layouts, the encoder's output) works
+// on this model and never on DWARF. This package must not know about DWARF,
+// ELF writing, or any output format other than raw BTF.
+package btf

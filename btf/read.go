@@ -1,0 +1,187 @@
+package btf
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Magic is the BTF header magic, 0xeB9F in the file's byte order.
+const Magic = 0xeB9F
+
+// HeaderLen is the length of the version-1 BTF header.
+const HeaderLen = 24
+
+// Header is the fixed header at the start of raw BTF. Offsets of the type
+// and string sections are relative to the end of the header.
+type Header struct {
+	Magic   uint16
+	Version uint8
+	Flags   uint8
+	HdrLen  uint32
+	TypeOff uint32
+	TypeLen uint32
+	StrOff  uint32
+	StrLen  uint32
+}
+
+// ParseError is a malformed-input error with the byte offset, from the start
+// of the BTF blob, where the problem was found.
+type ParseError struct {
+	Off int64
+	Msg string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("offset 0x%x: %s", e.Off, e.Msg) }
+
+func perr(off int64, format string, args ...any) error {
+	return &ParseError{Off: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ByteOrderOf reports the byte order of raw BTF from its magic, or nil if
+// the data does not start with a BTF magic.
+func ByteOrderOf(data []byte) binary.ByteOrder {
+	if len(data) < 2 {
+		return nil
+	}
+	switch {
+	case data[0] == 0x9f && data[1] == 0xeb:
+		return binary.LittleEndian
+	case data[0] == 0xeb && data[1] == 0x9f:
+		return binary.BigEndian
+	}
+	return nil
+}
+
+// ParseHeader decodes and sanity-checks the header of raw BTF and returns it
+// with the byte order and the total length of the blob (header plus the
+// furthest section end).
+func ParseHeader(data []byte) (Header, binary.ByteOrder, int, error) {
+	var h Header
+	bo := ByteOrderOf(data)
+	if bo == nil {
+		return h, nil, 0, perr(0, "not BTF: bad magic")
+	}
+	if len(data) < HeaderLen {
+		return h, nil, 0, perr(0, "truncated header: %d bytes, need %d", len(data), HeaderLen)
+	}
+	h.Magic = Magic
+	h.Version = data[2]
+	h.Flags = data[3]
+	h.HdrLen = bo.Uint32(data[4:])
+	h.TypeOff = bo.Uint32(data[8:])
+	h.TypeLen = bo.Uint32(data[12:])
+	h.StrOff = bo.Uint32(data[16:])
+	h.StrLen = bo.Uint32(data[20:])
+	if h.Version != 1 {
+		return h, bo, 0, perr(2, "unsupported BTF version %d", h.Version)
+	}
+	if h.Flags != 0 {
+		return h, bo, 0, perr(3, "unsupported BTF flags 0x%x", h.Flags)
+	}
+	if h.HdrLen < HeaderLen || uint64(h.HdrLen) > uint64(len(data)) {
+		return h, bo, 0, perr(4, "bad header length %d (blob is %d bytes)", h.HdrLen, len(data))
+	}
+	// Header bytes beyond the ones we know must be zero, as the kernel demands.
+	for i := HeaderLen; i < int(h.HdrLen); i++ {
+		if data[i] != 0 {
+			return h, bo, 0, perr(int64(i), "unknown non-zero header byte")
+		}
+	}
+	body := uint64(len(data)) - uint64(h.HdrLen)
+	tEnd := uint64(h.TypeOff) + uint64(h.TypeLen)
+	sEnd := uint64(h.StrOff) + uint64(h.StrLen)
+	if tEnd > body {
+		return h, bo, 0, perr(8, "type section [0x%x,0x%x) beyond end of data (0x%x bytes after header)", h.TypeOff, tEnd, body)
+	}
+	if sEnd > body {
+		return h, bo, 0, perr(16, "string section [0x%x,0x%x) beyond end of data (0x%x bytes after header)", h.StrOff, sEnd, body)
+	}
+	if h.TypeOff%4 != 0 {
+		return h, bo, 0, perr(8, "type section offset 0x%x not 4-byte aligned", h.TypeOff)
+	}
+	if h.TypeLen%4 != 0 {
+		return h, bo, 0, perr(12, "type section length 0x%x not a multiple of 4", h.TypeLen)
+	}
+	end := tEnd
+	if sEnd > end {
+		end = sEnd
+	}
+	return h, bo, int(h.HdrLen) + int(end), nil
+}
+
+// Parse reads raw BTF. With base nil the data must be a complete BTF; with a
+// base it is read as split BTF extending base (IDs and string offsets
+// continue after the base's). The data is copied: the Spec does not keep it.
+// Parse checks the layout (header, section bounds, that each type's record
+// fits); semantic rules are Check's.
+func Parse(data []byte, base *Spec) (*Spec, error) {
+	h, bo, _, err := ParseHeader(data)
+	if err != nil {
+		return nil, err
+	}
+	var s *Spec
+	if base != nil {
+		s = NewSplitSpec(base)
+	} else {
+		s = NewSpec()
+	}
+	strStart := int(h.HdrLen) + int(h.StrOff)
+	strs := data[strStart : strStart+int(h.StrLen)]
+	if base == nil {
+		if len(strs) == 0 || strs[0] != 0 {
+			return nil, perr(int64(strStart), "string section must start with a NUL byte")
+		}
+	}
+	if len(strs) > 0 && strs[len(strs)-1] != 0 {
+		return nil, perr(int64(strStart+len(strs)-1), "string section not NUL-terminated")
+	}
+	if len(strs) == 0 {
+		strs = []byte{0}
+	}
+	s.strs = append([]byte(nil), strs...)
+	s.order = bo
+	s.hdrLen = h.HdrLen
+
+	tStart := int(h.HdrLen) + int(h.TypeOff)
+	tsec := data[tStart : tStart+int(h.TypeLen)]
+	// First pass: count types and trailing words so the tables are
+	// allocated once, at sizes bounded by the input's length.
+	nTypes, nWords := 0, 0
+	for off := 0; off < len(tsec); {
+		if len(tsec)-off < 12 {
+			return nil, perr(int64(tStart+off), "type [%d]: truncated header (%d bytes left)", int(s.startID)+nTypes, len(tsec)-off)
+		}
+		info := bo.Uint32(tsec[off+4:])
+		k, vlen := Kind(info>>24&0x1f), int(info&0xffff)
+		w := extraWords(k, vlen)
+		if w < 0 {
+			return nil, perr(int64(tStart+off+4), "type [%d]: unknown kind %d", int(s.startID)+nTypes, k)
+		}
+		if len(tsec)-off-12 < 4*w {
+			return nil, perr(int64(tStart+off), "type [%d] %s: record of %d bytes runs past the type section", int(s.startID)+nTypes, k, 12+4*w)
+		}
+		off += 12 + 4*w
+		nTypes++
+		nWords += w
+	}
+	s.hdrs = make([]header, nTypes)
+	s.extra = make([]uint32, nTypes+1)
+	s.words = make([]uint32, nWords)
+	wi := 0
+	off := 0
+	for i := 0; i < nTypes; i++ {
+		b := tsec[off:]
+		h := header{bo.Uint32(b), bo.Uint32(b[4:]), bo.Uint32(b[8:])}
+		s.hdrs[i] = h
+		s.extra[i] = uint32(wi)
+		w := extraWords(Kind(h.Info>>24&0x1f), int(h.Info&0xffff))
+		b = b[12:]
+		for j := 0; j < w; j++ {
+			s.words[wi+j] = bo.Uint32(b[4*j:])
+		}
+		wi += w
+		off += 12 + 4*w
+	}
+	s.extra[nTypes] = uint32(wi)
+	return s, nil
+}

@@ -1,0 +1,182 @@
+package elfx
+
+import (
+	"bytes"
+	"compress/zlib"
+	"debug/elf"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// SectionError is an error about one section of an ELF file.
+type SectionError struct {
+	Section string
+	Offset  uint64 // offset within the section the problem was found at
+	Err     error
+}
+
+func (e *SectionError) Error() string {
+	return fmt.Sprintf("%s+0x%x: %v", e.Section, e.Offset, e.Err)
+}
+
+func (e *SectionError) Unwrap() error { return e.Err }
+
+// FindDebug returns the section holding the debug section name (".debug_info"),
+// also accepting the legacy compressed spelling ".zdebug_info". It returns
+// nil if neither exists.
+func (f *File) FindDebug(name string) *elf.Section {
+	if s := f.Section(name); s != nil {
+		return s
+	}
+	if strings.HasPrefix(name, ".debug_") {
+		return f.Section(".z" + name[1:])
+	}
+	return nil
+}
+
+// Contents returns the section's contents: decompressed when the section is
+// SHF_COMPRESSED or a legacy .zdebug_* section, and, when relocate is true
+// and the file is ET_REL, with the relocations that target it applied.
+//
+// When no transformation is needed the result is a view of the file's
+// bytes and must not be modified; otherwise it is a private copy.
+func (f *File) Contents(s *elf.Section, relocate bool) ([]byte, error) {
+	raw, err := f.Raw(s)
+	if err != nil {
+		return nil, err
+	}
+	data := raw
+	copied := false
+	switch {
+	case s.Flags&elf.SHF_COMPRESSED != 0:
+		data, err = f.decompressChdr(s.Name, raw)
+		copied = true
+	case strings.HasPrefix(s.Name, ".zdebug_"):
+		data, err = decompressZdebug(s.Name, raw)
+		copied = true
+	}
+	if err != nil {
+		return nil, err
+	}
+	if relocate && f.Type == elf.ET_REL {
+		rels := f.relocationsFor(s)
+		if len(rels) > 0 {
+			if !copied {
+				data = append([]byte(nil), data...)
+			}
+			for _, r := range rels {
+				if err := f.applyRelocations(s.Name, data, r); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return data, nil
+}
+
+// DebugSection returns the contents of the named debug section (see
+// FindDebug), decompressed and, for ET_REL files, relocated. A missing
+// section gives nil, nil.
+func (f *File) DebugSection(name string) ([]byte, error) {
+	s := f.FindDebug(name)
+	if s == nil {
+		return nil, nil
+	}
+	return f.Contents(s, true)
+}
+
+// maxRatio bounds the memory reserved up front for a decompressed section
+// relative to its compressed size (zlib cannot expand beyond ~1032:1); a
+// larger declared size is still honoured, but only by growing as data
+// actually arrives.
+const maxRatio = 1032
+
+func (f *File) decompressChdr(name string, raw []byte) ([]byte, error) {
+	var typ elf.CompressionType
+	var size uint64
+	var hdr int
+	bo := f.ByteOrder
+	if f.Class == elf.ELFCLASS64 {
+		hdr = 24
+		if len(raw) < hdr {
+			return nil, &SectionError{name, 0, errors.New("compressed section shorter than its header")}
+		}
+		typ = elf.CompressionType(bo.Uint32(raw))
+		size = bo.Uint64(raw[8:])
+	} else {
+		hdr = 12
+		if len(raw) < hdr {
+			return nil, &SectionError{name, 0, errors.New("compressed section shorter than its header")}
+		}
+		typ = elf.CompressionType(bo.Uint32(raw))
+		size = uint64(bo.Uint32(raw[4:]))
+	}
+	return decompress(name, typ, raw[hdr:], size, uint64(hdr))
+}
+
+func decompressZdebug(name string, raw []byte) ([]byte, error) {
+	if len(raw) < 12 || string(raw[:4]) != "ZLIB" {
+		return nil, &SectionError{name, 0, errors.New("missing ZLIB header of .zdebug section")}
+	}
+	size := binary.BigEndian.Uint64(raw[4:])
+	return decompress(name, elf.COMPRESS_ZLIB, raw[12:], size, 12)
+}
+
+var (
+	zstdOnce sync.Once
+	zstdDec  *zstd.Decoder
+	zstdErr  error
+)
+
+func decompress(name string, typ elf.CompressionType, in []byte, size, off uint64) ([]byte, error) {
+	hint := size
+	if limit := uint64(len(in))*maxRatio + 4096; hint > limit {
+		hint = limit
+	}
+	if uint64(int(size)) != size || int(size) < 0 {
+		return nil, &SectionError{name, 0, fmt.Errorf("declared uncompressed size 0x%x too large", size)}
+	}
+	var r io.Reader
+	switch typ {
+	case elf.COMPRESS_ZLIB:
+		zr, err := zlib.NewReader(bytes.NewReader(in))
+		if err != nil {
+			return nil, &SectionError{name, off, fmt.Errorf("zlib: %w", err)}
+		}
+		r = zr
+	case elf.COMPRESS_ZSTD:
+		zstdOnce.Do(func() {
+			zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+		})
+		if zstdErr != nil {
+			return nil, zstdErr
+		}
+		// DecodeAll grows dst only as data is produced; stop it at the
+		// declared size plus one byte to detect overlong content.
+		dec, err := zstdDec.DecodeAll(in, make([]byte, 0, int(hint)))
+		if err != nil {
+			return nil, &SectionError{name, off, fmt.Errorf("zstd: %w", err)}
+		}
+		if uint64(len(dec)) != size {
+			return nil, &SectionError{name, off, fmt.Errorf("zstd: decompressed %d bytes, header says %d", len(dec), size)}
+		}
+		return dec, nil
+	default:
+		return nil, &SectionError{name, 0, fmt.Errorf("unknown compression type %d", typ)}
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, int(hint)))
+	n, err := io.Copy(buf, io.LimitReader(r, int64(size)+1))
+	if err != nil {
+		return nil, &SectionError{name, off, fmt.Errorf("zlib: %w", err)}
+	}
+	if uint64(n) != size {
+		return nil, &SectionError{name, off, fmt.Errorf("zlib: decompressed %d bytes, header says %d", n, size)}
+	}
+	return buf.Bytes(), nil
+}
