@@ -1,0 +1,437 @@
+package cdump
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Ordering and emitting state of one type, as the topological walk sees it.
+const (
+	notOrdered uint8 = iota
+	ordering
+	ordered
+)
+
+const (
+	notEmitted uint8 = iota
+	emitting
+	emitted
+)
+
+// typeState is the per-type bookkeeping of a dumper.
+type typeState struct {
+	order        uint8
+	emit         uint8
+	fwdEmitted   bool
+	nameResolved bool
+	referenced   bool
+}
+
+// dumper holds the state of one C dump over one Spec. Types are emitted at
+// most once per dumper, so several calls to dumpType share the emitted set,
+// exactly as one libbpf btf_dump object does across btf_dump__dump_type
+// calls.
+type dumper struct {
+	spec  *btf.Spec
+	types []btf.Type // index = type ID; types[0] is void
+	ptrSz int
+
+	st    []typeState
+	names []string // resolved unique name, "" when it is the original one
+
+	typeNames  map[string]int // struct/union/enum tags
+	identNames map[string]int // typedef names and enumerators
+
+	alignMemo []int16 // btf__align_of results + 1, 0 = not computed
+
+	queue []btf.TypeID // types to emit for the current root, in order
+	stack []btf.TypeID // shared declaration stack
+
+	out []byte
+}
+
+func newDumper(spec *btf.Spec, ptrSz int) *dumper {
+	n := int(spec.NextID())
+	d := &dumper{
+		spec:       spec,
+		types:      make([]btf.Type, n),
+		st:         make([]typeState, n),
+		names:      make([]string, n),
+		typeNames:  make(map[string]int),
+		identNames: make(map[string]int),
+		alignMemo:  make([]int16, n),
+	}
+	for id := 1; id < n; id++ {
+		d.types[id] = spec.Type(btf.TypeID(id))
+	}
+	d.types[0] = spec.Type(0)
+	if ptrSz != 4 && ptrSz != 8 {
+		ptrSz = guessPointerSize(d.types)
+	}
+	d.ptrSz = ptrSz
+	d.st[0].order = ordered
+	d.st[0].emit = emitted
+	d.markReferenced()
+	return d
+}
+
+// guessPointerSize finds the size of C "long" among the INT types, as
+// libbpf does for raw BTF, and falls back to 8.
+func guessPointerSize(types []btf.Type) int {
+	for _, t := range types[1:] {
+		if t.Kind() != btf.KindInt || (t.Size() != 4 && t.Size() != 8) {
+			continue
+		}
+		switch t.Name() {
+		case "long", "long int", "int long", "unsigned long", "long unsigned",
+			"unsigned long int", "unsigned int long", "long unsigned int",
+			"long int unsigned", "int unsigned long", "int long unsigned":
+			return int(t.Size())
+		}
+	}
+	return 8
+}
+
+// valid reports whether id is a type of the Spec (void included).
+func (d *dumper) valid(id btf.TypeID) bool { return int(id) < len(d.types) }
+
+// ref marks a referenced type, ignoring IDs out of range.
+func (d *dumper) ref(id uint32) {
+	if int(id) < len(d.st) {
+		d.st[id].referenced = true
+	}
+}
+
+// markReferenced records which types some other type refers to. A
+// top-level anonymous enum (a set of constants) is one nothing refers to.
+func (d *dumper) markReferenced() {
+	for _, t := range d.types[1:] {
+		ext := t.Extra()
+		switch t.Kind() {
+		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindPtr,
+			btf.KindTypedef, btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+			d.ref(t.SizeType())
+		case btf.KindArray:
+			d.ref(ext[1])
+			d.ref(ext[0])
+		case btf.KindStruct, btf.KindUnion, btf.KindDatasec:
+			for i := 0; i+2 < len(ext); i += 3 {
+				if t.Kind() == btf.KindDatasec {
+					d.ref(ext[i])
+				} else {
+					d.ref(ext[i+1])
+				}
+			}
+		case btf.KindFuncProto:
+			for i := 1; i < len(ext); i += 2 {
+				d.ref(ext[i])
+			}
+		}
+	}
+}
+
+// errLoop is a cycle of types that C cannot express.
+type errLoop struct{ id btf.TypeID }
+
+func (e errLoop) Error() string {
+	return fmt.Sprintf("unsatisfiable type cycle at type [%d]", e.id)
+}
+
+// dumpType emits id and every type it needs that was not emitted yet.
+func (d *dumper) dumpType(id btf.TypeID) error {
+	if !d.valid(id) {
+		return fmt.Errorf("type id %d out of range", id)
+	}
+	d.queue = d.queue[:0]
+	if _, err := d.orderType(id, false, 0); err != nil {
+		return err
+	}
+	for _, q := range d.queue {
+		d.emitType(q, 0)
+	}
+	return nil
+}
+
+// maxDepth bounds recursion over malformed (cyclic) reference chains.
+const maxDepth = 1 << 14
+
+// orderType walks the types id depends on and queues, in an order C can
+// compile, those that need a top-level definition. It returns 1 when id is
+// a strong dependency (its full definition must come first) and 0 when a
+// forward declaration is enough (it is reached through a pointer).
+func (d *dumper) orderType(id btf.TypeID, throughPtr bool, depth int) (int, error) {
+	if !d.valid(id) || depth > maxDepth {
+		return 0, errLoop{id}
+	}
+	s := &d.st[id]
+	if s.order == ordered {
+		return 1, nil
+	}
+	t := d.types[id]
+	named := t.NameOff() != 0
+	if s.order == ordering {
+		k := t.Kind()
+		if (k == btf.KindStruct || k == btf.KindUnion) && throughPtr && named {
+			return 0, nil
+		}
+		return 0, errLoop{id}
+	}
+	depth++
+	switch t.Kind() {
+	case btf.KindInt, btf.KindFloat:
+		s.order = ordered
+		return 0, nil
+	case btf.KindPtr:
+		r, err := d.orderType(t.Ref(), true, depth)
+		d.st[id].order = ordered
+		return r, err
+	case btf.KindArray:
+		return d.orderType(btf.TypeID(t.Extra()[0]), false, depth)
+	case btf.KindStruct, btf.KindUnion:
+		if throughPtr && named {
+			return 0, nil
+		}
+		s.order = ordering
+		ext := t.Extra()
+		for i := 1; i < len(ext); i += 3 {
+			if _, err := d.orderType(btf.TypeID(ext[i]), false, depth); err != nil {
+				return 0, err
+			}
+		}
+		if named {
+			d.queue = append(d.queue, id)
+		}
+		d.st[id].order = ordered
+		return 1, nil
+	case btf.KindEnum, btf.KindEnum64, btf.KindFwd:
+		if named || !s.referenced {
+			d.queue = append(d.queue, id)
+		}
+		s.order = ordered
+		return 1, nil
+	case btf.KindTypedef:
+		strong, err := d.orderType(t.Ref(), throughPtr, depth)
+		if err != nil {
+			return 0, err
+		}
+		if throughPtr && strong == 0 {
+			return 0, nil
+		}
+		d.queue = append(d.queue, id)
+		d.st[id].order = ordered
+		return 1, nil
+	case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
+		return d.orderType(t.Ref(), throughPtr, depth)
+	case btf.KindFuncProto:
+		strong, err := d.orderType(t.Ref(), throughPtr, depth)
+		if err != nil {
+			return 0, err
+		}
+		ext := t.Extra()
+		for i := 1; i < len(ext); i += 2 {
+			r, err := d.orderType(btf.TypeID(ext[i]), throughPtr, depth)
+			if err != nil {
+				return 0, err
+			}
+			if r > 0 {
+				strong = 1
+			}
+		}
+		return strong, nil
+	case btf.KindFunc, btf.KindVar, btf.KindDatasec, btf.KindDeclTag:
+		s.order = ordered
+		return 0, nil
+	}
+	return 0, fmt.Errorf("type [%d]: unexpected kind %v", id, t.Kind())
+}
+
+// isBlacklisted: __builtin_va_list is the compiler's own; never redefine it.
+func (d *dumper) isBlacklisted(id btf.TypeID) bool {
+	t := d.types[id]
+	return t.NameOff() != 0 && t.Name() == "__builtin_va_list"
+}
+
+// emitType prints the definition of id (top level when contID is 0) after
+// whatever forward declarations its members need. contID is the named
+// struct or union being defined around it, whose own forward declaration is
+// then unnecessary.
+func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
+	if !d.valid(id) {
+		return
+	}
+	s := &d.st[id]
+	if s.emit == emitted {
+		return
+	}
+	topLevel := contID == 0
+	t := d.types[id]
+	k := t.Kind()
+
+	if s.emit == emitting {
+		if s.fwdEmitted {
+			return
+		}
+		switch k {
+		case btf.KindStruct, btf.KindUnion:
+			if id == contID || t.NameOff() == 0 {
+				return
+			}
+			d.emitStructFwd(id, t)
+			d.str(";\n\n")
+			s.fwdEmitted = true
+		case btf.KindTypedef:
+			if !d.isBlacklisted(id) {
+				d.emitTypedefDef(id, t, 0)
+				d.str(";\n\n")
+			}
+			s.fwdEmitted = true
+		}
+		return
+	}
+
+	switch k {
+	case btf.KindInt:
+		d.emitMissingAliases(id)
+		s.emit = emitted
+	case btf.KindEnum, btf.KindEnum64:
+		if topLevel {
+			d.emitEnumDef(id, t, 0)
+			d.str(";\n\n")
+		}
+		s.emit = emitted
+	case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
+		d.emitType(t.Ref(), contID)
+	case btf.KindArray:
+		d.emitType(btf.TypeID(t.Extra()[0]), contID)
+	case btf.KindFwd:
+		d.emitFwdDef(id, t)
+		d.str(";\n\n")
+		s.emit = emitted
+	case btf.KindTypedef:
+		s.emit = emitting
+		d.emitType(t.Ref(), id)
+		s = &d.st[id]
+		if !s.fwdEmitted && !d.isBlacklisted(id) {
+			d.emitTypedefDef(id, t, 0)
+			d.str(";\n\n")
+		}
+		s.emit = emitted
+	case btf.KindStruct, btf.KindUnion:
+		s.emit = emitting
+		named := t.NameOff() != 0
+		if topLevel || !named {
+			newCont := id
+			if !named {
+				newCont = contID
+			}
+			ext := t.Extra()
+			for i := 1; i < len(ext); i += 3 {
+				d.emitType(btf.TypeID(ext[i]), newCont)
+			}
+		} else if !s.fwdEmitted && id != contID {
+			d.emitStructFwd(id, t)
+			d.str(";\n\n")
+			s.fwdEmitted = true
+		}
+		if topLevel {
+			d.emitStructDef(id, t, 0)
+			d.str(";\n\n")
+			s.emit = emitted
+		} else {
+			s.emit = notEmitted
+		}
+	case btf.KindFuncProto:
+		d.emitType(t.Ref(), contID)
+		ext := t.Extra()
+		for i := 1; i < len(ext); i += 2 {
+			d.emitType(btf.TypeID(ext[i]), contID)
+		}
+	}
+}
+
+// Output helpers.
+
+func (d *dumper) str(s string) { d.out = append(d.out, s...) }
+
+func (d *dumper) indent(lvl int) {
+	if lvl > maxIndent {
+		lvl = maxIndent
+	}
+	for i := 0; i < lvl; i++ {
+		d.out = append(d.out, '\t')
+	}
+}
+
+// maxIndent is the deepest indentation libbpf prints; deeper levels are
+// printed at this depth.
+const maxIndent = 13
+
+func (d *dumper) int(v int64)   { d.out = strconv.AppendInt(d.out, v, 10) }
+func (d *dumper) uint(v uint64) { d.out = strconv.AppendUint(d.out, v, 10) }
+
+// Names.
+
+// nameDups counts one more occurrence of name in m and returns the count.
+func nameDups(m map[string]int, name string) int {
+	n := m[name] + 1
+	m[name] = n
+	return n
+}
+
+// resolveName returns the name id is printed with: its own name the first
+// time that name is seen in m, name___N for the N-th distinct type with it.
+func (d *dumper) resolveName(id btf.TypeID, m map[string]int) string {
+	t := d.types[id]
+	if t.NameOff() == 0 {
+		return ""
+	}
+	s := &d.st[id]
+	orig := t.Name()
+	if s.nameResolved {
+		if d.names[id] != "" {
+			return d.names[id]
+		}
+		return orig
+	}
+	s.nameResolved = true
+	if t.Kind() == btf.KindFwd || (t.Kind() == btf.KindEnum && t.Vlen() == 0) {
+		return orig
+	}
+	if n := nameDups(m, orig); n > 1 {
+		nn := orig + "___" + strconv.Itoa(n)
+		if len(nn) > 255 { // libbpf formats into a 256-byte buffer
+			nn = nn[:255]
+		}
+		d.names[id] = nn
+		return nn
+	}
+	return orig
+}
+
+func (d *dumper) typeName(id btf.TypeID) string  { return d.resolveName(id, d.typeNames) }
+func (d *dumper) identName(id btf.TypeID) string { return d.resolveName(id, d.identNames) }
+
+// missingAliases are GCC-internal base types (Arm SIMD) that C compilers do
+// not know, with the standard types they stand for.
+var missingAliases = [...][2]string{
+	{"__Poly8_t", "unsigned char"},
+	{"__Poly16_t", "unsigned short"},
+	{"__Poly64_t", "unsigned long long"},
+	{"__Poly128_t", "unsigned __int128"},
+}
+
+func (d *dumper) emitMissingAliases(id btf.TypeID) {
+	name := d.typeName(id)
+	for _, a := range missingAliases {
+		if name == a[0] {
+			d.str("typedef ")
+			d.str(a[1])
+			d.str(" ")
+			d.str(name)
+			d.str(";\n\n")
+			return
+		}
+	}
+}

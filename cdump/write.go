@@ -1,0 +1,145 @@
+package cdump
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Options tune a C dump. The zero value prints what bpftool prints.
+type Options struct {
+	// PointerSize is the target's pointer size in bytes, 4 or 8. Zero
+	// guesses it from the size of C "long" in the BTF (as libbpf does for
+	// raw BTF) and falls back to 8. For an ELF input, pass 4 or 8 from its
+	// class, as bpftool does.
+	PointerSize int
+
+	// Bare omits the vmlinux.h wrapper (include guard and the
+	// preserve_access_index pragma block) and prints only the types.
+	Bare bool
+
+	// Roots, when not empty, restricts the dump to these types and the
+	// types they need (bpftool's root_id); otherwise every type of the
+	// Spec, base types included, is dumped in ID order.
+	Roots []btf.TypeID
+}
+
+const (
+	prologue = "#ifndef __VMLINUX_H__\n" +
+		"#define __VMLINUX_H__\n" +
+		"\n" +
+		"#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n" +
+		"#pragma clang attribute push (__attribute__((preserve_access_index)), apply_to = record)\n" +
+		"#endif\n\n"
+	epilogue = "#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n" +
+		"#pragma clang attribute pop\n" +
+		"#endif\n" +
+		"\n" +
+		"#endif /* __VMLINUX_H__ */\n"
+)
+
+// Bytes returns the C header for spec. For a split Spec the base's types
+// are included, as bpftool does with -B.
+func Bytes(spec *btf.Spec, opts Options) ([]byte, error) {
+	if spec == nil {
+		return nil, fmt.Errorf("cdump: nil Spec")
+	}
+	d := newDumper(spec, opts.PointerSize)
+	d.out = make([]byte, 0, estimateSize(spec))
+	if !opts.Bare {
+		d.str(prologue)
+	}
+	if len(opts.Roots) > 0 {
+		for _, id := range opts.Roots {
+			if err := d.dumpType(id); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		for id := btf.TypeID(1); int(id) < len(d.types); id++ {
+			if err := d.dumpType(id); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !opts.Bare {
+		d.str(epilogue)
+	}
+	return d.out, nil
+}
+
+// estimateSize guesses the header size to allocate its buffer once: about
+// 20 bytes of C per type (measured on kernel BTF).
+func estimateSize(spec *btf.Spec) int {
+	return int(spec.NextID())*24 + 4096
+}
+
+// Write prints the C header for spec to w.
+func Write(w io.Writer, spec *btf.Spec, opts Options) error {
+	b, err := Bytes(spec, opts)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// WriteFile writes the C header for spec to path unless path already holds
+// exactly these bytes, in which case the file is left alone (contents,
+// mtime and inode), so build rules depending on it do not fire. A changed
+// header is written to a temporary file in the same directory and renamed
+// over path, so readers never see a partial header. It reports whether
+// the file was written.
+func WriteFile(path string, spec *btf.Spec, opts Options) (changed bool, err error) {
+	b, err := Bytes(spec, opts)
+	if err != nil {
+		return false, err
+	}
+	return UpdateFile(path, b, 0o644)
+}
+
+// UpdateFile replaces path's contents with data unless they are already
+// equal, atomically (temporary file and rename in path's directory). A new
+// file gets mode perm; an existing file keeps its mode. It reports whether
+// it wrote.
+func UpdateFile(path string, data []byte, perm os.FileMode) (changed bool, err error) {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
+			if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+				return false, nil
+			}
+		}
+		perm = fi.Mode().Perm()
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return false, fmt.Errorf("%s: %w", tmp.Name(), err)
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return false, err
+	}
+	if err = tmp.Close(); err != nil {
+		return false, fmt.Errorf("%s: %w", tmp.Name(), err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return false, err
+	}
+	return true, nil
+}
