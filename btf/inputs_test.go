@@ -1,0 +1,249 @@
+package btf
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/btfkit/btfkit/internal/testc"
+)
+
+// A testInput is one BTF the oracle tests run over: a file and, for split
+// BTF, the file of its base.
+type testInput struct {
+	name string // subtest name
+	path string
+	base string // "" for base BTF
+}
+
+// skipOrFail skips the test visibly, or fails it when CI=true (CI has every
+// input installed).
+func skipOrFail(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true but %s", msg)
+	}
+	t.Skipf("SKIP: %s", msg)
+}
+
+// debianModules are the modules the split-BTF tests read: a spread of sizes
+// and subsystems.
+var debianModules = []string{
+	"sctp", "xfs", "mlx5_core", "btrfs", "kvm", "kvm-intel", "cifs", "nf_tables",
+	"vxlan", "nf_conntrack", "8021q", "iptable_filter", "vfat", "bonding", "tun",
+	"virtio_net", "nfsd", "ib_core", "dm-mod", "fuse",
+}
+
+var kernelInputsOnce struct {
+	sync.Once
+	vmlinux, modules string
+	err              error
+}
+
+// kernelInputs returns the Debian vmlinux with debug info and its module
+// directory, from $VMLINUX and $MODULES or else from
+// /work/shared/tools/kernel-inputs (which prints VMLINUX=... MODULES=...).
+// It skips (fails with CI=true) when they are not installed.
+func kernelInputs(t testing.TB) (vmlinux, modules string) {
+	t.Helper()
+	k := &kernelInputsOnce
+	k.Do(func() {
+		k.vmlinux, k.modules = os.Getenv("VMLINUX"), os.Getenv("MODULES")
+		if k.vmlinux != "" {
+			return
+		}
+		tool := "/work/shared/tools/kernel-inputs"
+		if v := os.Getenv("BTFKIT_KERNEL_INPUTS"); v != "" {
+			tool = v
+		}
+		out, err := exec.Command(tool).Output()
+		if err != nil {
+			k.err = fmt.Errorf("%s: %v", tool, err)
+			return
+		}
+		for _, f := range strings.Fields(string(out)) {
+			if v, ok := strings.CutPrefix(f, "VMLINUX="); ok {
+				k.vmlinux = v
+			} else if v, ok := strings.CutPrefix(f, "MODULES="); ok {
+				k.modules = v
+			}
+		}
+	})
+	if k.err != nil {
+		skipOrFail(t, "kernel inputs not available: %v", k.err)
+	}
+	if _, err := os.Stat(k.vmlinux); k.vmlinux == "" || err != nil {
+		skipOrFail(t, "Debian vmlinux %q not installed", k.vmlinux)
+	}
+	return k.vmlinux, k.modules
+}
+
+var moduleIndex struct {
+	sync.Once
+	paths map[string]string
+}
+
+// debianModulePaths finds the debianModules under modules; a missing one
+// fails the test.
+func debianModulePaths(t testing.TB, modules string) map[string]string {
+	t.Helper()
+	moduleIndex.Do(func() {
+		moduleIndex.paths = map[string]string{}
+		filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ko") {
+				moduleIndex.paths[strings.TrimSuffix(d.Name(), ".ko")] = p
+			}
+			return nil
+		})
+	})
+	out := map[string]string{}
+	for _, m := range debianModules {
+		p, ok := moduleIndex.paths[m]
+		if !ok {
+			t.Fatalf("module %s.ko not found under %s", m, modules)
+		}
+		out[m] = p
+	}
+	return out
+}
+
+// referenceInputs are the reference .btf files and the running kernel's
+// own BTF (vmlinux and any loaded module).
+func referenceInputs(t testing.TB) []testInput {
+	t.Helper()
+	var ins []testInput
+	for _, f := range referenceBTFFiles(t) {
+		ins = append(ins, testInput{name: filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f), path: f})
+	}
+	return ins
+}
+
+// sysfsInputs are /sys/kernel/btf/vmlinux and up to five module BTFs of the
+// running kernel (split against vmlinux).
+func sysfsInputs(t testing.TB) []testInput {
+	vm := filepath.Join(SysfsDir, "vmlinux")
+	if _, err := os.Stat(vm); err != nil {
+		t.Logf("SKIP: %s: %v", vm, err)
+		return nil
+	}
+	ins := []testInput{{name: "sysfs/vmlinux", path: vm}}
+	ents, _ := os.ReadDir(SysfsDir)
+	var mods []string
+	for _, e := range ents {
+		if e.Name() != "vmlinux" {
+			mods = append(mods, e.Name())
+		}
+	}
+	sort.Strings(mods)
+	if len(mods) == 0 {
+		t.Logf("SKIP: no module BTF under %s (no modules loaded)", SysfsDir)
+	}
+	if len(mods) > 5 {
+		mods = mods[:5]
+	}
+	for _, m := range mods {
+		ins = append(ins, testInput{name: "sysfs/" + m, path: filepath.Join(SysfsDir, m), base: vm})
+	}
+	return ins
+}
+
+// debianInputs are the Debian vmlinux (ELF) and the 20 modules split
+// against it; they skip (fail in CI) when not installed.
+func debianInputs(t testing.TB) []testInput {
+	vmlinux, modules := kernelInputs(t)
+	ins := []testInput{{name: "debian/vmlinux", path: vmlinux}}
+	paths := debianModulePaths(t, modules)
+	for _, m := range debianModules {
+		ins = append(ins, testInput{name: "debian/" + m + ".ko", path: paths[m], base: vmlinux})
+	}
+	return ins
+}
+
+// objectInputs are objects compiled from the C corpus with BTF: gcc -gbtf
+// at -O0 and -O2, and clang --target=bpf for the sources it accepts (it
+// writes the TYPE_TAG and DECL_TAG kinds gcc 12 does not).
+func objectInputs(t testing.TB) []testInput {
+	t.Helper()
+	var ins []testInput
+	for _, src := range testc.CorpusFiles(t) {
+		base := strings.TrimSuffix(filepath.Base(src), ".c")
+		for _, opt := range []string{"-O0", "-O2"} {
+			o := testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf", opt}})
+			ins = append(ins, testInput{name: "gcc" + opt + "/" + base + ".o", path: o})
+		}
+	}
+	if testc.Have(testc.Clang) {
+		src := filepath.Join(testc.CorpusDir(), "tags.c")
+		o := testc.Compile(t, src, testc.Variant{CC: testc.Clang, Flags: []string{"--target=bpf", "-g", "-O2"}})
+		ins = append(ins, testInput{name: "clang-bpf/tags.o", path: o})
+	}
+	return ins
+}
+
+// allInputs is every input of the oracle tests; Debian ones only when
+// installed (a visible SKIP line otherwise, a failure with CI=true).
+func allInputs(t *testing.T) []testInput {
+	t.Helper()
+	ins := referenceInputs(t)
+	ins = append(ins, sysfsInputs(t)...)
+	ins = append(ins, objectInputs(t)...)
+	ok := t.Run("debian-inputs", func(t *testing.T) {
+		ins = append(ins, debianInputs(t)...)
+	})
+	if !ok && os.Getenv("CI") == "true" {
+		t.FailNow()
+	}
+	return ins
+}
+
+var specCache sync.Map // testInput.path+base -> *Spec
+
+// loadInput loads an input (and its base) with LoadFile, caching Specs.
+func loadInput(t testing.TB, in testInput) *Spec {
+	t.Helper()
+	key := in.path + "\x00" + in.base
+	if s, ok := specCache.Load(key); ok {
+		return s.(*Spec)
+	}
+	var base *Spec
+	if in.base != "" {
+		base = loadInput(t, testInput{path: in.base})
+	}
+	s, err := LoadFile(in.path, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specCache.Store(key, s)
+	return s
+}
+
+// bpftoolDump runs `bpftool [-B base] btf dump file path` and returns its output.
+func bpftoolDump(t testing.TB, path, base string) []byte {
+	t.Helper()
+	testc.Require(t, "bpftool")
+	var args []string
+	if base != "" {
+		args = append(args, "-B", base)
+	}
+	args = append(args, "btf", "dump", "file", path)
+	return testc.Output(t, "bpftool", args...)
+}
+
+// firstDiff describes where two listings first differ.
+func firstDiff(got, want []byte) string {
+	gl := bytes.Split(got, []byte("\n"))
+	wl := bytes.Split(want, []byte("\n"))
+	for i := 0; i < len(gl) && i < len(wl); i++ {
+		if !bytes.Equal(gl[i], wl[i]) {
+			return fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, gl[i], wl[i])
+		}
+	}
+	return fmt.Sprintf("got %d lines, want %d", len(gl), len(wl))
+}
