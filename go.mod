@@ -2,7 +2,10 @@ module github.com/btfkit/btfkit
 
 go 1.26.8
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/cilium/ebpf v0.22.0
+	github.com/spf13/cobra v1.10.2
+)
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
