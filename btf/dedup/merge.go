@@ -1,0 +1,102 @@
+package dedup
+
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Merge concatenates Specs into one, in argument order, without
+// deduplicating: the types of specs[1] follow those of specs[0] and so on,
+// each one's type IDs and string offsets shifted to its new place. All
+// specs must be base Specs, or all split Specs against the same base; the
+// result is split against that base too.
+//
+// String tables are concatenated as they are (Dedup rebuilds the table
+// anyway), so merging costs one copy of the input and nothing per string.
+// The result is what libbpf's btf__add_btf builds, member by member, apart
+// from the string table layout, which Dedup makes identical.
+func Merge(specs ...*btf.Spec) (*btf.Spec, error) {
+	if len(specs) == 0 {
+		return btf.NewSpec(), nil
+	}
+	base := specs[0].Base()
+	for i, s := range specs {
+		if s.Base() != base {
+			return nil, fmt.Errorf("dedup: merge: spec %d has a different base than spec 0", i)
+		}
+	}
+	var out *btf.Spec
+	if base != nil {
+		out = btf.NewSplitSpec(base)
+	} else {
+		out = btf.NewSpec()
+	}
+	nt, nw, ns := 0, 0, 0
+	for _, s := range specs {
+		nt += s.NumTypes()
+		ns += s.StringsLen()
+		for id := s.FirstID(); id < s.NextID(); id++ {
+			_, _, _, e := s.RawType(id)
+			nw += len(e)
+		}
+	}
+	if uint64(ns)+uint64(out.StringsStart()) > 1<<32-1 {
+		return nil, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", ns)
+	}
+	if uint64(nt)+uint64(out.FirstID()) > maxTypes {
+		return nil, fmt.Errorf("dedup: merge: %d types is more than BTF allows", nt)
+	}
+	out.Reserve(nt, nw)
+	strs := make([]byte, 0, ns+1)
+	if base == nil {
+		strs = append(strs, 0) // offset 0 is the empty string
+	}
+	var ext []uint32
+	for i, s := range specs {
+		first := s.FirstID()
+		idShift := uint32(out.NextID()) - uint32(first)
+		strStart := s.StringsStart()
+		strShift := out.StringsStart() + uint32(len(strs)) - strStart
+		strEnd := strStart + uint32(s.StringsLen())
+		strs = append(strs, s.RawStrings()...)
+		var bad error
+		for id := first; id < s.NextID(); id++ {
+			name, info, st, e := s.RawType(id)
+			ext = append(ext[:0], e...)
+			btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
+				if *p >= uint32(first) {
+					if *p >= uint32(s.NextID()) && bad == nil {
+						bad = fmt.Errorf("refers to type %d, past the last type %d", *p, s.NextID()-1)
+					}
+					*p += idShift
+				}
+			})
+			btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
+				if *p != 0 && *p >= strStart {
+					if *p >= strEnd && bad == nil {
+						bad = fmt.Errorf("string offset %d past the end of the string table", *p)
+					}
+					*p += strShift
+				}
+			})
+			if bad != nil {
+				return nil, fmt.Errorf("dedup: merge: spec %d type [%d]: %w", i, id, bad)
+			}
+			out.AddRaw(name, info, st, ext...)
+		}
+	}
+	out.SetRawStrings(strs)
+	return out, nil
+}
+
+// DedupSpecs merges specs (see Merge) and deduplicates the result: the
+// one call an encoder with per-unit fragments needs.
+func DedupSpecs(specs []*btf.Spec, opts Options) (*btf.Spec, error) {
+	m, err := Merge(specs...)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := Dedup(m, opts)
+	return out, err
+}
