@@ -79,7 +79,7 @@ type deduper struct {
 	tab       table
 }
 
-func (d *deduper) ext(id uint32) []uint32 { return d.words[d.woff[id]:d.woff[id+1]:d.woff[id+1]] }
+func (d *deduper) ext(id uint32) []uint32  { return d.words[d.woff[id]:d.woff[id+1]:d.woff[id+1]] }
 func (d *deduper) kind(id uint32) btf.Kind { return kindOf(d.hdr[id].info) }
 
 // Dedup deduplicates the types of in (its own types; a base, if in is
