@@ -1,0 +1,112 @@
+package main
+
+// btfkit dedup: merge BTF inputs and deduplicate them (libbpf semantics).
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/spf13/cobra"
+)
+
+var dedupOpts struct {
+	base     string
+	out      string
+	jobs     int
+	keepVars bool
+	verbose  bool
+}
+
+var dedupCmd = &cobra.Command{
+	Use:   "dedup [--base FILE] -o OUT INPUT...",
+	Short: "Merge raw BTF, ELF .BTF sections and BTF archives, deduplicate, write raw BTF",
+	Long: `dedup reads every INPUT (raw BTF, the .BTF section of an ELF file, or a BTF
+archive: several BTF blobs back to back, as 'ld -r' leaves them; each member
+is one input), concatenates them in order, deduplicates the result with
+libbpf's btf__dedup semantics and writes raw BTF to OUT. With --base the
+inputs are split BTF against that base and so is the output (module BTF).
+OUT is written to a temporary file and renamed, never left half-written.`,
+	Example: `  # Two per-object BTFs into one
+  btfkit dedup -o all.btf a.o b.o
+
+  # A module's BTF against vmlinux
+  btfkit dedup --base vmlinux -o mod.btf mod.ko`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: runDedup,
+}
+
+func init() {
+	f := dedupCmd.Flags()
+	f.StringVar(&dedupOpts.base, "base", "", "base BTF `FILE` (raw or ELF) the inputs are split against")
+	f.StringVarP(&dedupOpts.out, "output", "o", "", "write the result to `OUT` (required)")
+	f.IntVarP(&dedupOpts.jobs, "jobs", "j", runtime.GOMAXPROCS(0), "parse up to `N` inputs at once (the output does not depend on it)")
+	f.BoolVar(&dedupOpts.keepVars, "keep-duplicate-vars", false, "never merge VAR and DATASEC types (libbpf's behaviour)")
+	f.BoolVarP(&dedupOpts.verbose, "verbose", "v", false, "print counts and timings to stderr")
+	dedupCmd.MarkFlagRequired("output")
+	rootCmd.AddCommand(dedupCmd)
+}
+
+func runDedup(cmd *cobra.Command, args []string) error {
+	t0 := time.Now()
+	var base *btf.Spec
+	if dedupOpts.base != "" {
+		b, err := btf.LoadFile(dedupOpts.base, nil)
+		if err != nil {
+			return fmt.Errorf("base: %w", err)
+		}
+		base = b
+	}
+	specs, err := dedup.LoadMembers(args, base, dedupOpts.jobs)
+	if err != nil {
+		return err
+	}
+	t1 := time.Now()
+	merged, err := dedup.Merge(specs...)
+	if err != nil {
+		return err
+	}
+	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: dedupOpts.keepVars})
+	if err != nil {
+		return err
+	}
+	t2 := time.Now()
+	if err := writeFileAtomic(dedupOpts.out, out.Marshal(nil)); err != nil {
+		return err
+	}
+	if dedupOpts.verbose {
+		fmt.Fprintf(os.Stderr, "btfkit dedup: %d members, %d types in, %d types out; load %v, dedup %v, write %v\n",
+			len(specs), merged.NumTypes(), out.NumTypes(), t1.Sub(t0).Round(time.Millisecond),
+			t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file next to path and renames
+// it over path, so that path is either untouched or complete.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

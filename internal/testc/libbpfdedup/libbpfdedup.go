@@ -1,0 +1,78 @@
+// Package libbpfdedup builds and runs a small C harness (c/harness.c; in a
+// subdirectory because a Go package directory may not hold C files without cgo) around libbpf's
+// btf__dedup (from the system's libbpf-dev) so tests can compare btfkit's
+// dedup with the reference implementation on the same input.
+package libbpfdedup
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var (
+	once   sync.Once
+	binary string
+	bErr   error
+	bOut   []byte
+)
+
+func srcDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
+}
+
+// Harness compiles the harness once per test binary and returns its path.
+// It skips the test, visibly, when gcc or libbpf-dev is missing (fails in
+// CI, which installs them).
+func Harness(t testing.TB) string {
+	t.Helper()
+	once.Do(func() {
+		dir, err := os.MkdirTemp("", "btfkit-libbpfdedup-")
+		if err != nil {
+			bErr = err
+			return
+		}
+		binary = filepath.Join(dir, "harness")
+		cmd := exec.Command("gcc", "-O2", "-Wall", "-o", binary, filepath.Join(srcDir(), "c", "harness.c"), "-lbpf")
+		bOut, bErr = cmd.CombinedOutput()
+	})
+	if bErr != nil {
+		msg := "SKIP: cannot build the libbpf harness (gcc and libbpf-dev needed): " + bErr.Error() + "\n" + string(bOut)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return binary
+}
+
+// Dedup runs libbpf's btf__dedup over the raw BTF (or archive of raw BTF
+// blobs) in file in, split against the raw BTF base when base is not "",
+// and returns the raw output.
+func Dedup(t testing.TB, in, base string) []byte {
+	t.Helper()
+	h := Harness(t)
+	out := filepath.Join(t.TempDir(), "libbpf-dedup.btf")
+	args := []string{"-o", out}
+	if base != "" {
+		args = append(args, "-b", base)
+	}
+	args = append(args, in)
+	cmd := exec.Command(h, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("libbpf harness %v: %v\n%s", args, err, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", bytes.TrimSpace(stderr.Bytes()))
+	return data
+}
