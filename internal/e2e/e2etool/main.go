@@ -1,0 +1,74 @@
+// Command e2etool is scripts/kernel-e2e's host-side helper for the negative
+// control:
+//
+//	e2etool corrupt IN.btf OUT.btf         corrupt one FUNC_PROTO (see e2e.CorruptFuncProto)
+//	e2etool patch-section ELF NAME DATA    overwrite section NAME of ELF in place with DATA (same size)
+package main
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+
+	"github.com/btfkit/btfkit/internal/e2e"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "e2etool: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA")
+	}
+	switch {
+	case args[0] == "corrupt" && len(args) == 3:
+		in, err := os.ReadFile(args[1])
+		if err != nil {
+			return err
+		}
+		out, id, err := e2e.CorruptFuncProto(in)
+		if err != nil {
+			return fmt.Errorf("%s: %v", args[1], err)
+		}
+		if err := os.WriteFile(args[2], out, 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("corrupted FUNC_PROTO [%d]: its first parameter now refers to a type that does not exist\n", id)
+		return nil
+	case args[0] == "patch-section" && len(args) == 4:
+		return patchSection(args[1], args[2], args[3])
+	}
+	return fmt.Errorf("bad arguments %q", args)
+}
+
+func patchSection(path, name, dataPath string) error {
+	data, err := os.ReadFile(dataPath)
+	if err != nil {
+		return err
+	}
+	f, err := elf.Open(path)
+	if err != nil {
+		return err
+	}
+	s := f.Section(name)
+	f.Close()
+	if s == nil {
+		return fmt.Errorf("%s: no section %s", path, name)
+	}
+	if s.Type == elf.SHT_NOBITS || s.FileSize != uint64(len(data)) {
+		return fmt.Errorf("%s: section %s has %d bytes in the file, %s has %d", path, name, s.FileSize, dataPath, len(data))
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := w.WriteAt(data, int64(s.Offset)); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
