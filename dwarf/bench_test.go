@@ -1,0 +1,120 @@
+package dwarf
+
+import (
+	godwarf "debug/dwarf"
+	"debug/elf"
+	"runtime"
+	"testing"
+)
+
+// fullWalk decodes every DIE of the unit r is on and touches every
+// attribute value: strings are resolved, blocks sliced. It is the work
+// debug/dwarf's Reader does for each entry.
+func fullWalk(r *UnitReader) (int, error) {
+	d := r.Data()
+	var e Entry
+	n := 0
+	for {
+		ok, err := r.Next(&e)
+		if err != nil || !ok {
+			return n, err
+		}
+		for i := range e.Fields {
+			f := &e.Fields[i]
+			switch {
+			case f.Class == ClassString:
+				s, err := d.String(f)
+				if err != nil {
+					return n, err
+				}
+				n += len(s)
+			case f.HasBytes():
+				n += len(d.Bytes(f))
+			default:
+				n += int(f.Val & 1)
+			}
+		}
+	}
+}
+
+func loadSections(b *testing.B, path string) Sections {
+	b.Helper()
+	d, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { d.Close() })
+	return d.sec
+}
+
+// BenchmarkWalk compares a full walk of the Debian vmlinux DWARF (every
+// attribute decoded, strings resolved) by this package with 1 and 2
+// workers against Go's debug/dwarf. Unit indexing and abbreviation parsing
+// are part of each iteration for both.
+func BenchmarkWalk(b *testing.B) {
+	vmlinux, _ := kernelInputs(b)
+	s := loadSections(b, vmlinux)
+	for _, workers := range []int{1, 2} {
+		b.Run(map[int]string{1: "btfkit-j1", 2: "btfkit-j2"}[workers], func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				d, err := New(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				total := 0
+				err = Walk(d, workers, fullWalk, func(_ *Unit, n int) error { total += n; return nil })
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("debug-dwarf", func(b *testing.B) {
+		f, err := elf.Open(vmlinux)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		sec := func(name string) []byte {
+			s := f.Section(name)
+			if s == nil {
+				return nil
+			}
+			data, err := s.Data()
+			if err != nil {
+				b.Fatal(err)
+			}
+			return data
+		}
+		info, abbrev, str := sec(".debug_info"), sec(".debug_abbrev"), sec(".debug_str")
+		extra := map[string][]byte{}
+		for _, n := range []string{".debug_line_str", ".debug_str_offsets", ".debug_addr", ".debug_rnglists", ".debug_loclists"} {
+			extra[n] = sec(n)
+		}
+		runtime.GC()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			d, err := godwarf.New(abbrev, nil, nil, info, nil, nil, nil, str)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for n, data := range extra {
+				if err := d.AddSection(n, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+			r := d.Reader()
+			for {
+				e, err := r.Next()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if e == nil {
+					break
+				}
+			}
+		}
+	})
+}

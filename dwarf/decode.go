@@ -1,0 +1,523 @@
+package dwarf
+
+import (
+	"bytes"
+	"encoding/binary"
+	"unsafe"
+)
+
+// unitCtx is what decoding a DIE of one unit needs: the unit, its section,
+// its abbreviations and the bases from its root DIE. It is built once per
+// unit and shared (read-only) by all readers.
+type unitCtx struct {
+	d       *Data
+	u       *Unit
+	sec     []byte // whole section (.debug_info or .debug_types)
+	base    Offset // global offset of sec[0]
+	start   int    // first DIE, in sec
+	end     int    // end of unit, in sec
+	abbrevs *abbrevTable
+	big     bool
+	off8    bool
+	asize   int
+
+	strOffsetsBase uint64
+	addrBase       uint64
+	rnglistsBase   uint64
+	loclistsBase   uint64
+	lowPC          uint64 // the unit's base address
+	lang           uint64
+	producer       string
+	name           string
+	compDir        string
+}
+
+// ctx returns the decoding context of unit i, building it on first use.
+func (d *Data) ctx(i int) (*unitCtx, error) {
+	if c := d.ctxs[i].Load(); c != nil {
+		return c, nil
+	}
+	c, err := d.newCtx(&d.units[i])
+	if err != nil {
+		return nil, err
+	}
+	if !d.ctxs[i].CompareAndSwap(nil, c) {
+		c = d.ctxs[i].Load()
+	}
+	return c, nil
+}
+
+func (d *Data) newCtx(u *Unit) (*unitCtx, error) {
+	c := &unitCtx{d: d, u: u, big: d.sec.BigEndian, off8: u.OffsetSize == 8, asize: u.AddrSize}
+	if u.Section == ".debug_types" {
+		c.sec, c.base = d.sec.Types, TypesBase
+	} else {
+		c.sec = d.sec.Info
+	}
+	c.start = int(u.First - c.base)
+	c.end = int(u.End - c.base)
+	t, err := d.abbrevTable(u.AbbrevOffset, u.Version)
+	if err != nil {
+		return nil, err
+	}
+	c.abbrevs = t
+	if u.Version >= 5 {
+		// DWARF 5 defaults when the root DIE gives no base: just past the
+		// header of the first contribution (as for split units).
+		hdr := uint64(8)
+		if c.off8 {
+			hdr = 16
+		}
+		c.strOffsetsBase = hdr
+		c.addrBase = hdr
+		c.rnglistsBase = hdr + 4 // the list headers also have offset_entry_count
+		c.loclistsBase = hdr + 4
+	}
+	if c.start >= c.end {
+		return c, nil // no DIEs
+	}
+	// Read the bases from the root DIE without resolving indexed forms,
+	// then resolve what the root itself needs (low_pc may be an addrx
+	// that comes before DW_AT_addr_base).
+	var e Entry
+	if _, err := c.decode(c.start, &e, false); err != nil {
+		return nil, err
+	}
+	for i := range e.Fields {
+		f := &e.Fields[i]
+		switch f.Attr {
+		case AttrStrOffsetsBase:
+			c.strOffsetsBase = f.Val
+		case AttrAddrBase, AttrGNUAddrBase:
+			c.addrBase = f.Val
+		case AttrRnglistsBase:
+			c.rnglistsBase = f.Val
+		case AttrLoclistsBase:
+			c.loclistsBase = f.Val
+		}
+	}
+	if _, err := c.decode(c.start, &e, true); err != nil {
+		return nil, err
+	}
+	for i := range e.Fields {
+		f := &e.Fields[i]
+		switch f.Attr {
+		case AttrLowPC:
+			if f.Class == ClassAddress {
+				c.lowPC = f.Val
+			}
+		case AttrLanguage:
+			c.lang = f.Val
+		case AttrProducer:
+			c.producer, _ = d.String(f)
+		case AttrName:
+			c.name, _ = d.String(f)
+		case AttrCompDir:
+			c.compDir, _ = d.String(f)
+		}
+	}
+	return c, nil
+}
+
+func (c *unitCtx) errAt(pos int, format string, args ...any) error {
+	return errorf(c.u.Section, uint64(pos), format, args...)
+}
+
+// decode decodes the DIE at sec[pos:] into e and returns the position after
+// it. With resolve false, indexed forms keep their raw index.
+func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
+	data := c.sec
+	end := c.end
+	e.Offset = c.base + Offset(pos)
+	start := pos
+	// abbreviation code, fast path for one byte
+	var code uint64
+	if pos < end && data[pos] < 0x80 {
+		code = uint64(data[pos])
+		pos++
+	} else {
+		b := reader{data: data, pos: pos, end: end}
+		code = b.uleb()
+		if b.bad {
+			return pos, c.errAt(start, "truncated DIE")
+		}
+		pos = b.pos
+	}
+	if code == 0 {
+		e.Tag, e.Children, e.Fields, e.ab = 0, false, e.Fields[:0], nil
+		return pos, nil
+	}
+	ab := c.abbrevs.lookup(code)
+	if ab == nil {
+		return pos, c.errAt(start, "unknown abbreviation code %d", code)
+	}
+	e.Tag, e.Children, e.ab = ab.tag, ab.children, ab
+	n := len(ab.specs)
+	if cap(e.Fields) < n {
+		e.Fields = make([]Field, n, n+8)
+	}
+	fs := e.Fields[:n]
+	e.Fields = fs
+	big := c.big
+	unitOff := uint64(c.u.Offset)
+	unitSize := uint64(c.u.End - c.u.Offset)
+	tmpl := ab.tmpl[:len(fs)]
+	for i := range fs {
+		f := &fs[i]
+		*f = tmpl[i]
+		form := f.Form
+	again:
+		switch form {
+		case FormData1, FormRef1, FormFlag, FormStrx1, FormAddrx1:
+			if pos >= end {
+				goto short
+			}
+			f.Val = uint64(data[pos])
+			pos++
+		case FormData2, FormRef2, FormStrx2, FormAddrx2:
+			if end-pos < 2 {
+				goto short
+			}
+			if big {
+				f.Val = uint64(binary.BigEndian.Uint16(data[pos:]))
+			} else {
+				f.Val = uint64(binary.LittleEndian.Uint16(data[pos:]))
+			}
+			pos += 2
+		case FormStrx3, FormAddrx3:
+			if end-pos < 3 {
+				goto short
+			}
+			if big {
+				f.Val = uint64(data[pos])<<16 | uint64(data[pos+1])<<8 | uint64(data[pos+2])
+			} else {
+				f.Val = uint64(data[pos+2])<<16 | uint64(data[pos+1])<<8 | uint64(data[pos])
+			}
+			pos += 3
+		case FormRef4:
+			if end-pos < 4 {
+				goto short
+			}
+			var v uint64
+			if big {
+				v = uint64(binary.BigEndian.Uint32(data[pos:]))
+			} else {
+				v = uint64(binary.LittleEndian.Uint32(data[pos:]))
+			}
+			pos += 4
+			f.Val = v
+			if v >= unitSize {
+				goto badref
+			}
+			f.Val = v + unitOff
+			continue
+		case FormData4, FormStrx4, FormAddrx4, FormRefSup4:
+			if end-pos < 4 {
+				goto short
+			}
+			if big {
+				f.Val = uint64(binary.BigEndian.Uint32(data[pos:]))
+			} else {
+				f.Val = uint64(binary.LittleEndian.Uint32(data[pos:]))
+			}
+			pos += 4
+		case FormData8, FormRef8, FormRefSig8, FormRefSup8:
+			if end-pos < 8 {
+				goto short
+			}
+			if big {
+				f.Val = binary.BigEndian.Uint64(data[pos:])
+			} else {
+				f.Val = binary.LittleEndian.Uint64(data[pos:])
+			}
+			pos += 8
+		case FormStrp, FormLineStrp, FormSecOffset, FormGNURefAlt, FormGNUStrpAlt, FormStrpSup:
+			if c.off8 {
+				if end-pos < 8 {
+					goto short
+				}
+				if big {
+					f.Val = binary.BigEndian.Uint64(data[pos:])
+				} else {
+					f.Val = binary.LittleEndian.Uint64(data[pos:])
+				}
+				pos += 8
+			} else {
+				if end-pos < 4 {
+					goto short
+				}
+				if big {
+					f.Val = uint64(binary.BigEndian.Uint32(data[pos:]))
+				} else {
+					f.Val = uint64(binary.LittleEndian.Uint32(data[pos:]))
+				}
+				pos += 4
+			}
+		case FormUdata, FormRefUdata, FormStrx, FormAddrx, FormLoclistx, FormRnglistx, FormGNUAddrIndex, FormGNUStrIndex:
+			if pos < end && data[pos] < 0x80 {
+				f.Val = uint64(data[pos])
+				pos++
+			} else {
+				b := reader{data: data, pos: pos, end: end}
+				f.Val = b.uleb()
+				if b.bad {
+					goto short
+				}
+				pos = b.pos
+			}
+		case FormSdata:
+			if pos < end && data[pos] < 0x40 {
+				f.Val = uint64(data[pos])
+				pos++
+			} else {
+				b := reader{data: data, pos: pos, end: end}
+				f.Val = uint64(b.sleb())
+				if b.bad {
+					goto short
+				}
+				pos = b.pos
+			}
+		case FormFlagPresent:
+			f.Val = 1
+		case FormImplicitConst:
+			// Val came with the template
+		case FormAddr:
+			if end-pos < c.asize {
+				goto short
+			}
+			switch c.asize {
+			case 8:
+				if big {
+					f.Val = binary.BigEndian.Uint64(data[pos:])
+				} else {
+					f.Val = binary.LittleEndian.Uint64(data[pos:])
+				}
+			case 4:
+				if big {
+					f.Val = uint64(binary.BigEndian.Uint32(data[pos:]))
+				} else {
+					f.Val = uint64(binary.LittleEndian.Uint32(data[pos:]))
+				}
+			default:
+				b := reader{data: data, pos: pos, end: end, big: big}
+				f.Val = b.uintN(c.asize)
+			}
+			pos += c.asize
+		case FormString:
+			k := bytes.IndexByte(data[pos:end], 0)
+			if k < 0 {
+				goto short
+			}
+			f.Val, f.Len = uint64(c.base)+uint64(pos), uint32(k)
+			pos += k + 1
+		case FormExprloc, FormBlock:
+			b := reader{data: data, pos: pos, end: end, big: big}
+			n := b.uleb()
+			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
+				goto short
+			}
+			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
+			b.pos += int(n)
+			if b.bad {
+				goto short
+			}
+			pos = b.pos
+		case FormBlock1:
+			b := reader{data: data, pos: pos, end: end, big: big}
+			n := uint64(b.u8())
+			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
+				goto short
+			}
+			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
+			b.pos += int(n)
+			if b.bad {
+				goto short
+			}
+			pos = b.pos
+		case FormBlock2:
+			b := reader{data: data, pos: pos, end: end, big: big}
+			n := uint64(b.u16())
+			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
+				goto short
+			}
+			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
+			b.pos += int(n)
+			if b.bad {
+				goto short
+			}
+			pos = b.pos
+		case FormBlock4:
+			b := reader{data: data, pos: pos, end: end, big: big}
+			n := uint64(b.u32())
+			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
+				goto short
+			}
+			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
+			b.pos += int(n)
+			if b.bad {
+				goto short
+			}
+			pos = b.pos
+		case FormData16:
+			if end-pos < 16 {
+				goto short
+			}
+			f.Val, f.Len = uint64(c.base)+uint64(pos), 16
+			pos += 16
+		case FormRefAddr:
+			n := c.u.OffsetSize
+			if c.u.Version == 2 {
+				n = c.asize
+			}
+			if end-pos < n {
+				goto short
+			}
+			b := reader{data: data, pos: pos, end: end, big: big}
+			f.Val = b.uintN(n)
+			pos = b.pos
+		case FormIndirect:
+			b := reader{data: data, pos: pos, end: end}
+			v := b.uleb()
+			if b.bad {
+				goto short
+			}
+			pos = b.pos
+			if v > 0xffff || !knownForm(Form(v)) || Form(v) == FormIndirect || Form(v) == FormImplicitConst {
+				return pos, c.errAt(start, "%v: bad DW_FORM_indirect form 0x%x", f.Attr, v)
+			}
+			form = Form(v)
+			f.Form = form
+			f.Class = formClass(form, f.Attr, c.u.Version)
+			goto again
+		default:
+			return pos, c.errAt(start, "%v: unsupported form %v", f.Attr, form)
+		}
+		// Unit-relative references become global offsets.
+		if f.Class == ClassReference && form != FormRefAddr {
+			if f.Val >= unitSize {
+				goto badref
+			}
+			f.Val += unitOff
+		}
+		continue
+	badref:
+		return pos, c.errAt(start, "%v: reference 0x%x beyond end of unit", f.Attr, f.Val)
+	}
+	if ab.fixup && resolve {
+		if err := c.resolve(start, fs); err != nil {
+			return pos, err
+		}
+	}
+	return pos, nil
+short:
+	return pos, c.errAt(start, "DIE truncated at unit end (abbreviation %d, %v)", code, ab.tag)
+}
+
+// resolve replaces the raw indexes of indexed forms with what they index.
+func (c *unitCtx) resolve(start int, fs []Field) error {
+	s := &c.d.sec
+	osz := uint64(4)
+	if c.off8 {
+		osz = 8
+	}
+	for i := range fs {
+		f := &fs[i]
+		switch f.Form {
+		case FormStrx, FormStrx1, FormStrx2, FormStrx3, FormStrx4, FormGNUStrIndex:
+			v, ok := c.tableEntry(s.StrOffsets, c.strOffsetsBase, f.Val, osz)
+			if !ok {
+				return c.errAt(start, "%v: string index %d outside .debug_str_offsets (base 0x%x, size 0x%x)", f.Attr, f.Val, c.strOffsetsBase, len(s.StrOffsets))
+			}
+			f.Val = v
+		case FormAddrx, FormAddrx1, FormAddrx2, FormAddrx3, FormAddrx4, FormGNUAddrIndex:
+			v, ok := c.tableEntry(s.Addr, c.addrBase, f.Val, uint64(c.asize))
+			if !ok {
+				return c.errAt(start, "%v: address index %d outside .debug_addr (base 0x%x, size 0x%x)", f.Attr, f.Val, c.addrBase, len(s.Addr))
+			}
+			f.Val = v
+		case FormLoclistx:
+			v, ok := c.tableEntry(s.Loclists, c.loclistsBase, f.Val, osz)
+			if !ok {
+				return c.errAt(start, "%v: location list index %d outside .debug_loclists (base 0x%x, size 0x%x)", f.Attr, f.Val, c.loclistsBase, len(s.Loclists))
+			}
+			f.Val = c.loclistsBase + v
+		case FormRnglistx:
+			v, ok := c.tableEntry(s.Rnglists, c.rnglistsBase, f.Val, osz)
+			if !ok {
+				return c.errAt(start, "%v: range list index %d outside .debug_rnglists (base 0x%x, size 0x%x)", f.Attr, f.Val, c.rnglistsBase, len(s.Rnglists))
+			}
+			f.Val = c.rnglistsBase + v
+		}
+	}
+	return nil
+}
+
+// tableEntry reads entry idx of size sz of the table at base in sec.
+func (c *unitCtx) tableEntry(sec []byte, base, idx, sz uint64) (uint64, bool) {
+	if idx > uint64(len(sec))/sz {
+		return 0, false
+	}
+	off := base + idx*sz
+	if off < base || off > uint64(len(sec)) || uint64(len(sec))-off < sz {
+		return 0, false
+	}
+	b := reader{data: sec, pos: int(off), end: len(sec), big: c.big}
+	return b.uintN(int(sz)), true
+}
+
+// String returns the string value of a ClassString or ClassStringAlt
+// field. The string is a view of the mapped section (no copy, made with
+// unsafe.String): it is valid until the Data is closed and must not be
+// retained past that.
+func (d *Data) String(f *Field) (string, error) {
+	var sec []byte
+	var name string
+	switch f.Form {
+	case FormString:
+		return bytesToString(d.Bytes(f)), nil
+	case FormStrp, FormStrx, FormStrx1, FormStrx2, FormStrx3, FormStrx4, FormGNUStrIndex:
+		sec, name = d.sec.Str, ".debug_str"
+	case FormLineStrp:
+		sec, name = d.sec.LineStr, ".debug_line_str"
+	case FormGNUStrpAlt, FormStrpSup:
+		if d.alt == nil {
+			return "", errorf(".debug_str", f.Val, "%v refers to the alternate debug file %q, which was not found", f.Attr, d.altPath)
+		}
+		sec, name = d.alt.sec.Str, "alternate .debug_str"
+	default:
+		return "", errorf(".debug_info", 0, "%v: form %v is not a string", f.Attr, f.Form)
+	}
+	if f.Val >= uint64(len(sec)) {
+		return "", errorf(name, f.Val, "string offset beyond end of section (size 0x%x)", len(sec))
+	}
+	b := reader{data: sec, pos: int(f.Val), end: len(sec)}
+	s := b.cstring()
+	if b.bad {
+		return "", errorf(name, f.Val, "unterminated string")
+	}
+	return bytesToString(s), nil
+}
+
+func bytesToString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// Bytes returns the bytes of a block, exprloc, DW_FORM_string or data16
+// field as a view of the section (nil for other fields).
+func (d *Data) Bytes(f *Field) []byte {
+	if !f.HasBytes() {
+		return nil
+	}
+	sec := d.sec.Info
+	off := f.Val
+	if Offset(off) >= TypesBase {
+		sec, off = d.sec.Types, off-uint64(TypesBase)
+	}
+	if off > uint64(len(sec)) || uint64(len(sec))-off < uint64(f.Len) {
+		return nil
+	}
+	return sec[off : off+uint64(f.Len) : off+uint64(f.Len)]
+}

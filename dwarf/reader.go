@@ -1,0 +1,215 @@
+package dwarf
+
+import "fmt"
+
+// UnitReader reads the DIEs of one unit at a time, in order, into
+// caller-owned Entries. It allocates nothing per DIE. A UnitReader is not
+// safe for concurrent use; give each goroutine its own (NewReader) and
+// point it at units with Reset.
+type UnitReader struct {
+	d     *Data
+	c     *unitCtx
+	pos   int // next DIE, in c.sec
+	depth int // depth of the next DIE
+	// last entry returned: had children, and its DW_AT_sibling (0 if none)
+	lastChildren bool
+	lastSibling  Offset
+	lastEnd      int
+	err          error
+	scratch      Entry
+}
+
+// NewReader returns a reader not yet positioned on any unit.
+func (d *Data) NewReader() *UnitReader { return &UnitReader{d: d} }
+
+// Data returns the Data the reader reads.
+func (r *UnitReader) Data() *Data { return r.d }
+
+// Reset positions the reader on the root DIE of unit u (a unit of
+// r.Data().Units()).
+func (r *UnitReader) Reset(u *Unit) error {
+	if u.Index < 0 || u.Index >= len(r.d.units) || &r.d.units[u.Index] != u {
+		return fmt.Errorf("dwarf: unit %d does not belong to this Data", u.Index)
+	}
+	c, err := r.d.ctx(u.Index)
+	if err != nil {
+		r.c, r.err = nil, err
+		return err
+	}
+	r.c = c
+	r.pos = c.start
+	r.depth = 0
+	r.lastChildren = false
+	r.err = nil
+	return nil
+}
+
+// Unit returns the unit the reader is on.
+func (r *UnitReader) Unit() *Unit {
+	if r.c == nil {
+		return nil
+	}
+	return r.c.u
+}
+
+// Language returns the unit's DW_AT_language (0 if absent).
+func (r *UnitReader) Language() uint64 { return r.c.lang }
+
+// Producer returns the unit's DW_AT_producer ("" if absent).
+func (r *UnitReader) Producer() string { return r.c.producer }
+
+// Name returns the unit's DW_AT_name ("" if absent).
+func (r *UnitReader) Name() string { return r.c.name }
+
+// CompDir returns the unit's DW_AT_comp_dir ("" if absent).
+func (r *UnitReader) CompDir() string { return r.c.compDir }
+
+// BaseAddress returns the unit's base address (its DW_AT_low_pc), which
+// location and range lists are relative to.
+func (r *UnitReader) BaseAddress() uint64 { return r.c.lowPC }
+
+// Next decodes the next DIE of the unit into e. It returns false, nil at
+// the end of the unit. Null entries (Tag 0) are returned too: they close
+// the children of the nearest open entry, and e.Depth tracks the nesting.
+func (r *UnitReader) Next(e *Entry) (bool, error) {
+	if r.err != nil {
+		return false, r.err
+	}
+	if r.c == nil {
+		return false, nil
+	}
+	if r.pos >= r.c.end {
+		return false, nil
+	}
+	c := r.c
+	next, err := c.decode(r.pos, e, true)
+	if err != nil {
+		r.err = err
+		return false, err
+	}
+	r.pos = next
+	r.lastEnd = next
+	if e.Tag == 0 {
+		r.depth--
+		e.Depth = r.depth
+		if r.depth < 0 {
+			r.depth = 0
+		}
+		r.lastChildren = false
+		return true, nil
+	}
+	e.Depth = r.depth
+	r.lastChildren = e.Children
+	r.lastSibling = 0
+	if e.Children {
+		r.depth++
+		if a := e.ab; a != nil && a.sibling >= 0 {
+			r.lastSibling = Offset(e.Fields[a.sibling].Val)
+		}
+	}
+	return true, nil
+}
+
+// SkipChildren skips the children of the entry Next last returned, so that
+// the next call to Next returns its next sibling (or the null entry ending
+// its parent's children). It uses DW_AT_sibling when present and sane.
+func (r *UnitReader) SkipChildren() error {
+	if r.err != nil {
+		return r.err
+	}
+	if !r.lastChildren || r.c == nil {
+		return nil
+	}
+	r.lastChildren = false
+	c := r.c
+	if s := r.lastSibling; s != 0 && s > c.base+Offset(r.pos) && s <= c.base+Offset(c.end) {
+		r.pos = int(s - c.base)
+		r.depth--
+		return nil
+	}
+	target := r.depth - 1
+	e := &r.scratch
+	for r.depth > target {
+		if r.pos >= c.end {
+			return nil
+		}
+		next, err := c.decode(r.pos, e, false)
+		if err != nil {
+			r.err = err
+			return err
+		}
+		r.pos = next
+		if e.Tag == 0 {
+			r.depth--
+		} else if e.Children {
+			r.depth++
+		}
+	}
+	return nil
+}
+
+// Seek positions the reader so that Next decodes the DIE at global offset
+// off, which must lie in the reader's current unit. Depth counting restarts
+// at 0 from there.
+func (r *UnitReader) Seek(off Offset) error {
+	if r.c == nil {
+		return fmt.Errorf("dwarf: Seek on a reader with no unit")
+	}
+	c := r.c
+	if off < c.base+Offset(c.start) || off >= c.base+Offset(c.end) {
+		return errorf(c.u.Section, c.u.secOff(off), "seek outside unit at 0x%x", c.u.secOff(c.u.Offset))
+	}
+	r.pos = int(off - c.base)
+	r.depth = 0
+	r.lastChildren = false
+	r.err = nil
+	return nil
+}
+
+// Offset returns the global offset of the DIE the next Next decodes.
+func (r *UnitReader) Offset() Offset {
+	if r.c == nil {
+		return 0
+	}
+	return r.c.base + Offset(r.pos)
+}
+
+// EntryAt decodes the DIE at global offset off, in any unit, into e
+// without moving the reader. Use it to follow references (DW_AT_type,
+// DW_AT_abstract_origin, DW_AT_specification), including DW_FORM_ref_addr
+// into other units. e.Depth is 0.
+func (r *UnitReader) EntryAt(off Offset, e *Entry) error {
+	return r.d.EntryAt(off, e)
+}
+
+// EntryAt decodes the DIE at global offset off into e. It is safe for
+// concurrent use with distinct Entries.
+func (d *Data) EntryAt(off Offset, e *Entry) error {
+	u := d.UnitAt(off)
+	if u == nil {
+		sec := ".debug_info"
+		if off >= TypesBase {
+			sec, off = ".debug_types", off-TypesBase
+		}
+		return errorf(sec, uint64(off), "no unit contains this DIE offset")
+	}
+	c, err := d.ctx(u.Index)
+	if err != nil {
+		return err
+	}
+	if off < c.base+Offset(c.start) {
+		return errorf(u.Section, u.secOff(off), "DIE offset inside a unit header")
+	}
+	_, err = c.decode(int(off-c.base), e, true)
+	e.Depth = 0
+	return err
+}
+
+// AltEntryAt decodes the DIE at offset off of the alternate (dwz) file,
+// the target of a ClassReferenceAlt field.
+func (d *Data) AltEntryAt(off uint64, e *Entry) error {
+	if d.alt == nil {
+		return errorf(".debug_info", off, "reference into the alternate debug file %q, which was not found", d.altPath)
+	}
+	return d.alt.EntryAt(Offset(off), e)
+}
