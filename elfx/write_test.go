@@ -1,0 +1,151 @@
+package elfx
+
+import (
+	"bytes"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeTestInputs(t *testing.T) (obj, exe string) {
+	t.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("SKIP: gcc not found")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.c")
+	os.WriteFile(src, []byte("#include <stdio.h>\nstruct s { int a; long b; };\nint main(void) { struct s v = {1, 2}; printf(\"ok %d\\n\", v.a); return 0; }\n"), 0o644)
+	obj = filepath.Join(dir, "p.o")
+	exe = filepath.Join(dir, "p")
+	for _, args := range [][]string{{"-g", "-c", "-o", obj, src}, {"-g", "-no-pie", "-o", exe, src}} {
+		if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+			t.Fatalf("gcc %v: %v\n%s", args, err, out)
+		}
+	}
+	return obj, exe
+}
+
+func sectionOf(t *testing.T, path, name string) []byte {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatalf("debug/elf cannot read %s: %v", path, err)
+	}
+	defer f.Close()
+	s := f.Section(name)
+	if s == nil {
+		t.Fatalf("%s: no section %s", path, name)
+	}
+	b, err := s.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func toolCheck(t *testing.T, path, name string, want []byte) {
+	t.Helper()
+	if _, err := exec.LookPath("readelf"); err == nil {
+		out, err := exec.Command("readelf", "-S", "-W", path).CombinedOutput()
+		if err != nil || bytes.Contains(out, []byte("Warning")) || bytes.Contains(out, []byte("Error")) {
+			t.Fatalf("readelf -S %s: %v\n%s", path, err, out)
+		}
+		if !bytes.Contains(out, []byte(" "+name+" ")) {
+			t.Fatalf("readelf does not list %s:\n%s", name, out)
+		}
+	}
+	if _, err := exec.LookPath("objcopy"); err == nil {
+		dump := path + ".dump"
+		out, err := exec.Command("objcopy", "--dump-section", name+"="+dump, path, path+".copy").CombinedOutput()
+		if err != nil {
+			t.Fatalf("objcopy --dump-section: %v\n%s", err, out)
+		}
+		got, _ := os.ReadFile(dump)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("objcopy dumps %d bytes, want %d", len(got), len(want))
+		}
+	}
+}
+
+func TestWriteSectionAddReplace(t *testing.T) {
+	obj, exe := writeTestInputs(t)
+	for _, path := range []string{obj, exe} {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			orig, _ := os.ReadFile(path)
+			data := bytes.Repeat([]byte("BTF!"), 1000)
+			if err := WriteSection(path, ".BTF", data); err != nil {
+				t.Fatal(err)
+			}
+			if got := sectionOf(t, path, ".BTF"); !bytes.Equal(got, data) {
+				t.Fatalf("added section holds %d bytes, want %d", len(got), len(data))
+			}
+			toolCheck(t, path, ".BTF", data)
+			// Every other section is unchanged.
+			fo, _ := elf.NewFile(bytes.NewReader(orig))
+			for _, s := range fo.Sections {
+				if s.Type == elf.SHT_NOBITS || s.Name == ".shstrtab" {
+					continue
+				}
+				a, _ := s.Data()
+				if b := sectionOf(t, path, s.Name); !bytes.Equal(a, b) {
+					t.Errorf("section %s changed", s.Name)
+				}
+			}
+			// Grow, then shrink.
+			for _, n := range []int{9000, 100} {
+				data = bytes.Repeat([]byte{byte(n)}, n)
+				if err := WriteSection(path, ".BTF", data); err != nil {
+					t.Fatal(err)
+				}
+				if got := sectionOf(t, path, ".BTF"); !bytes.Equal(got, data) {
+					t.Fatalf("replaced section holds %d bytes, want %d", len(got), n)
+				}
+				toolCheck(t, path, ".BTF", data)
+			}
+			if path == exe {
+				out, err := exec.Command(path).CombinedOutput()
+				if err != nil || string(out) != "ok 1\n" {
+					t.Fatalf("executable no longer runs: %v %q", err, out)
+				}
+			} else if _, err := exec.LookPath("ld"); err == nil {
+				out, err := exec.Command("ld", "-r", "-o", path+".r.o", path).CombinedOutput()
+				if err != nil {
+					t.Fatalf("ld -r: %v\n%s", err, out)
+				}
+			}
+		})
+	}
+}
+
+func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
+	obj, exe := writeTestInputs(t)
+	dir := filepath.Dir(obj)
+	notELF := filepath.Join(dir, "text")
+	os.WriteFile(notELF, []byte("hello, not an ELF file at all, just some text"), 0o644)
+	for _, c := range []struct {
+		path, name, want string
+	}{
+		{notELF, ".BTF", "not an ELF"},
+		{exe, ".text", "SHF_ALLOC"},
+		{filepath.Join(dir, "missing"), ".BTF", "no such file"},
+	} {
+		before, _ := os.ReadFile(c.path)
+		err := WriteSection(c.path, c.name, []byte("x"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.path, err, c.want)
+		}
+		after, _ := os.ReadFile(c.path)
+		if !bytes.Equal(before, after) {
+			t.Errorf("%s changed after an error", c.path)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".btfkit-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
