@@ -1,0 +1,120 @@
+package encode
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Features is a set of BTF encoding features, named as pahole names them
+// in --btf_features. Each feature is one bit; the encoder tests one bit per
+// decision and nowhere else.
+type Features uint32
+
+// The features pahole 1.31 knows, in its order.
+const (
+	FeatEncodeForce       Features = 1 << iota // encode_force: ignore invalid symbols instead of failing
+	FeatVar                                    // var: per-CPU variables (VAR, DATASEC)
+	FeatFloat                                  // float: FLOAT for float/double/long double (else INT)
+	FeatDeclTag                                // decl_tag: DECL_TAG from btf_decl_tag annotations
+	FeatTypeTag                                // type_tag: TYPE_TAG from btf_type_tag annotations
+	FeatEnum64                                 // enum64: ENUM64 for 8-byte enums (else 8-byte ENUM, values truncated)
+	FeatOptimizedFunc                          // optimized_func: functions with .isra/.constprop suffixes
+	FeatConsistentFunc                         // consistent_func: skip functions with inconsistent prototypes
+	FeatDeclTagKfuncs                          // decl_tag_kfuncs: bpf_kfunc DECL_TAGs from .BTF_ids
+	FeatReproducibleBuild                      // reproducible_build: output independent of -j (always true here)
+	FeatDistilledBase                          // distilled_base: .BTF.base for modules
+	FeatGlobalVar                              // global_var: all global variables, not only per-CPU
+	FeatAttributes                             // attributes: type/decl tags with kind_flag set
+	FeatTrueSignature                          // true_signature: signatures of optimized functions as compiled
+	FeatLayout                                 // layout: the BTF kind layout section
+
+	featEnd
+)
+
+// FeatureNames lists the feature names in bit order.
+var FeatureNames = []string{
+	"encode_force", "var", "float", "decl_tag", "type_tag", "enum64",
+	"optimized_func", "consistent_func", "decl_tag_kfuncs",
+	"reproducible_build", "distilled_base", "global_var", "attributes",
+	"true_signature", "layout",
+}
+
+// DefaultFeatures is pahole's "default" set: what
+// `pahole -J --btf_features=default` encodes.
+const DefaultFeatures = FeatEncodeForce | FeatVar | FeatFloat | FeatDeclTag |
+	FeatTypeTag | FeatEnum64 | FeatOptimizedFunc | FeatConsistentFunc |
+	FeatDeclTagKfuncs
+
+// AllFeatures has every feature this package knows.
+const AllFeatures = featEnd - 1
+
+// LegacyFeatures is what pahole 1.24 to 1.25 encode with a plain `pahole -J`
+// (no --btf_features): variables, decl and type tags and ENUM64, but floats
+// as INT.
+const LegacyFeatures = FeatVar | FeatDeclTag | FeatTypeTag | FeatEnum64
+
+// Has reports whether every feature of g is in f.
+func (f Features) Has(g Features) bool { return f&g == g }
+
+// String lists the features of f as a comma-separated list of names.
+func (f Features) String() string {
+	var b strings.Builder
+	for i, n := range FeatureNames {
+		if f&(1<<i) != 0 {
+			if b.Len() > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(n)
+		}
+	}
+	return b.String()
+}
+
+// FeatureByName returns the feature with pahole's name for it.
+func FeatureByName(name string) (Features, bool) {
+	for i, n := range FeatureNames {
+		if n == name {
+			return 1 << i, true
+		}
+	}
+	return 0, false
+}
+
+// ParseFeatures parses a --btf_features list the way pahole does: a
+// comma-separated list of feature names, where "default" stands for
+// DefaultFeatures and a leading "+" means "the default set plus these".
+// Only the named features are on: "float" alone means floats and nothing
+// else. Unknown names are returned in unknown (pahole ignores them unless
+// --btf_features_strict); err is set only for an empty name in a list.
+func ParseFeatures(list string) (f Features, unknown []string, err error) {
+	list = strings.TrimSpace(list)
+	if list == "default" {
+		return DefaultFeatures, nil, nil
+	}
+	if strings.HasPrefix(list, "+") {
+		f = DefaultFeatures
+		list = list[1:]
+	}
+	if list == "" {
+		return f, nil, nil
+	}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		switch name {
+		case "":
+			return 0, nil, fmt.Errorf("empty feature name in %q", list)
+		case "default":
+			f |= DefaultFeatures
+		case "all":
+			f |= AllFeatures
+		default:
+			g, ok := FeatureByName(name)
+			if !ok {
+				unknown = append(unknown, name)
+				continue
+			}
+			f |= g
+		}
+	}
+	return f, unknown, nil
+}

@@ -1,0 +1,613 @@
+package encode
+
+import (
+	"sort"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// A unit is converted in two steps. The walk (add, called once per entry
+// in entry order) records the entries that matter as flat records: one rec
+// per type entry (and per GNU annotation entry, which others refer to) and
+// one item per member, enumerator, subrange, parameter or annotation,
+// chained to its rec. Then emit assigns BTF IDs in entry order, resolves
+// DW_AT_type references by binary search over the recs' offsets, and
+// writes the fragment. The slices are reused from one unit to the next, so
+// a worker allocates only while they grow.
+
+// rec is one type entry (or GNU annotation entry) of the unit.
+type rec struct {
+	off         uint64
+	typ         uint64
+	size        uint64
+	name        string
+	constString string // GNU annotation value
+	annotation  uint64 // DW_AT_GNU_annotation
+	tag         uint32
+	has         uint32
+	enc         uint8
+	unspec      bool  // subroutine type with unspecified parameters
+	nMembers    int32 // DW_TAG_member children seen (component index of the next)
+	nTags       int32 // TYPE_TAGs this pointer gets
+	first, last int32 // chain of items, -1 when empty
+}
+
+// Item kinds.
+const (
+	itMember = iota
+	itEnumerator
+	itSubrange
+	itParam
+	itTypeTag // LLVM btf_type_tag under a pointer
+	itDeclTag // btf_decl_tag on a struct, union, typedef or member
+	itGNUDeclChain
+)
+
+// item is one child of a rec.
+type item struct {
+	next       int32
+	kind       uint8
+	signed     bool
+	comp       int32 // decl tag component index (-1: the type itself)
+	has        uint32
+	name       string // member/enumerator/parameter name, or annotation value
+	typ        uint64
+	loc        uint64 // member: data_member_location; enumerator: value; subrange: element count
+	dataBitOff uint64
+	bitOffset  uint64
+	bitSize    uint64
+	byteSize   uint64
+	annotation uint64 // member: DW_AT_GNU_annotation
+}
+
+// frame is an open entry (one with children) during the walk.
+type frame struct {
+	rec    int32 // the rec this entry is or belongs to, -1 if none
+	member int32 // when the entry is a member: its component index, else -1
+}
+
+const noID = ^uint32(0)
+
+// unitConv converts the type entries of one unit into a BTF fragment.
+type unitConv struct {
+	feat      Features
+	bigEndian bool
+	langSkip  func(lang uint16) bool
+
+	skip  bool
+	lang  uint16
+	recs  []rec
+	items []item
+	stack []frame
+	ids   []uint32
+	work  []uint32
+}
+
+func (c *unitConv) reset() {
+	c.skip = false
+	c.lang = 0
+	c.recs = c.recs[:0]
+	c.items = c.items[:0]
+	c.stack = c.stack[:0]
+}
+
+func isTypeTag(tag uint32) bool {
+	switch tag {
+	case tagBaseType, tagPointerType, tagConstType, tagVolatileType, tagRestrictType,
+		tagAtomicType, tagTypedef, tagStructureType, tagClassType, tagUnionType,
+		tagEnumerationType, tagArrayType, tagSubroutineType, tagUnspecifiedType,
+		tagReferenceType, tagRvalueRefType, tagPtrToMemberType, tagGNUAnnotation:
+		return true
+	}
+	return false
+}
+
+func isStructTag(tag uint32) bool {
+	return tag == tagStructureType || tag == tagClassType || tag == tagUnionType
+}
+
+// add records one entry. Entries must come in order, with depth 0 for the
+// unit's root.
+func (c *unitConv) add(d *die) {
+	if d.depth == 0 {
+		c.reset()
+		c.lang = d.language
+		if c.langSkip != nil && c.langSkip(d.language) {
+			c.skip = true
+		}
+		c.stack = append(c.stack, frame{-1, -1})
+		return
+	}
+	if c.skip {
+		return
+	}
+	if d.depth > len(c.stack) { // a child of an entry without children: ignore
+		return
+	}
+	c.stack = c.stack[:d.depth]
+	parent := c.stack[d.depth-1]
+	fr := frame{-1, -1}
+	switch {
+	case isTypeTag(d.tag):
+		fr.rec = int32(len(c.recs))
+		c.recs = append(c.recs, rec{
+			off: d.off, typ: d.typ, size: d.byteSize, name: d.name,
+			constString: d.constString, annotation: d.annotation,
+			tag: d.tag, has: d.has, enc: d.encoding, first: -1, last: -1,
+		})
+	case parent.rec >= 0:
+		p := &c.recs[parent.rec]
+		switch d.tag {
+		case tagMember:
+			if parent.member >= 0 || !isStructTag(p.tag) {
+				break
+			}
+			fr = frame{parent.rec, p.nMembers}
+			p.nMembers++
+			c.addItem(parent.rec, item{kind: itMember, name: d.name, typ: d.typ, has: d.has,
+				loc: d.memberLoc, dataBitOff: d.dataBitOff, bitOffset: d.bitOffset,
+				bitSize: d.bitSize, byteSize: d.byteSize, annotation: d.annotation, comp: fr.member})
+		case tagEnumerator:
+			if p.tag == tagEnumerationType {
+				c.addItem(parent.rec, item{kind: itEnumerator, name: d.name, loc: d.constValue, signed: d.constSigned})
+			}
+		case tagSubrangeType:
+			if p.tag == tagArrayType {
+				n := uint64(0)
+				switch {
+				case d.has&hasUpperBound != 0:
+					n = d.upperBound + 1
+				case d.has&(hasUpperBoundVar) != 0:
+				case d.has&hasCount != 0:
+					n = d.count
+				}
+				c.addItem(parent.rec, item{kind: itSubrange, loc: n})
+			}
+		case tagFormalParameter:
+			if p.tag == tagSubroutineType {
+				c.addItem(parent.rec, item{kind: itParam, name: d.name, typ: d.typ, has: d.has})
+			}
+		case tagUnspecifiedParams:
+			if p.tag == tagSubroutineType {
+				p.unspec = true
+			}
+		case tagLLVMAnnotation:
+			c.annotate(parent, d)
+		}
+	}
+	if d.children {
+		c.stack = append(c.stack, fr)
+	}
+}
+
+func (c *unitConv) annotate(parent frame, d *die) {
+	p := &c.recs[parent.rec]
+	switch {
+	case parent.member >= 0:
+		if d.name == annotationDeclTagName {
+			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: parent.member})
+		}
+	case p.tag == tagPointerType:
+		if d.name == annotationTypeTagName {
+			c.addItem(parent.rec, item{kind: itTypeTag, name: d.constString})
+		}
+	case isStructTag(p.tag) || p.tag == tagTypedef:
+		if d.name == annotationDeclTagName {
+			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: -1})
+		}
+	}
+}
+
+func (c *unitConv) addItem(r int32, it item) {
+	i := int32(len(c.items))
+	it.next = -1
+	c.items = append(c.items, it)
+	p := &c.recs[r]
+	if p.last < 0 {
+		p.first = i
+	} else {
+		c.items[p.last].next = i
+	}
+	p.last = i
+}
+
+// find returns the index of the rec at offset off, or -1.
+func (c *unitConv) find(off uint64) int {
+	recs := c.recs
+	i := sort.Search(len(recs), func(i int) bool { return recs[i].off >= off })
+	if i < len(recs) && recs[i].off == off {
+		return i
+	}
+	return -1
+}
+
+// gnuChain calls f for each DW_TAG_GNU_annotation in the chain starting at
+// off, until f returns false.
+func (c *unitConv) gnuChain(off uint64, f func(r *rec) bool) {
+	for n := 0; off != 0 && n < 1024; n++ {
+		i := c.find(off)
+		if i < 0 || c.recs[i].tag != tagGNUAnnotation {
+			return
+		}
+		r := &c.recs[i]
+		if !f(r) {
+			return
+		}
+		if r.has&hasGNUAnnotation == 0 {
+			return
+		}
+		off = r.annotation
+	}
+}
+
+// idOf returns the BTF ID of rec i (0 for void), looking through entries
+// that get no BTF type of their own (DW_TAG_atomic_type).
+func (c *unitConv) idOf(i int) uint32 {
+	for n := 0; n < 64; n++ {
+		id := c.ids[i]
+		if id != noID {
+			return id
+		}
+		r := &c.recs[i]
+		if r.tag != tagAtomicType || r.has&hasType == 0 {
+			return 0
+		}
+		i = c.find(r.typ)
+		if i < 0 {
+			return 0
+		}
+	}
+	return 0
+}
+
+// ref resolves a DW_AT_type reference to a BTF ID; 0 (void) when absent or
+// when the entry referred to is not a type.
+func (c *unitConv) ref(has uint32, off uint64) uint32 {
+	if has&hasType == 0 {
+		return 0
+	}
+	i := c.find(off)
+	if i < 0 {
+		return 0
+	}
+	return c.idOf(i)
+}
+
+// strippedSize is the byte size of the type at off with typedefs and
+// qualifiers looked through, as pahole sizes a bitfield's storage unit.
+func (c *unitConv) strippedSize(has uint32, off uint64) uint64 {
+	for n := 0; n < 64 && has&hasType != 0; n++ {
+		i := c.find(off)
+		if i < 0 {
+			return 0
+		}
+		r := &c.recs[i]
+		switch r.tag {
+		case tagTypedef, tagConstType, tagVolatileType, tagRestrictType, tagAtomicType:
+			has, off = r.has, r.typ
+			continue
+		case tagEnumerationType:
+			if r.size == 0 {
+				return 4
+			}
+		}
+		return r.size
+	}
+	return 0
+}
+
+// emit writes the unit's types into a new fragment and returns it.
+func (c *unitConv) emit() *btf.Spec {
+	s := btf.NewSpec()
+	if c.skip {
+		return s
+	}
+	recs := c.recs
+	if cap(c.ids) < len(recs) {
+		c.ids = make([]uint32, len(recs), len(recs)+len(recs)/4)
+	}
+	c.ids = c.ids[:len(recs)]
+
+	// Assign IDs in entry order.
+	next := uint32(1)
+	intIdx, haveArray := -1, false
+	for i := range recs {
+		r := &recs[i]
+		switch r.tag {
+		case tagGNUAnnotation, tagAtomicType:
+			c.ids[i] = noID
+			continue
+		case tagUnspecifiedType, tagPtrToMemberType:
+			c.ids[i] = 0
+			continue
+		case tagPointerType:
+			r.nTags = 0
+			if c.feat.Has(FeatTypeTag) {
+				for j := r.first; j >= 0; j = c.items[j].next {
+					if c.items[j].kind == itTypeTag {
+						r.nTags++
+					}
+				}
+				if r.nTags == 0 && r.has&hasGNUAnnotation != 0 {
+					c.gnuChain(r.annotation, func(a *rec) bool {
+						if a.name != annotationTypeTagName {
+							return false
+						}
+						r.nTags++
+						return true
+					})
+				}
+			}
+			c.ids[i] = next
+			next += 1 + uint32(r.nTags)
+			continue
+		case tagBaseType:
+			if intIdx < 0 && r.name == "int" {
+				intIdx = i
+			}
+		case tagArrayType:
+			haveArray = true
+		}
+		c.ids[i] = next
+		next++
+	}
+	indexID := uint32(0)
+	if intIdx >= 0 {
+		indexID = c.ids[intIdx]
+	} else if haveArray {
+		indexID = next
+		next++
+	}
+	s.Reserve(int(next), len(c.items)*3)
+
+	for i := range recs {
+		r := &recs[i]
+		if c.ids[i] == noID || c.ids[i] == 0 {
+			continue
+		}
+		c.emitRec(s, r, indexID)
+	}
+	if intIdx < 0 && haveArray {
+		s.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+	}
+	if c.feat.Has(FeatDeclTag) {
+		c.emitDeclTags(s)
+	}
+	return s
+}
+
+func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
+	switch r.tag {
+	case tagBaseType:
+		c.emitBase(s, r)
+	case tagPointerType, tagReferenceType, tagRvalueRefType:
+		target := c.ref(r.has, r.typ)
+		if r.nTags == 0 {
+			s.Add("", btf.KindPtr, 0, false, target)
+			return
+		}
+		id := s.Add("", btf.KindPtr, 0, false, uint32(s.NextID())+1)
+		_ = id
+		// PTR -> tag nearest the '*' -> ... -> tag nearest the pointee -> pointee.
+		var vals []string
+		for j := r.first; j >= 0; j = c.items[j].next {
+			if c.items[j].kind == itTypeTag {
+				vals = append(vals, c.items[j].name)
+			}
+		}
+		if len(vals) > 0 {
+			// LLVM emits the annotations in source order: the last one is
+			// nearest the '*'.
+			for k := len(vals) - 1; k >= 0; k-- {
+				nextID := uint32(s.NextID()) + 1
+				if k == 0 {
+					nextID = target
+				}
+				s.Add(vals[k], btf.KindTypeTag, 0, false, nextID)
+			}
+			return
+		}
+		n := int32(0)
+		c.gnuChain(r.annotation, func(a *rec) bool {
+			if a.name != annotationTypeTagName || n == r.nTags {
+				return false
+			}
+			n++
+			nextID := uint32(s.NextID()) + 1
+			if n == r.nTags {
+				nextID = target
+			}
+			s.Add(a.constString, btf.KindTypeTag, 0, false, nextID)
+			return true
+		})
+	case tagConstType:
+		s.Add("", btf.KindConst, 0, false, c.ref(r.has, r.typ))
+	case tagVolatileType:
+		s.Add("", btf.KindVolatile, 0, false, c.ref(r.has, r.typ))
+	case tagRestrictType:
+		s.Add("", btf.KindRestrict, 0, false, c.ref(r.has, r.typ))
+	case tagTypedef:
+		s.Add(r.name, btf.KindTypedef, 0, false, c.ref(r.has, r.typ))
+	case tagStructureType, tagClassType, tagUnionType:
+		c.emitStruct(s, r)
+	case tagEnumerationType:
+		c.emitEnum(s, r)
+	case tagArrayType:
+		n := uint32(1)
+		for j := r.first; j >= 0; j = c.items[j].next {
+			if c.items[j].kind == itSubrange {
+				n *= uint32(c.items[j].loc)
+			}
+		}
+		s.Add("", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, n)
+	case tagSubroutineType:
+		c.emitProto(s, r)
+	}
+}
+
+func (c *unitConv) emitBase(s *btf.Spec, r *rec) {
+	switch r.enc {
+	case ateFloat:
+		if c.feat.Has(FeatFloat) {
+			s.Add(r.name, btf.KindFloat, 0, false, uint32(r.size))
+			return
+		}
+	case ateComplexFloat, ateImaginaryFloat:
+		// pahole refuses these with floats on; encoding them as INT
+		// (as it does with floats off) keeps the unit encodable.
+	}
+	enc := uint32(0)
+	switch r.enc {
+	case ateSigned, ateSignedChar:
+		enc = btf.IntSigned
+	case ateBoolean:
+		enc = btf.IntBool
+	}
+	name, size := r.name, r.size
+	if size == 0 || size&(size-1) != 0 || size > 16 {
+		name, size = "__SANITIZED_FAKE_INT__", 4
+	}
+	s.Add(name, btf.KindInt, 0, false, uint32(size), enc<<24|uint32(size*8))
+}
+
+func (c *unitConv) emitStruct(s *btf.Spec, r *rec) {
+	union := r.tag == tagUnionType
+	if r.has&hasDeclaration != 0 {
+		s.Add(r.name, btf.KindFwd, 0, union, 0)
+		return
+	}
+	kind := btf.KindStruct
+	if union {
+		kind = btf.KindUnion
+	}
+	w := c.work[:0]
+	kflag := false
+	vlen := 0
+	for j := r.first; j >= 0; j = c.items[j].next {
+		it := &c.items[j]
+		if it.kind != itMember {
+			continue
+		}
+		var bitOff uint64
+		switch {
+		case it.has&hasDataBitOffset != 0:
+			bitOff = it.dataBitOff
+		case it.has&hasMemberLoc == 0 && !union:
+			continue // a static member
+		case it.bitSize != 0:
+			bitOff = it.loc * 8
+			bs := it.byteSize
+			if it.has&hasByteSize == 0 {
+				bs = c.strippedSize(it.has, it.typ)
+			}
+			if bs != 0 {
+				if c.bigEndian {
+					bitOff += it.bitOffset
+				} else {
+					bitOff += bs*8 - it.bitOffset - it.bitSize
+				}
+			}
+		default:
+			bitOff = it.loc * 8
+		}
+		if it.bitSize != 0 || bitOff%8 != 0 {
+			kflag = true
+		}
+		w = append(w, s.AddString(it.name), c.ref(it.has, it.typ), uint32(bitOff)|uint32(it.bitSize)<<24)
+		vlen++
+	}
+	c.work = w
+	s.Add(r.name, kind, vlen, kflag, uint32(r.size), w...)
+}
+
+func (c *unitConv) emitEnum(s *btf.Spec, r *rec) {
+	size := r.size
+	if size == 0 {
+		size = 4
+	}
+	enum64 := c.feat.Has(FeatEnum64)
+	w := c.work[:0]
+	vlen := 0
+	if size <= 4 || !enum64 {
+		kflag := false
+		for j := r.first; j >= 0; j = c.items[j].next {
+			it := &c.items[j]
+			if it.kind != itEnumerator {
+				continue
+			}
+			if enum64 && int64(it.loc) < 0 {
+				kflag = true
+			}
+			w = append(w, s.AddString(it.name), uint32(it.loc))
+			vlen++
+		}
+		c.work = w
+		s.Add(r.name, btf.KindEnum, vlen, kflag, uint32(size), w...)
+		return
+	}
+	for j := r.first; j >= 0; j = c.items[j].next {
+		it := &c.items[j]
+		if it.kind != itEnumerator {
+			continue
+		}
+		w = append(w, s.AddString(it.name), uint32(it.loc), uint32(it.loc>>32))
+		vlen++
+	}
+	c.work = w
+	signed := false
+	if r.has&hasType != 0 {
+		if i := c.find(r.typ); i >= 0 {
+			e := c.recs[i].enc
+			signed = e == ateSigned || e == ateSignedChar
+		}
+	}
+	s.Add(r.name, btf.KindEnum64, vlen, signed, uint32(size), w...)
+}
+
+func (c *unitConv) emitProto(s *btf.Spec, r *rec) {
+	w := c.work[:0]
+	vlen := 0
+	for j := r.first; j >= 0; j = c.items[j].next {
+		it := &c.items[j]
+		if it.kind != itParam {
+			continue
+		}
+		w = append(w, s.AddString(it.name), c.ref(it.has, it.typ))
+		vlen++
+	}
+	if r.unspec {
+		w = append(w, 0, 0)
+		vlen++
+	}
+	c.work = w
+	s.Add("", btf.KindFuncProto, vlen, false, c.ref(r.has, r.typ), w...)
+}
+
+// emitDeclTags adds the DECL_TAGs of structs, unions and typedefs, after
+// all types, in entry order, as pahole does.
+func (c *unitConv) emitDeclTags(s *btf.Spec) {
+	for i := range c.recs {
+		r := &c.recs[i]
+		if !isStructTag(r.tag) && r.tag != tagTypedef {
+			continue
+		}
+		id := c.ids[i]
+		for j := r.first; j >= 0; j = c.items[j].next {
+			it := &c.items[j]
+			switch it.kind {
+			case itDeclTag:
+				s.Add(it.name, btf.KindDeclTag, 0, false, id, uint32(it.comp))
+			case itMember:
+				if it.has&hasGNUAnnotation != 0 {
+					comp := it.comp
+					c.gnuChain(it.annotation, func(a *rec) bool {
+						if a.name == annotationDeclTagName {
+							s.Add(a.constString, btf.KindDeclTag, 0, false, id, uint32(comp))
+						}
+						return true
+					})
+				}
+			}
+		}
+	}
+}
