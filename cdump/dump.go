@@ -59,8 +59,8 @@ func newDumper(spec *btf.Spec, ptrSz int) *dumper {
 		types:      make([]btf.Type, n),
 		st:         make([]typeState, n),
 		names:      make([]string, n),
-		typeNames:  make(map[string]int),
-		identNames: make(map[string]int),
+		typeNames:  make(map[string]int, n/4),
+		identNames: make(map[string]int, n/2),
 		alignMemo:  make([]int16, n),
 	}
 	for id := 1; id < n; id++ {

@@ -1,0 +1,41 @@
+package cdump
+
+import (
+	"os"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// BenchmarkBytes618 measures the dump alone (parsing excluded) on the 6.18
+// reference BTF.
+func BenchmarkBytes618(b *testing.B) {
+	path := "../../shared/reference/host-6.18/vmlinux.btf"
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("SKIP: %s: %v", path, err)
+	}
+	s, err := btf.LoadFile(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Bytes(s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoad618 measures reading the 6.18 reference BTF.
+func BenchmarkLoad618(b *testing.B) {
+	path := "../../shared/reference/host-6.18/vmlinux.btf"
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("SKIP: %s: %v", path, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := btf.LoadFile(path, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package main
+
+// btfkit dump --format c: a C header (vmlinux.h) from BTF, byte-identical to
+// 'bpftool btf dump file F format c' (bpftool 7.1), written with -o only
+// when its bytes change.
+//
+// The C format needs the whole command, not one Dump call per Spec: one
+// header covers every input (a base and its modules), and -o decides
+// whether to write at all. So besides registering "c" in dumpFormats (for
+// --help and for callers of the registry), this file wraps dumpCmd's RunE
+// and takes over when --format c is chosen.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/cdump"
+	"github.com/spf13/cobra"
+)
+
+var dumpCOpts struct {
+	output      string
+	changedExit int
+}
+
+func init() {
+	registerDumpFormat("c", dumpFormat{
+		Help: "C header (vmlinux.h), byte-identical to 'bpftool btf dump file F format c' (7.1);\n" +
+			"         all inputs make one header; -o FILE rewrites FILE only when it changes",
+		Heading: func(label string) string { return "/* " + label + " */\n" },
+		Dump: func(w io.Writer, s *btf.Spec) error {
+			return cdump.Write(w, s, cdump.Options{})
+		},
+	})
+	f := dumpCmd.Flags()
+	f.StringVarP(&dumpCOpts.output, "output", "o", "",
+		"with --format c: write the header to `FILE`, leaving FILE untouched (bytes and mtime) when\n"+
+			"it already holds the same header; otherwise write a temporary file and rename it")
+	f.IntVar(&dumpCOpts.changedExit, "changed-exit-code", 0,
+		"with -o: exit with this `status` when FILE was (re)written, 0 when it was left alone\n"+
+			"(default 0: success either way); errors exit 1")
+	dumpCmd.Example += `
+
+  # vmlinux.h for CO-RE programs, rewritten only when the kernel's BTF changed
+  btfkit dump --format c -o vmlinux.h /sys/kernel/btf/vmlinux
+
+  # One header for vmlinux and two modules (split BTF against it)
+  btfkit dump --format c --base vmlinux -o vmlinux.h xfs.ko btrfs.ko
+
+  # In a script: exit status 3 tells that the header changed
+  btfkit dump --format c -o vmlinux.h --changed-exit-code 3 /sys/kernel/btf/vmlinux`
+
+	prev := dumpCmd.RunE
+	dumpCmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if dumpOpts.format == "c" {
+			return runDumpC(args)
+		}
+		if dumpCOpts.output != "" || cmd.Flags().Changed("changed-exit-code") {
+			return errors.New("-o and --changed-exit-code work with --format c only")
+		}
+		return prev(cmd, args)
+	}
+}
+
+func runDumpC(args []string) error {
+	// One short pass over a few tens of MB that all stay live to the end:
+	// collecting garbage only costs time. A memory limit still bounds it.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(2 << 30)
+
+	spec, ptrSz, err := loadCInputs(dumpOpts.base, args)
+	if err != nil {
+		return err
+	}
+	hdr, err := cdump.Bytes(spec, cdump.Options{PointerSize: ptrSz})
+	if err != nil {
+		return err
+	}
+	if dumpCOpts.output == "" {
+		w := bufio.NewWriterSize(os.Stdout, 256<<10)
+		if _, err := w.Write(hdr); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	changed, err := cdump.UpdateFile(dumpCOpts.output, hdr, 0o644)
+	if err != nil {
+		return err
+	}
+	if changed && dumpCOpts.changedExit != 0 {
+		return exitError{dumpCOpts.changedExit}
+	}
+	return nil
+}
+
+// loadCInputs loads the inputs of a C dump as one Spec: the single input
+// (split against base when given), or for several inputs their own types
+// combined over a common base. The base is --base, or the running kernel's
+// /sys/kernel/btf/vmlinux when an input is a /sys/kernel/btf module; an
+// input that is the base itself is skipped. It also returns the pointer
+// size the first input's ELF class says (0 for raw BTF: guess).
+func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
+	ptrSz := elfPointerSize(args[0])
+	if ptrSz == 0 && basePath != "" {
+		ptrSz = elfPointerSize(basePath)
+	}
+	if len(args) == 1 {
+		var base *btf.Spec
+		if basePath != "" {
+			b, err := btf.LoadFile(basePath, nil)
+			if err != nil {
+				return nil, 0, fmt.Errorf("base: %w", err)
+			}
+			base = b
+		}
+		s, err := btf.LoadFile(args[0], base)
+		return s, ptrSz, err
+	}
+
+	sysVmlinux := filepath.Join(btf.SysfsDir, "vmlinux")
+	if basePath == "" {
+		for _, a := range args {
+			if abs, _ := filepath.Abs(a); filepath.Dir(abs) == btf.SysfsDir {
+				basePath = sysVmlinux
+				break
+			}
+		}
+	}
+	if basePath == "" {
+		return nil, 0, errors.New("several inputs make one header of a base and its split BTFs: give the base with --base FILE (or use /sys/kernel/btf paths)")
+	}
+	base, err := btf.LoadFile(basePath, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("base: %w", err)
+	}
+	var splits []*btf.Spec
+	for _, a := range args {
+		if samePath(a, basePath) {
+			continue
+		}
+		s, err := btf.LoadFile(a, base)
+		if err != nil {
+			return nil, 0, err
+		}
+		splits = append(splits, s)
+	}
+	if len(splits) == 0 {
+		return base, ptrSz, nil
+	}
+	s, err := cdump.Combine(base, splits...)
+	return s, ptrSz, err
+}
+
+func samePath(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// elfPointerSize is 4 or 8 for a 32- or 64-bit ELF file, 0 otherwise; libbpf
+// takes a BTF's pointer size from the ELF it came from.
+func elfPointerSize(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var id [5]byte
+	if _, err := io.ReadFull(f, id[:]); err != nil || string(id[:4]) != "\x7fELF" {
+		return 0
+	}
+	switch id[4] {
+	case 1:
+		return 4
+	case 2:
+		return 8
+	}
+	return 0
+}
