@@ -98,6 +98,12 @@ const (
 	// TYPEDEF; its component_idx is -1 or, for a struct, union or function,
 	// a valid member or parameter index.
 	RuleDeclTag Rule = "decl-tag"
+	// RuleDepth: the kernel resolves references depth-first in ID order
+	// and gives up ("Exceeded max resolving depth") when one walk meets
+	// more than 32 types not resolved yet: long chains of forward
+	// references (a type referring to a later one, which refers to a later
+	// one, ...) are rejected.
+	RuleDepth Rule = "depth"
 	// RuleTypeTag: in a chain of modifiers TYPE_TAGs come first: TYPEDEF,
 	// CONST, VOLATILE and RESTRICT must not point at a TYPE_TAG.
 	RuleTypeTag Rule = "type-tag"
@@ -190,7 +196,7 @@ const (
 	maxTypeID     = 0xfffff  // BTF_MAX_TYPE
 	maxNameOffset = 0xffffff // BTF_MAX_NAME_OFFSET
 	maxRawSize    = 16 << 20 // BTF_MAX_SIZE
-	maxNameLen    = 512      // KSYM_NAME_LEN: names are shorter
+	maxNameLen    = 512      // KSYM_NAME_LEN: the longest name
 	ptrSize       = 8        // sizeof(void *) of a 64-bit kernel
 	infoMask      = 0x9f00ffff
 	intMask       = 0x0fffffff
@@ -394,6 +400,7 @@ func (c *checker) run() {
 		c.checkType(s.Type(id))
 	}
 	c.checkLoops()
+	c.checkDepth()
 }
 
 // isModifier reports the kinds the kernel treats as modifiers: they refer
@@ -535,16 +542,23 @@ func regularInt(t Type) bool {
 	return false
 }
 
-// validName implements the kernel's __btf_name_valid: a C identifier
-// (with dots allowed anywhere for section-like names), shorter than
-// KSYM_NAME_LEN. Letters are those of the kernel's Latin-1 ctype table.
-func validName(name string, dotOK bool) bool {
-	if name == "" || len(name) >= maxNameLen {
+// validName implements the kernel's name rules (__btf_name_valid and
+// btf_name_valid_section as of Linux 6.18). Identifiers are made of
+// letters, digits, '_' and '.', not starting with a digit; letters are
+// those of the kernel's Latin-1 ctype table. Section names (DATASEC) are
+// any printable characters. Both are at most KSYM_NAME_LEN (512) bytes.
+func validName(name string, section bool) bool {
+	if name == "" || len(name) > maxNameLen {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
 		ch := name[i]
-		ok := ch == '_' || isAlpha(ch) || (i > 0 && ch >= '0' && ch <= '9') || (dotOK && ch == '.')
+		var ok bool
+		if section {
+			ok = ch >= 0x20 && ch < 0x7f || ch >= 0xa0
+		} else {
+			ok = ch == '_' || ch == '.' || isAlpha(ch) || (i > 0 && ch >= '0' && ch <= '9')
+		}
 		if !ok {
 			return false
 		}
@@ -555,6 +569,14 @@ func validName(name string, dotOK bool) bool {
 func isAlpha(ch byte) bool {
 	return ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' ||
 		ch >= 0xc0 && ch != 0xd7 && ch != 0xf7
+}
+
+// dottedName reports an identifier with a dot, which kernels before the
+// dot was allowed in BTF identifiers reject (a strict-mode convention).
+func (c *checker) dottedName(t Type, what, name string) {
+	if c.cfg.strict && strings.Contains(name, ".") {
+		c.add(t, RuleConvention, "%sname '%s' contains a dot; older kernels reject that", what, name)
+	}
 }
 
 // nameOK checks a name offset: in range, at a string start (strict), and
@@ -588,7 +610,8 @@ const (
 	nameNone       namePolicy = iota // must be anonymous
 	nameOptional                     // anonymous or a valid identifier
 	nameIdent                        // a valid identifier
-	nameSection                      // a valid identifier or section name (dots)
+	nameVar                          // a valid identifier, dots expected
+	nameSection                      // printable characters
 	nameAny                          // any non-empty string
 	nameUnchecked                    // whatever (INT names, "long int")
 	nameOptionalUn                   // FLOAT: anything or nothing
@@ -607,17 +630,21 @@ func (c *checker) checkName(t Type, p namePolicy) {
 		}
 	case nameOptional:
 		if off != 0 && !validName(name, false) {
-			c.add(t, RuleNameInvalid, "name '%s' is not a valid C identifier", name)
+			c.add(t, RuleNameInvalid, "name '%s' is not a valid identifier", name)
+		} else if off != 0 {
+			c.dottedName(t, "", name)
 		}
-	case nameIdent, nameSection, nameAny:
+	case nameIdent, nameVar, nameSection, nameAny:
 		if off == 0 || name == "" {
 			c.add(t, RuleNameRequired, "%s must be named", t.Kind())
 		} else if p != nameAny && !validName(name, p == nameSection) {
-			kind := "C identifier"
+			kind := "identifier"
 			if p == nameSection {
-				kind = "C identifier or section name"
+				kind = "section name (printable characters)"
 			}
 			c.add(t, RuleNameInvalid, "name '%s' is not a valid %s", name, kind)
+		} else if p == nameIdent {
+			c.dottedName(t, "", name)
 		}
 	case nameUnchecked, nameOptionalUn:
 		if c.cfg.strict && name == "" {
@@ -757,8 +784,15 @@ func (c *checker) checkRef(t Type) {
 	if !ok || rid == 0 {
 		return
 	}
-	if rk := c.s.Type(rid).Kind(); rk == KindFunc || sourceOnly(rk) {
-		c.add(t, RuleRefKind, "resolves to %s, which has no type size", c.describe(rid))
+	// A pointer straight at a FUNC is rejected; a modifier of a FUNC is
+	// fine (the kernel resolves it to the FUNC's prototype), and so is a
+	// pointer to such a modifier.
+	if k == KindPtr && rt.Kind() == KindFunc {
+		c.add(t, RuleRefKind, "points to %s; a pointer to a function points to its FUNC_PROTO", c.describe(ref))
+		return
+	}
+	if rid, ok := c.resolve(ref); ok && rid != 0 && sourceOnly(c.s.Type(rid).Kind()) {
+		c.add(t, RuleRefKind, "resolves to %s, which only a DATASEC or nothing may refer to", c.describe(rid))
 	}
 }
 
@@ -833,7 +867,9 @@ func (c *checker) checkStruct(t Type) {
 		if c.nameOffOK(t, m.NameOff, what) {
 			mname = c.s.String(m.NameOff)
 			if m.NameOff != 0 && !validName(mname, false) {
-				c.add(t, RuleNameInvalid, "member %d name '%s' is not a valid C identifier", i, mname)
+				c.add(t, RuleNameInvalid, "member %d name '%s' is not a valid identifier", i, mname)
+			} else if m.NameOff != 0 {
+				c.dottedName(t, what, mname)
 			}
 		}
 		mdesc := fmt.Sprintf("member %d '%s'", i, mname)
@@ -863,15 +899,26 @@ func (c *checker) checkStruct(t Type) {
 		case rk == KindInt:
 			c.checkIntMember(t, mdesc, rt, off, bfs)
 			continue
-		case rk == KindEnum || rk == KindEnum64:
-			if t.KindFlag() && bfs != 0 {
-				if uint64(bfs) > msize*8 {
-					c.add(t, RuleBitfield, "%s bitfield of %d bits wider than its %d-byte enum", mdesc, bfs, msize)
-				} else if (uint64(off)+uint64(bfs)+7)/8 > ssize {
-					c.add(t, RuleMemberBounds, "%s bitfield at bit %d of %d bits past struct size %d bytes", mdesc, off, bfs, ssize)
+		case (rk == KindEnum || rk == KindEnum64) && t.KindFlag():
+			// The kernel's btf_enum_check_kflag_member takes every enum
+			// member of a kind_flag struct as 32 bits wide.
+			nbits := uint64(bfs)
+			if bfs == 0 {
+				if off%8 != 0 {
+					c.add(t, RuleMemberOffset, "%s at bit %d is not byte aligned", mdesc, off)
+					continue
 				}
+				nbits = 32
+			} else if bfs > 32 {
+				c.add(t, RuleBitfield, "%s enum bitfield of %d bits; the kernel allows at most 32", mdesc, bfs)
 				continue
 			}
+			if (uint64(off)+nbits+7)/8 > ssize {
+				c.add(t, RuleMemberBounds, "%s at bit %d of %d bits past struct size %d bytes", mdesc, off, nbits, ssize)
+			} else if c.cfg.strict && bfs == 0 && byteOff+msize > ssize {
+				c.add(t, RuleConvention, "%s at bit %d of %d bytes past struct size %d bytes", mdesc, off, msize, ssize)
+			}
+			continue
 		default:
 			if bfs != 0 {
 				c.add(t, RuleBitfield, "%s is a bitfield of %d bits but of type %s; only INT and ENUM bitfields exist", mdesc, bfs, c.describe(rid))
@@ -942,7 +989,9 @@ func (c *checker) checkEnum(t Type) {
 		if name := c.s.String(off); name == "" {
 			c.add(t, RuleNameRequired, "enumerator %d has no name", i)
 		} else if !validName(name, false) {
-			c.add(t, RuleNameInvalid, "enumerator %d name '%s' is not a valid C identifier", i, name)
+			c.add(t, RuleNameInvalid, "enumerator %d name '%s' is not a valid identifier", i, name)
+		} else {
+			c.dottedName(t, fmt.Sprintf("enumerator %d: ", i), name)
 		}
 	}
 }
@@ -993,7 +1042,9 @@ func (c *checker) checkProto(t Type) {
 		}
 		if p.NameOff != 0 && c.nameOffOK(t, p.NameOff, what+": ") {
 			if name := c.s.String(p.NameOff); !validName(name, false) {
-				c.add(t, RuleNameInvalid, "%s name '%s' is not a valid C identifier", what, name)
+				c.add(t, RuleNameInvalid, "%s name '%s' is not a valid identifier", what, name)
+			} else {
+				c.dottedName(t, what+": ", name)
 			}
 		}
 		c.refNeedsSize(t, p.Type, what+" type")
@@ -1003,7 +1054,7 @@ func (c *checker) checkProto(t Type) {
 func (c *checker) checkVar(t Type) {
 	c.noVlen(t)
 	c.noKindFlag(t)
-	c.checkName(t, nameSection)
+	c.checkName(t, nameVar)
 	c.refNeedsSize(t, t.Ref(), "type")
 	if l := t.Linkage(); l != LinkageStatic && l != LinkageGlobal {
 		c.add(t, RuleLinkage, "linkage %d, VAR linkage must be static (0) or global (1)", l)
@@ -1190,4 +1241,157 @@ func (e *CheckError) onlyStrict() bool {
 		}
 	}
 	return true
+}
+
+// maxResolveDepth is the kernel's MAX_RESOLVE_DEPTH.
+const maxResolveDepth = 32
+
+// Resolve modes of the kernel's walk: which kinds end it.
+const (
+	modeAny    = iota // not decided yet: only kinds that need no resolving end it
+	modePtr           // after a PTR: anything but modifiers and pointers ends it
+	modeStruct        // after a STRUCT, UNION or ARRAY: pointers end it too
+)
+
+// needsResolve reports the kinds the kernel's btf_type_needs_resolve
+// names: those whose references it walks.
+func needsResolve(k Kind) bool {
+	switch k {
+	case KindPtr, KindStruct, KindUnion, KindArray, KindVar, KindFunc, KindDeclTag, KindDatasec:
+		return true
+	}
+	return isModifier(k)
+}
+
+func isSink(mode int, k Kind) bool {
+	switch mode {
+	case modePtr:
+		return !isModifier(k) && k != KindPtr
+	case modeStruct:
+		return !isModifier(k) && k != KindArray && k != KindStruct && k != KindUnion
+	}
+	return !needsResolve(k)
+}
+
+// checkDepth replays the order in which the kernel resolves references
+// (btf_check_all_types: each type in ID order, then each FUNC_PROTO's
+// return and parameter types) and reports walks deeper than the kernel's
+// stack of 32. Loops are left to checkLoops.
+func (c *checker) checkDepth() {
+	first := c.s.FirstID()
+	done := make([]uint8, int(c.next-first)) // 0 new, 1 on the walk, 2 resolved
+	resolved := func(id TypeID) bool { return id < first || done[id-first] == 2 }
+	type frame struct {
+		id   TypeID
+		next int
+	}
+	var stack []frame
+	walk := func(root TypeID) {
+		mode := modeAny
+		push := func(id TypeID) {
+			k := c.s.Type(id).Kind()
+			if mode == modeAny {
+				if k == KindPtr {
+					mode = modePtr
+				} else if k == KindStruct || k == KindUnion || k == KindArray {
+					mode = modeStruct
+				}
+			}
+			done[id-first] = 1
+			stack = append(stack, frame{id: id})
+		}
+		push(root)
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			child, more := c.resolveChild(c.s.Type(f.id), f.next)
+			if !more {
+				done[f.id-first] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			f.next++
+			if child == 0 || child >= c.next || resolved(child) || done[child-first] == 1 {
+				continue
+			}
+			if isSink(mode, c.s.Type(child).Kind()) {
+				continue
+			}
+			if len(stack) == maxResolveDepth {
+				c.add(c.s.Type(root), RuleDepth, "resolving it walks more than %d types not resolved yet (%s -> ... -> %s -> %s); the kernel gives up", maxResolveDepth, c.describe(root), c.describe(f.id), c.describe(child))
+				for _, fr := range stack {
+					done[fr.id-first] = 2
+				}
+				stack = stack[:0]
+				return
+			}
+			push(child)
+		}
+	}
+	for id := first; id < c.next; id++ {
+		t := c.s.Type(id)
+		k := t.Kind()
+		if k > MaxKind || len(t.Extra()) != extraWords(k, t.Vlen()) {
+			continue
+		}
+		if needsResolve(k) && !resolved(id) {
+			walk(id)
+		}
+		if k == KindFuncProto {
+			refs := []TypeID{t.Ref()}
+			for i := 0; i < t.Vlen(); i++ {
+				refs = append(refs, t.Param(i).Type)
+			}
+			for _, r := range refs {
+				if r != 0 && r < c.next && !resolved(r) && done[r-first] == 0 && needsResolve(c.s.Type(r).Kind()) {
+					walk(r)
+				}
+			}
+		}
+	}
+}
+
+// resolveChild returns reference i of t that the kernel's resolve walk
+// follows, and false when there are no more.
+func (c *checker) resolveChild(t Type, i int) (TypeID, bool) {
+	k := t.Kind()
+	if k > MaxKind || len(t.Extra()) != extraWords(k, t.Vlen()) {
+		return 0, false
+	}
+	switch {
+	case isModifier(k) || k == KindDeclTag:
+		return t.Ref(), i == 0
+	case k == KindPtr || k == KindVar:
+		// After its target, a pointer or variable whose target is a
+		// modifier resolved to a pointer continues with that pointer.
+		switch i {
+		case 0:
+			return t.Ref(), true
+		case 1:
+			ref := t.Ref()
+			if ref == 0 || ref >= c.next || !isModifier(c.s.Type(ref).Kind()) {
+				return 0, true
+			}
+			if rid, ok := c.resolve(ref); ok && rid != 0 && c.s.Type(rid).Kind() == KindPtr {
+				return rid, true
+			}
+			return 0, true
+		}
+	case k == KindStruct || k == KindUnion:
+		if i < t.Vlen() {
+			return t.Member(i).Type, true
+		}
+	case k == KindArray:
+		a := t.Array()
+		switch i {
+		case 0:
+			return a.Index, true
+		case 1:
+			return a.Elem, true
+		}
+	case k == KindDatasec:
+		if i < t.Vlen() {
+			return t.SecVar(i).Type, true
+		}
+	}
+	return 0, false
 }
