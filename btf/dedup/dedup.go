@@ -139,6 +139,12 @@ func load(in *btf.Spec) (*deduper, error) {
 	d.words = make([]uint32, 0, nw)
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id))
+		if kindOf(info) == btf.KindFwd && id >= start {
+			// A FWD's size/type word is unused and the kernel demands
+			// 0; gcc 12 (-gbtf) leaves garbage there, which would keep
+			// equal FWDs apart (libbpf even remaps it as a type ID).
+			st = 0
+		}
 		d.hdr[id] = thdr{name, info, st}
 		d.woff[id] = uint32(len(d.words))
 		d.words = append(d.words, ext...)

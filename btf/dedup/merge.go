@@ -26,6 +26,21 @@ func Merge(specs ...*btf.Spec) (*btf.Spec, error) {
 			return nil, fmt.Errorf("dedup: merge: spec %d has a different base than spec 0", i)
 		}
 	}
+	return MergeOnto(base, specs...)
+}
+
+// MergeOnto is Merge with an explicit base: the result is split against
+// base (a base Spec when base is nil), and each spec is either split
+// against that same base or a standalone base Spec whose types are
+// appended as they are (they refer to none of base's types). The latter is
+// how per-unit fragments, each numbered from 1, become one module BTF to
+// deduplicate against vmlinux.
+func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
+	for i, s := range specs {
+		if s.Base() != nil && s.Base() != base {
+			return nil, fmt.Errorf("dedup: merge: spec %d is split against a different base", i)
+		}
+	}
 	var out *btf.Spec
 	if base != nil {
 		out = btf.NewSplitSpec(base)

@@ -1,7 +1,8 @@
-// Package libbpfdedup builds and runs a small C harness (c/harness.c; in a
-// subdirectory because a Go package directory may not hold C files without cgo) around libbpf's
+// Package libbpfdedup builds and runs a small C harness around libbpf's
 // btf__dedup (from the system's libbpf-dev) so tests can compare btfkit's
-// dedup with the reference implementation on the same input.
+// dedup with the reference implementation on the same input. The C source
+// is c/harness.c: in a subdirectory, because a Go package directory may not
+// hold C files without cgo.
 package libbpfdedup
 
 import (
@@ -56,11 +57,26 @@ func Harness(t testing.TB) string {
 // and returns the raw output.
 func Dedup(t testing.TB, in, base string) []byte {
 	t.Helper()
+	return run(t, in, base, false)
+}
+
+// DedupStandaloneOnto is Dedup for members that are standalone BTF, to be
+// appended to a split BTF against base (per-unit fragments of a module).
+func DedupStandaloneOnto(t testing.TB, in, base string) []byte {
+	t.Helper()
+	return run(t, in, base, true)
+}
+
+func run(t testing.TB, in, base string, standalone bool) []byte {
+	t.Helper()
 	h := Harness(t)
 	out := filepath.Join(t.TempDir(), "libbpf-dedup.btf")
 	args := []string{"-o", out}
 	if base != "" {
 		args = append(args, "-b", base)
+	}
+	if standalone {
+		args = append(args, "-s")
 	}
 	args = append(args, in)
 	cmd := exec.Command(h, args...)

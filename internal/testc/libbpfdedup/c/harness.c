@@ -2,7 +2,10 @@
 // an archive of blobs back to back, each optionally split against a base),
 // merges the members with btf__add_btf, runs btf__dedup and writes raw BTF.
 //
-//   harness [-b BASE] -o OUT IN
+//   harness [-b BASE [-s]] -o OUT IN
+//
+// With -s the members are standalone BTF appended to a split BTF against
+// BASE (as per-unit fragments of a module are).
 //
 // Built at test time: gcc -O2 harness.c -lbpf (Debian's libbpf-dev).
 #include <errno.h>
@@ -74,20 +77,21 @@ int main(int argc, char **argv)
 	struct btf *base = NULL, *acc;
 	unsigned char *data;
 	size_t len, off = 0;
-	int c, members = 0, err;
+	int c, members = 0, err, standalone = 0;
 	const void *raw;
 	__u32 raw_sz;
 	FILE *f;
 
-	while ((c = getopt(argc, argv, "b:o:")) != -1) {
+	while ((c = getopt(argc, argv, "b:o:s")) != -1) {
 		switch (c) {
+		case 's': standalone = 1; break;
 		case 'b': base_path = optarg; break;
 		case 'o': out_path = optarg; break;
 		default: return 2;
 		}
 	}
 	if (!out_path || optind != argc - 1) {
-		fprintf(stderr, "usage: harness [-b BASE] -o OUT IN\n");
+		fprintf(stderr, "usage: harness [-b BASE [-s]] -o OUT IN\n");
 		return 2;
 	}
 	if (base_path) {
@@ -125,7 +129,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: truncated member at offset %zu\n", argv[optind], off);
 			return 1;
 		}
-		m = base ? new_split(p, end, base) : btf__new(p, end);
+		m = base && !standalone ? new_split(p, end, base) : btf__new(p, end);
 		if (!m) {
 			fprintf(stderr, "%s: member %d at offset %zu: %s\n", argv[optind], members, off, strerror(errno));
 			return 1;
