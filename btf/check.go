@@ -1071,13 +1071,13 @@ func (c *checker) checkDatasec(t Type) {
 	var lastEnd uint64
 	for i := 0; i < t.Vlen(); i++ {
 		v := t.SecVar(i)
-		what := fmt.Sprintf("entry %d", i)
+		what := fmt.Sprintf("entry %d (%s)", i, c.describe(v.Type))
 		if v.Type == 0 || v.Type >= c.next {
 			c.add(t, RuleTypeID, "%s refers to type %d, which does not exist", what, v.Type)
 		} else if vt := c.s.Type(v.Type); vt.Kind() != KindVar {
 			c.add(t, RuleRefKind, "%s refers to %s, DATASEC entries must be VARs", what, c.describe(v.Type))
 		} else if vsz, _, ok := c.sizeOf(vt.Ref()); ok && uint64(v.Size) < vsz {
-			c.add(t, RuleDatasec, "%s (%s) has size %d, smaller than its type's %d", what, c.describe(v.Type), v.Size, vsz)
+			c.add(t, RuleDatasec, "%s has size %d, smaller than its type's %d", what, v.Size, vsz)
 		}
 		off, esz := uint64(v.Offset), uint64(v.Size)
 		switch {

@@ -1,0 +1,249 @@
+package main
+
+// btfkit check: validate BTF by the kernel verifier's rules, optionally
+// asking the running kernel too.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/spf13/cobra"
+)
+
+var checkOpts struct {
+	base      string
+	kernel    bool
+	strict    bool
+	max       int
+	kernelLog int
+}
+
+var checkCmd = &cobra.Command{
+	Use:   "check [--base FILE] [--kernel] [--strict] FILE...",
+	Short: "Validate BTF by the Linux kernel verifier's rules (and optionally by the kernel itself)",
+	Long: `Validate each FILE by the rules the Linux kernel's BTF verifier applies when
+BTF is loaded with bpf(BPF_BTF_LOAD) (kernel/bpf/btf.c, as of Linux 6.18):
+header and section layout, string offsets, names (which kinds must or must not
+be named, valid identifiers and section names), kind_flag and vlen, sizes,
+INT encodings, type IDs and the kinds they may refer to, reference loops and
+the kernel's resolve depth of 32, member offsets, bitfields, arrays, function
+parameters, linkage, DATASEC entries, DECL_TAG components and TYPE_TAG order.
+
+FILE may be raw BTF, an ELF file with a .BTF section (vmlinux, a module .ko,
+an object .o), /sys/kernel/btf/vmlinux or /sys/kernel/btf/MODULE. Split BTF
+(a module's) is checked against its base: --base FILE (raw BTF or ELF), which
+for /sys/kernel/btf/MODULE defaults to /sys/kernel/btf/vmlinux; the base's own
+types are trusted (check the base on its own first). A BTF archive (several
+blobs back to back, as 'ld -r' leaves gcc -gbtf objects) is checked member by
+member.
+
+Output: one line "FILE: OK (N types)" per valid input; otherwise one line per
+problem, "FILE: type [ID] KIND 'name': what is wrong (rule)", and a count.
+Each problem names the rule it breaks (layout, sections, strings, limit,
+info-bits, kind, name-offset, name-required, name-forbidden, name-invalid,
+kind-flag, vlen, size, int, type-id, ref-kind, loop, depth, member-offset,
+member-bounds, bitfield, array, param, linkage, datasec, decl-tag, type-tag;
+with --strict also name-start and convention).
+
+--strict adds conventions the kernel does not enforce: names pointing at the
+start of a string, named INT and FLOAT types, INT sizes of 1, 2, 4, 8 or 16,
+anonymous members only of struct or union type, no dots in identifiers (older
+kernels reject them).
+
+--kernel also loads each input into the running kernel with BPF_BTF_LOAD
+(the object is released at once) and prints "kernel: accepted", or the end
+of the kernel verifier's log when it rejects the BTF. This needs root or
+CAP_BPF; where bpf() is not permitted, btfkit says so. The kernel cannot load
+split BTF from user space, so split inputs are only checked by btfkit.
+
+Exit status: 0 when every input is valid (and, with --kernel, accepted);
+1 when any input has a problem, is rejected by the kernel, or cannot be read;
+2 when every input is valid but --kernel could not ask the kernel (bpf() not
+permitted here).`,
+	Example: `  # The running kernel's BTF and a loaded module's (base found automatically)
+  btfkit check /sys/kernel/btf/vmlinux /sys/kernel/btf/xfs
+
+  # BTF written by btfkit or pahole, also asking the running kernel
+  btfkit check --kernel vmlinux.btf
+
+  # A module's split BTF against the vmlinux it was built with
+  btfkit check --base vmlinux xfs.ko`,
+	Args: cobra.MinimumNArgs(1),
+	RunE: runCheck,
+}
+
+func init() {
+	f := checkCmd.Flags()
+	f.StringVar(&checkOpts.base, "base", "", "base BTF `FILE` for split BTF inputs (raw BTF or ELF: vmlinux)")
+	f.BoolVar(&checkOpts.kernel, "kernel", false, "also load each input with BPF_BTF_LOAD into the running kernel and report its verdict")
+	f.BoolVar(&checkOpts.strict, "strict", false, "also check conventions the kernel does not enforce")
+	f.IntVar(&checkOpts.max, "max-problems", 0, "print at most `N` problems per input (0: all)")
+	f.IntVar(&checkOpts.kernelLog, "kernel-log-lines", 20, "print the last `N` lines of the kernel verifier's log on rejection (0: all)")
+	rootCmd.AddCommand(checkCmd)
+}
+
+// checkInput is one BTF blob to check and how to name it.
+type checkInput struct {
+	label string
+	raw   []byte
+	base  *btf.Spec
+}
+
+func runCheck(cmd *cobra.Command, args []string) error {
+	var base *btf.Spec
+	if checkOpts.base != "" {
+		b, err := btf.LoadFile(checkOpts.base, nil)
+		if err != nil {
+			return fmt.Errorf("base: %w", err)
+		}
+		base = b
+	}
+	opts := []btf.CheckOption{btf.MaxProblems(checkOpts.max)}
+	if checkOpts.strict {
+		opts = append(opts, btf.Strict())
+	}
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	bad, kernelUnavailable := false, false
+	var sysfsBase *btf.Spec
+	for _, path := range args {
+		b := base
+		if b == nil && isSysfsModulePath(path) {
+			if sysfsBase == nil {
+				sb, err := btf.LoadKernel()
+				if err != nil {
+					fmt.Fprintf(out, "%s: loading its base %s: %v\n", path, filepath.Join(btf.SysfsDir, "vmlinux"), err)
+					bad = true
+					continue
+				}
+				sysfsBase = sb
+			}
+			b = sysfsBase
+		}
+		inputs, err := readCheckInputs(path, b)
+		if err != nil {
+			fmt.Fprintf(out, "%s: %v\n", path, err)
+			bad = true
+			continue
+		}
+		for _, in := range inputs {
+			ok, kernOK := checkOne(out, in, opts)
+			bad = bad || !ok
+			kernelUnavailable = kernelUnavailable || !kernOK
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case bad:
+		return exitError{1}
+	case kernelUnavailable:
+		return exitError{2}
+	}
+	return nil
+}
+
+// readCheckInputs reads the BTF bytes of a file and splits a BTF archive
+// into its members.
+func readCheckInputs(path string, base *btf.Spec) ([]checkInput, error) {
+	data, where, err := btf.ReadBTFBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := btf.SplitArchive(data)
+	if err != nil || len(blobs) == 1 {
+		// A single blob, or bytes that are not a clean archive: check them
+		// whole so that the problems are reported with CheckRaw's rules.
+		return []checkInput{{label: where, raw: data, base: base}}, nil
+	}
+	ins := make([]checkInput, len(blobs))
+	for i, b := range blobs {
+		ins[i] = checkInput{label: fmt.Sprintf("%s: archive member %d of %d", where, i, len(blobs)), raw: b, base: base}
+	}
+	return ins, nil
+}
+
+// checkOne checks one blob and prints the verdict. ok is false when we or
+// the kernel found a problem; kernOK is false when --kernel was asked for
+// but the kernel could not be asked.
+func checkOne(w io.Writer, in checkInput, opts []btf.CheckOption) (ok, kernOK bool) {
+	s, err := btf.CheckRaw(in.raw, in.base, opts...)
+	ok, kernOK = true, true
+	var ce *btf.CheckError
+	switch {
+	case err == nil:
+		fmt.Fprintf(w, "%s: OK (%d types)\n", in.label, s.NumTypes())
+	case errors.As(err, &ce):
+		ok = false
+		for _, p := range ce.Problems {
+			fmt.Fprintf(w, "%s: %s\n", in.label, p)
+		}
+		more := ""
+		if ce.Truncated {
+			more = " shown, more found"
+		}
+		fmt.Fprintf(w, "%s: %d problem%s%s\n", in.label, len(ce.Problems), plural(len(ce.Problems)), more)
+	default:
+		ok = false
+		fmt.Fprintf(w, "%s: %v\n", in.label, err)
+	}
+	if !checkOpts.kernel {
+		return ok, kernOK
+	}
+	if in.base != nil {
+		fmt.Fprintf(w, "%s: kernel: not asked (the kernel cannot load split BTF from user space)\n", in.label)
+		return ok, kernOK
+	}
+	err = kernload.Load(in.raw)
+	var rej *kernload.RejectedError
+	switch {
+	case err == nil:
+		fmt.Fprintf(w, "%s: kernel: accepted\n", in.label)
+	case errors.Is(err, kernload.ErrNotPermitted):
+		kernOK = false
+		fmt.Fprintf(w, "%s: kernel: cannot ask: %v (needs root or CAP_BPF, and bpf() allowed by seccomp)\n", in.label, err)
+	case errors.As(err, &rej):
+		ok = false
+		lines := strings.Split(strings.TrimRight(rej.Log, "\n"), "\n")
+		n := checkOpts.kernelLog
+		note := ""
+		if n > 0 && len(lines) > n {
+			note = fmt.Sprintf(", last %d of %d log lines", n, len(lines))
+			lines = lines[len(lines)-n:]
+		}
+		fmt.Fprintf(w, "%s: kernel: rejected (%v%s):\n", in.label, rej.Errno, note)
+		for _, l := range lines {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	default:
+		ok = false
+		fmt.Fprintf(w, "%s: kernel: %v\n", in.label, err)
+	}
+	return ok, kernOK
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// isSysfsModulePath reports whether path is a module's BTF under
+// /sys/kernel/btf, whose base is /sys/kernel/btf/vmlinux.
+func isSysfsModulePath(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	dir, name := filepath.Split(abs)
+	return strings.TrimSuffix(dir, "/") == btf.SysfsDir && name != "vmlinux"
+}
