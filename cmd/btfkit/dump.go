@@ -21,13 +21,15 @@ package main
 // is preceded by Heading(label), so a format can make headings that are
 // comments in its own syntax. A format's Dump must write only the Spec's own
 // types for a split Spec; base types are reachable through s.Base().
+// A format that needs the whole command (one output for all inputs, its own
+// flags) may wrap dumpCmd.RunE from its init and fall back to the previous
+// RunE for other formats, as dumpc.go does for "c".
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -162,7 +164,7 @@ func runDump(cmd *cobra.Command, args []string) error {
 		base = b
 	}
 
-	out := bufio.NewWriterSize(os.Stdout, 256<<10)
+	out := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
 	headings := len(args) > 1
 	for _, path := range args {
 		items, err := loadDumpItems(path, base)
