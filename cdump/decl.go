@@ -114,7 +114,11 @@ func (d *dumper) emitTypeChain(f *frame, fname string, lvl int) {
 		switch k {
 		case btf.KindInt, btf.KindFloat:
 			d.emitMods(f)
-			d.str(t.Name())
+			if d.fixLayout {
+				d.str(fixBaseName(t))
+			} else {
+				d.str(t.Name())
+			}
 		case btf.KindStruct, btf.KindUnion:
 			d.emitMods(f)
 			if t.NameOff() == 0 {

@@ -38,6 +38,8 @@ type dumper struct {
 	types []btf.Type // index = type ID; types[0] is void
 	ptrSz int
 
+	fixLayout bool // Options.FixLayout
+
 	st    []typeState
 	names []string // resolved unique name, "" when it is the original one
 

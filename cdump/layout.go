@@ -271,6 +271,9 @@ func (d *dumper) emitStructDef(id btf.TypeID, t btf.Type, lvl int) {
 	if packed {
 		d.str(" __attribute__((packed))")
 	}
+	if d.fixLayout && !isStruct {
+		d.str(d.fixUnionAlign(id, t))
+	}
 }
 
 func (d *dumper) emitEnumDef(id btf.TypeID, t btf.Type, lvl int) {
@@ -332,7 +335,9 @@ func (d *dumper) emitEnumDef(id btf.TypeID, t btf.Type, lvl int) {
 	// No mode(byte)/mode(word) attribute for 1- and 8-byte enums: libbpf
 	// 1.1 added them, but the kernel 6.1 tree Debian's bpftool 7.1 is
 	// built from predates that change.
-	_ = allLow
+	if d.fixLayout {
+		d.str(d.fixEnumMode(t, allLow))
+	}
 }
 
 func (d *dumper) emitFwdDef(id btf.TypeID, t btf.Type) {

@@ -18,6 +18,14 @@ type Options struct {
 	// class, as bpftool does.
 	PointerSize int
 
+	// FixLayout prints correct C where bpftool 7.1's header is wrong:
+	// mode(byte)/mode(word) on 1- and 8-byte enums (as later libbpf does),
+	// _Complex for complex base types ("complex double" does not compile),
+	// and aligned(N) on unions whose BTF size shows an over-aligned member.
+	// The header then differs from bpftool's wherever those occur (eight
+	// enums of the 6.18 kernel's BTF, for one).
+	FixLayout bool
+
 	// Bare omits the vmlinux.h wrapper (include guard and the
 	// preserve_access_index pragma block) and prints only the types.
 	Bare bool
@@ -49,6 +57,7 @@ func Bytes(spec *btf.Spec, opts Options) ([]byte, error) {
 		return nil, fmt.Errorf("cdump: nil Spec")
 	}
 	d := newDumper(spec, opts.PointerSize)
+	d.fixLayout = opts.FixLayout
 	d.out = make([]byte, 0, estimateSize(spec))
 	if !opts.Bare {
 		d.str(prologue)

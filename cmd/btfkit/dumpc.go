@@ -27,6 +27,7 @@ import (
 var dumpCOpts struct {
 	output      string
 	changedExit int
+	fixLayout   bool
 }
 
 func init() {
@@ -45,6 +46,9 @@ func init() {
 	f.IntVar(&dumpCOpts.changedExit, "changed-exit-code", 0,
 		"with -o: exit with this `status` when FILE was (re)written, 0 when it was left alone\n"+
 			"(default 0: success either way); errors exit 1")
+	f.BoolVar(&dumpCOpts.fixLayout, "fix-layout", false,
+		"with --format c: print correct C where bpftool 7.1 is wrong (mode(byte)/mode(word) on 1- and\n"+
+			"8-byte enums, _Complex types, aligned(N) on over-aligned unions); output then differs from bpftool's")
 	dumpCmd.Example += `
 
   # vmlinux.h for CO-RE programs, rewritten only when the kernel's BTF changed
@@ -61,8 +65,8 @@ func init() {
 		if dumpOpts.format == "c" {
 			return runDumpC(args)
 		}
-		if dumpCOpts.output != "" || cmd.Flags().Changed("changed-exit-code") {
-			return errors.New("-o and --changed-exit-code work with --format c only")
+		if dumpCOpts.output != "" || dumpCOpts.fixLayout || cmd.Flags().Changed("changed-exit-code") {
+			return errors.New("-o, --changed-exit-code and --fix-layout work with --format c only")
 		}
 		return prev(cmd, args)
 	}
@@ -78,7 +82,7 @@ func runDumpC(args []string) error {
 	if err != nil {
 		return err
 	}
-	hdr, err := cdump.Bytes(spec, cdump.Options{PointerSize: ptrSz})
+	hdr, err := cdump.Bytes(spec, cdump.Options{PointerSize: ptrSz, FixLayout: dumpCOpts.fixLayout})
 	if err != nil {
 		return err
 	}
