@@ -65,16 +65,16 @@
 //     the hypothetical map:
 //
 //     - two types that already resolve to the same canonical type are
-//       equivalent;
+//     equivalent;
 //     - a canonical type already mapped to this very candidate type closes a
-//       cycle and is equivalent;
+//     cycle and is equivalent;
 //     - a canonical type mapped to a different candidate type is a
-//       contradiction, unless the two candidate types are structurally
-//       identical (compilers sometimes emit two copies of one array or
-//       struct in a single unit), checked to a bounded depth;
+//     contradiction, unless the two candidate types are structurally
+//     identical (compilers sometimes emit two copies of one array or
+//     struct in a single unit), checked to a bounded depth;
 //     - otherwise the pair is recorded and the two types are compared
-//       shallowly by kind (names, sizes, offsets, vlen, array length,
-//       parameter names) and their referenced types recursively.
+//     shallowly by kind (names, sizes, offsets, vlen, array length,
+//     parameter names) and their referenced types recursively.
 //
 //     A FWD matches a STRUCT or UNION of its name and kind in either graph.
 //     On the canonical side a FWD that has since been resolved is followed
