@@ -29,6 +29,7 @@ type abbrev struct {
 type abbrevTable struct {
 	dense  []abbrev
 	sparse map[uint64]*abbrev
+	size   int // bytes of .debug_abbrev the table spans
 }
 
 func (t *abbrevTable) lookup(code uint64) *abbrev {
@@ -115,7 +116,7 @@ func parseAbbrev(sec []byte, off uint64, version int) (*abbrevTable, error) {
 		dc.hi = len(specs)
 		decls = append(decls, dc)
 	}
-	t := &abbrevTable{}
+	t := &abbrevTable{size: b.pos - int(off)}
 	ndense := 0
 	for ndense < len(decls) && decls[ndense].code == uint64(ndense+1) {
 		ndense++

@@ -2,7 +2,6 @@ package dwarf
 
 import (
 	"bytes"
-	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -41,8 +40,9 @@ type Data struct {
 	units []Unit
 	nInfo int // units[:nInfo] are in .debug_info, the rest in .debug_types
 
-	abbrevMu sync.Mutex
-	abbrevs  map[uint64]*abbrevTable // key: offset<<3 | version
+	abbrevMu   sync.Mutex
+	abbrevs    map[uint64]*abbrevTable // key: offset<<3 | version
+	abbrevWork atomic.Int64
 
 	ctxs []atomic.Pointer[unitCtx]
 
@@ -122,7 +122,8 @@ func altCandidates(path, link string) []string {
 }
 
 // FromELF reads the DWARF sections of an ELF file: decompressed
-// (SHF_COMPRESSED or .zdebug_*) and, for ET_REL files, relocated.
+// (SHF_COMPRESSED or .zdebug_*) and, for ET_REL files, relocated, with
+// same-named sections of COMDAT groups concatenated (see elfx.File.Merged).
 // Uncompressed sections of other files are views of f's bytes. f must stay
 // open while the Data is used; Close does not close it.
 func FromELF(f *elfx.File) (*Data, error) {
@@ -138,7 +139,7 @@ func FromELF(f *elfx.File) (*Data, error) {
 		{".debug_loclists", &s.Loclists}, {".debug_ranges", &s.Ranges},
 		{".debug_loc", &s.Loc}, {".debug_types", &s.Types}, {".debug_line", &s.Line},
 	} {
-		b, err := f.DebugSection(x.name)
+		b, err := f.Merged(x.name)
 		if err != nil {
 			return nil, err
 		}
@@ -146,24 +147,6 @@ func FromELF(f *elfx.File) (*Data, error) {
 	}
 	if s.Info == nil {
 		return nil, errors.New("no DWARF: no .debug_info section")
-	}
-	// DWARF 4 type units may be spread over several COMDAT .debug_types
-	// sections in object files; concatenate them.
-	var types []*elf.Section
-	for _, sec := range f.Sections {
-		if sec.Name == ".debug_types" {
-			types = append(types, sec)
-		}
-	}
-	if len(types) > 1 {
-		s.Types = nil
-		for _, sec := range types {
-			b, err := f.Contents(sec, true)
-			if err != nil {
-				return nil, err
-			}
-			s.Types = append(s.Types, b...)
-		}
 	}
 	d, err := New(s)
 	if err != nil {
@@ -249,6 +232,12 @@ func (d *Data) abbrevTable(off uint64, version int) (*abbrevTable, error) {
 	t, err := parseAbbrev(d.sec.Abbrev, off, version)
 	if err != nil {
 		return nil, err
+	}
+	// Tables at distinct offsets may overlap; parsing each in full would
+	// make the work quadratic in the section size for crafted input.
+	// Real files parse each byte once.
+	if w := d.abbrevWork.Add(int64(t.size)); w > 8*int64(len(d.sec.Abbrev))+1<<20 {
+		return nil, errorf(".debug_abbrev", off, "abbreviation tables overlap too much (parsed 0x%x bytes of a 0x%x-byte section)", w, len(d.sec.Abbrev))
 	}
 	d.abbrevMu.Lock()
 	if t2, ok := d.abbrevs[key]; ok {

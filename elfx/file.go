@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"os"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,6 +17,9 @@ type File struct {
 	Path      string // the path given to Open, or "" for NewFile
 	data      []byte // the whole file
 	mapped    bool
+
+	baseOnce sync.Once
+	bases    map[int]uint64
 }
 
 // Open maps the file at path read-only and parses its ELF headers.

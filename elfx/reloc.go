@@ -59,7 +59,11 @@ func (f *File) symValues(link uint32) ([]uint64, error) {
 		if shndx == uint16(elf.SHN_UNDEF) {
 			v = 0
 		} else if shndx < uint16(elf.SHN_LORESERVE) && int(shndx) < len(f.Sections) {
-			v += f.Sections[shndx].Addr
+			if base, ok := f.mergedBase()[int(shndx)]; ok {
+				v += base
+			} else {
+				v += f.Sections[shndx].Addr
+			}
 		}
 		vals[i] = v
 	}

@@ -91,6 +91,81 @@ func (f *File) DebugSection(name string) ([]byte, error) {
 	return f.Contents(s, true)
 }
 
+// Merged returns the contents of all sections called name (or its .zdebug
+// spelling), concatenated in section header order, each decompressed and,
+// for ET_REL files, relocated as if a linker had laid them out one after
+// the other. Object files have one debug section per COMDAT group
+// (DWARF 4 .debug_types, DWARF 5 type units in .debug_info with their own
+// .debug_str_offsets): merging them gives one section where references
+// between groups, through relocations, stay right. With a single section
+// it is the same as DebugSection. A missing section gives nil, nil.
+func (f *File) Merged(name string) ([]byte, error) {
+	secs := f.named(name)
+	switch len(secs) {
+	case 0:
+		return nil, nil
+	case 1:
+		return f.Contents(secs[0], true)
+	}
+	var out []byte
+	for _, s := range secs {
+		b, err := f.Contents(s, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+func (f *File) named(name string) []*elf.Section {
+	var secs []*elf.Section
+	for _, s := range f.Sections {
+		if s.Name == name || (strings.HasPrefix(name, ".debug_") && s.Name == ".z"+name[1:]) {
+			secs = append(secs, s)
+		}
+	}
+	return secs
+}
+
+// mergedBase gives, for ET_REL files, the offset at which each section
+// that has same-named siblings starts within Merged's concatenation; the
+// relocation code adds it to the values of symbols defined there.
+func (f *File) mergedBase() map[int]uint64 {
+	f.baseOnce.Do(func() {
+		if f.Type != elf.ET_REL {
+			return
+		}
+		count := map[string]int{}
+		for _, s := range f.Sections {
+			count[strings.Replace(s.Name, ".zdebug_", ".debug_", 1)]++
+		}
+		next := map[string]uint64{}
+		for i, s := range f.Sections {
+			n := strings.Replace(s.Name, ".zdebug_", ".debug_", 1)
+			if count[n] < 2 || !strings.HasPrefix(n, ".debug_") {
+				continue
+			}
+			if f.bases == nil {
+				f.bases = map[int]uint64{}
+			}
+			f.bases[i] = next[n]
+			next[n] += f.uncompressedSize(s)
+		}
+	})
+	return f.bases
+}
+
+// uncompressedSize is the size of the section's contents once decompressed.
+func (f *File) uncompressedSize(s *elf.Section) uint64 {
+	if strings.HasPrefix(s.Name, ".zdebug_") {
+		if raw, err := f.Raw(s); err == nil && len(raw) >= 12 && string(raw[:4]) == "ZLIB" {
+			return binary.BigEndian.Uint64(raw[4:])
+		}
+	}
+	return s.Size // debug/elf reports the uncompressed size of SHF_COMPRESSED sections
+}
+
 // maxRatio bounds the memory reserved up front for a decompressed section
 // relative to its compressed size (zlib cannot expand beyond ~1032:1); a
 // larger declared size is still honoured, but only by growing as data
