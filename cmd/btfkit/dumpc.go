@@ -20,6 +20,7 @@ import (
 	"runtime/debug"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/cdump"
 	"github.com/spf13/cobra"
 )
@@ -105,7 +106,7 @@ func runDumpC(args []string) error {
 
 // loadCInputs loads the inputs of a C dump as one Spec: the single input
 // (split against base when given), or for several inputs their own types
-// combined over a common base. The base is --base, or the running kernel's
+// combined over a common base and deduplicated. The base is --base, or the running kernel's
 // /sys/kernel/btf/vmlinux when an input is a /sys/kernel/btf module; an
 // input that is the base itself is skipped. It also returns the pointer
 // size the first input's ELF class says (0 for raw BTF: guess).
@@ -158,7 +159,17 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 		return base, ptrSz, nil
 	}
 	s, err := cdump.Combine(base, splits...)
-	return s, ptrSz, err
+	if err != nil || len(splits) == 1 {
+		return s, ptrSz, err
+	}
+	// Types several modules define (each module's BTF is deduplicated only
+	// against vmlinux) are merged, as newer bpftool does with btf__dedup,
+	// so the header declares each once. As in libbpf, VARs stay as they are.
+	d, _, err := dedup.Dedup(s, dedup.Options{KeepDuplicateVars: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("merging the inputs' types: %w", err)
+	}
+	return d, ptrSz, nil
 }
 
 func samePath(a, b string) bool {
