@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const dedupTestEmbedded = "../../../shared/reference/debian-6.1.0-57-cloud/embedded.btf"
+
+// TestDedupCommandEmbeddedTwice: 'btfkit dedup' over an archive of two
+// copies of the vmlinux BTF gives its 95,265 types back ('btfkit diff'
+// finds nothing), the same bytes for any -j, and diff exits 1 on a real
+// difference.
+func TestDedupCommandEmbeddedTwice(t *testing.T) {
+	data, err := os.ReadFile(dedupTestEmbedded)
+	if err != nil {
+		t.Skipf("SKIP: %v", err)
+	}
+	dir := t.TempDir()
+	archive := filepath.Join(dir, "2x.btf")
+	if err := os.WriteFile(archive, append(append([]byte(nil), data...), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.btf")
+	if _, stderr, code := runBtfkit(t, "dedup", "-o", out, archive); code != 0 {
+		t.Fatalf("dedup: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := runBtfkit(t, "diff", out, dedupTestEmbedded)
+	if code != 0 {
+		t.Fatalf("diff against embedded.btf: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "total") || !strings.Contains(stdout, "95265     95265") {
+		t.Errorf("diff output lacks the totals:\n%s", stdout)
+	}
+
+	// Parallelism does not change the bytes; nor does splitting the same
+	// members over several input files.
+	want, _ := os.ReadFile(out)
+	for _, args := range [][]string{
+		{"-j", "1", archive},
+		{"-j", "8", dedupTestEmbedded, archive, dedupTestEmbedded},
+	} {
+		o := filepath.Join(dir, "j.btf")
+		if _, stderr, code := runBtfkit(t, append([]string{"dedup", "-o", o}, args...)...); code != 0 {
+			t.Fatalf("dedup %v: exit %d: %s", args, code, stderr)
+		}
+		if got, _ := os.ReadFile(o); !bytes.Equal(got, want) {
+			t.Errorf("dedup %v: output differs from -j default", args)
+		}
+	}
+
+	// A real difference: exit 1 and a listing.
+	stdout, _, code = runBtfkit(t, "diff", out, "../../../shared/reference/debian-6.1.0-57-cloud/pahole-1.24-j1.btf")
+	if code != 1 || !strings.Contains(stdout, "- FLOAT double") {
+		t.Errorf("diff against pahole-1.24-j1.btf: exit %d, want 1 and '- FLOAT double':\n%.2000s", code, stdout)
+	}
+	_, _, code = runBtfkit(t, "diff", "--exclude-kinds", "FUNC,FUNC_PROTO,VAR,DATASEC", out,
+		"../../../shared/reference/debian-6.1.0-57-cloud/pahole-1.31-head.btf")
+	if code != 0 {
+		t.Errorf("diff --exclude-kinds FUNC,FUNC_PROTO,VAR,DATASEC against pahole 1.31: exit %d, want 0", code)
+	}
+}
+
+// TestDedupCommandBadInput: a broken input is a clear error, exit 1, and
+// an existing output file is left as it was.
+func TestDedupCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.btf")
+	os.WriteFile(bad, []byte("\x9f\xeb\x01\x00\x18\x00\x00\x00garbage"), 0o644)
+	out := filepath.Join(dir, "out.btf")
+	os.WriteFile(out, []byte("old"), 0o644)
+	_, stderr, code := runBtfkit(t, "dedup", "-o", out, bad)
+	if code != 1 || !strings.Contains(stderr, "bad.btf") {
+		t.Errorf("exit %d, stderr %q: want 1 and the file named", code, stderr)
+	}
+	if got, _ := os.ReadFile(out); string(got) != "old" {
+		t.Errorf("output file changed to %q", got)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".out.btf.tmp*")); len(m) != 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+	if _, _, code := runBtfkit(t, "diff", "--kinds", "BOGUS", bad, bad); code != 1 {
+		t.Errorf("diff --kinds BOGUS: exit %d, want 1", code)
+	}
+}
