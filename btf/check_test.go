@@ -296,7 +296,11 @@ var checkCases = []checkCase{
 		e := s.Add("e1", KindEnum, 1, false, 1, s.AddString("Z"), 0)
 		s.Add("ks", KindStruct, 1, true, 1, s.AddString("z"), uint32(e), 0)
 	}},
-	{name: "ENUM bitfield wider than 32 bits", rule: RuleBitfield, mutate: func(s *Spec) { setExt(s, cBitfields, 7, uint32(cEnum64)); setExt(s, cBitfields, 8, 40<<24|8); setSizeType(s, cBitfields, 8) }},
+	{name: "ENUM bitfield wider than 32 bits", rule: RuleBitfield, mutate: func(s *Spec) {
+		setExt(s, cBitfields, 7, uint32(cEnum64))
+		setExt(s, cBitfields, 8, 40<<24|8)
+		setSizeType(s, cBitfields, 8)
+	}},
 
 	// Arrays.
 	{name: "array of irregular INT", rule: RuleArray, mutate: func(s *Spec) { setExt(s, cArray, 0, uint32(cInt3)) }},
@@ -710,5 +714,75 @@ func TestCheckCompiled(t *testing.T) {
 				agreesWithKernel(t, raw, nil)
 			})
 		}
+	}
+}
+
+// acceptCases are changes to the every-kind BTF that look suspicious but
+// that the kernel accepts: Check (without Strict) must accept them too.
+var acceptCases = []struct {
+	name   string
+	mutate func(s *Spec)
+}{
+	{"STRUCT name with dots", func(s *Spec) { setName(s, cStruct, ".a.b") }},
+	{"member name with dot", func(s *Spec) { setExt(s, cStruct, 3, s.AddString("a.b")) }},
+	{"FUNC name with dot", func(s *Spec) { setName(s, cFunc, "fn.cold.1") }},
+	{"enumerator name with dot", func(s *Spec) { setExt(s, cEnum, 0, s.AddString("A.B")) }},
+	{"parameter name with dot", func(s *Spec) { setExt(s, cProto, 0, s.AddString("a.b")) }},
+	{"VAR name with dots", func(s *Spec) { setName(s, cVar, "v.1.2") }},
+	{"DATASEC name with space and leading digit", func(s *Spec) { setName(s, cDatasec, "1 data") }},
+	{"FWD name of 512 bytes", func(s *Spec) { setName(s, cFwd, strings.Repeat("f", 512)) }},
+	{"FWD name with Latin-1 letters", func(s *Spec) { setName(s, cFwd, "\xe9t\xe9") }},
+	{"TYPE_TAG value with space", func(s *Spec) { setName(s, cTypeTag, "a b") }},
+	{"VOLATILE of FUNC", func(s *Spec) { setSizeType(s, cVolatile, uint32(cFunc)) }},
+	{"PTR to TYPEDEF of FUNC", func(s *Spec) {
+		setSizeType(s, cTypedef, uint32(cFunc))
+		s.Add("", KindPtr, 0, false, uint32(cTypedef))
+	}},
+	{"PTR to FWD", func(s *Spec) { setSizeType(s, cPtr, uint32(cFwd)) }},
+	{"TYPE_TAG of CONST", func(s *Spec) { setSizeType(s, cTypeTag, uint32(cConst)) }},
+	{"TYPE_TAG and DECL_TAG with kind_flag", func(s *Spec) { setKindFlag(s, cTypeTag); setKindFlag(s, cDeclTag) }},
+	{"DECL_TAG on a parameter", func(s *Spec) { s.Add("t2", KindDeclTag, 0, false, uint32(cFunc), 1) }},
+	{"INT of size 3 and of size 1000", func(s *Spec) { setSizeType(s, cInt3, 3); s.Add("big", KindInt, 0, false, 1000, 8) }},
+	{"ENUM64 member of kind_flag struct", func(s *Spec) { s.Add("ks", KindStruct, 1, true, 8, s.AddString("z"), uint32(cEnum64), 0) }},
+	{"array index TYPEDEF of INT, zero elements", func(s *Spec) { setExt(s, cArray, 1, uint32(cTypedef)); setExt(s, cArray, 2, 0) }},
+	{"empty STRUCT, ENUM and DATASEC", func(s *Spec) {
+		s.Add("empty", KindStruct, 0, false, 0)
+		s.Add("e0", KindEnum, 0, false, 4)
+		s.Add(".bss", KindDatasec, 0, false, 4)
+	}},
+	{"FUNC of a variadic prototype", func(s *Spec) { setSizeType(s, cFunc, uint32(cVarargs)) }},
+	{"VAR static of TYPEDEF", func(s *Spec) { setExt(s, cVar, 0, LinkageStatic); setSizeType(s, cVar, uint32(cTypedef)) }},
+	{"40 CONSTs referring backwards", func(s *Spec) {
+		prev := cInt
+		for i := 0; i < 40; i++ {
+			prev = s.Add("", KindConst, 0, false, uint32(prev))
+		}
+	}},
+	{"32 forward TYPEDEFs", func(s *Spec) {
+		first := s.NextID()
+		for i := 0; i < 31; i++ {
+			s.Add(fmt.Sprintf("td%d", i), KindTypedef, 0, false, uint32(first)+uint32(i)+1)
+		}
+		s.Add("", KindConst, 0, false, uint32(cInt))
+	}},
+}
+
+// TestCheckAccepts: no false positives on BTF the kernel accepts.
+func TestCheckAccepts(t *testing.T) {
+	for _, tc := range acceptCases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := checkSpec()
+			tc.mutate(s)
+			if err := s.Check(); err != nil {
+				t.Errorf("Check: %v", err)
+			}
+			raw := s.Marshal(nil)
+			if _, err := CheckRaw(raw, nil); err != nil {
+				t.Errorf("CheckRaw: %v", err)
+			}
+			if rejected, msg, ok := kernelVerdict(t, raw); ok && rejected {
+				t.Fatalf("the kernel rejects this case, fix the test: %s", msg)
+			}
+		})
 	}
 }
