@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 )
@@ -29,6 +30,11 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	// Run as "pahole" (a symlink to btfkit, as kernel builds use it:
+	// make PAHOLE=...), btfkit is its pahole command.
+	if filepath.Base(os.Args[0]) == "pahole" {
+		rootCmd.SetArgs(append([]string{"pahole"}, os.Args[1:]...))
+	}
 	if err := rootCmd.Execute(); err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
