@@ -1,0 +1,452 @@
+package main
+
+// `btfkit pahole ARGS`: pahole's command line for what btfkit does, so that
+// a kernel build can use btfkit as its PAHOLE (a symlink named pahole to the
+// btfkit binary runs this command; see main). It accepts every flag the
+// kernel's scripts/Makefile.btf and scripts/link-vmlinux.sh pass, with
+// pahole 1.31's spelling, defaults, messages and exit statuses:
+//
+//	pahole -J -j --btf_features=LIST [--lang_exclude=rust] .tmp_vmlinux1   (BTF into the file, in place)
+//	pahole -J ... --btf_base vmlinux module.ko
+//	pahole -J ... --btf_encode_detached=OUT FILE                            (raw BTF to OUT)
+//	pahole --version | --numeric_version | --supported_btf_features
+//
+// The BTF is what `btfkit encode` makes with the matching options, byte for
+// byte: both call encode.EncodeFile. Writing into the file uses
+// elfx.WriteSection, which leaves the file untouched on any error.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/encode"
+)
+
+// paholeVersion is the pahole release whose command line and BTF this
+// command stands in for. The kernel turns `--version` into the number it
+// picks flags by (scripts/pahole-version.sh: v1.31 -> 131).
+const paholeVersion = "v1.31"
+
+// paholeUsageStatus is argp's exit status for a bad command line (EX_USAGE).
+const paholeUsageStatus = 64
+
+var paholeCmd = &cobra.Command{
+	Use:   "pahole [pahole options] FILE",
+	Short: "pahole's command line for BTF encoding (make PAHOLE=...)",
+	Long: `pahole runs btfkit with pahole 1.31's command line, for kernel builds and scripts:
+a symlink named "pahole" to the btfkit binary does the same. Only BTF encoding
+is implemented (-J, with or without --btf_encode_detached); pahole's layout
+printing options are recognized but refused. Run 'btfkit pahole --help'.`,
+	DisableFlagParsing: true,
+	RunE: func(cmd *cobra.Command, args []string) error {
+		if code := paholeMain(args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+			return exitError{code}
+		}
+		return nil
+	},
+}
+
+func init() { rootCmd.AddCommand(paholeCmd) }
+
+// paholeConfig is a parsed pahole command line.
+type paholeConfig struct {
+	encode      bool   // -J
+	jobs        int    // -j: 0 means one per CPU
+	detached    string // --btf_encode_detached
+	base        string // --btf_base
+	features    encode.Features
+	langExclude []uint16
+	file        string
+
+	version, numericVersion, supported, help bool
+}
+
+// paholeUnsupported lists pahole 1.31's options that btfkit pahole knows
+// but does not implement (pahole's struct layout printing and friends),
+// as shorthand/name/takes-an-argument. They are parsed like pahole parses
+// them and refused with a clear message instead of "unrecognized option".
+var paholeUnsupported = []struct {
+	short, name string
+	arg         bool
+}{
+	{"a", "anon_include", false}, {"A", "nested_anon_include", false},
+	{"B", "bit_holes", true}, {"", "classes_as_structs", false},
+	{"", "compile", false}, {"", "contains_enumerator", true},
+	{"", "count", true}, {"c", "cacheline_size", true},
+	{"C", "class_name", true}, {"d", "recursive", false},
+	{"D", "decl_exclude", true}, {"E", "expand_types", false},
+	{"", "first_obj_only", false}, {"", "fixup_silly_bitfields", false},
+	{"", "flat_arrays", false}, {"f", "find_pointers_to", true},
+	{"", "hashbits", true}, {"", "header_type", true},
+	{"", "hex", false}, {"H", "holes", true},
+	{"i", "contains", true}, {"I", "show_decl_info", false},
+	{"", "kabi_prefix", true}, {"", "lang", true},
+	{"l", "show_first_biggest_size_base_type_member", false},
+	{"m", "nr_methods", false}, {"M", "show_only_data_members", false},
+	{"n", "nr_members", false}, {"N", "class_name_len", false},
+	{"", "packed", false}, {"", "padding_ge", true},
+	{"", "prettify", true}, {"", "ptr_table_stats", false},
+	{"p", "expand_pointers", false}, {"P", "packable", false},
+	{"", "range", true}, {"", "running_kernel_vmlinux", false},
+	{"r", "rel_offset", false}, {"R", "reorganize", false},
+	{"", "seek_bytes", true}, {"", "show_private_classes", false},
+	{"", "size_bytes", true}, {"", "skip", true},
+	{"", "skip_emitting_atomic_typedefs", false}, {"", "skip_missing", false},
+	{"", "sort", false}, {"", "structs", false},
+	{"", "suppress_aligned_attribute", false}, {"", "suppress_force_paddings", false},
+	{"", "suppress_packed", false}, {"s", "sizes", false},
+	{"S", "show_reorg_steps", false}, {"t", "separator", true},
+	{"T", "nr_definitions", false}, {"", "unions", false},
+	{"u", "defined_in", false}, {"", "with_embedded_flexible_array", false},
+	{"", "with_flexible_array", false}, {"w", "word_size", true},
+	{"x", "exclude", true}, {"X", "cu_exclude", true},
+	{"y", "prefix_filter", true}, {"z", "hole_size_ge", true},
+	{"Z", "ctf_encode", false}, {"", "usage", false},
+}
+
+// paholeFeatureFlags are pahole's older per-feature flags: each adds a
+// feature to, or with skip, removes one from, the set -J encodes.
+var paholeFeatureFlags = []struct {
+	name string
+	feat encode.Features
+	skip bool
+	help string
+}{
+	{"btf_encode_force", encode.FeatEncodeForce, false, "Ignore those symbols found invalid when encoding BTF."},
+	{"btf_gen_floats", encode.FeatFloat, false, "Allow producing BTF_KIND_FLOAT entries."},
+	{"btf_gen_all", encode.FeatFloat, false, "Allow using all the BTF features supported by pahole."},
+	{"btf_gen_optimized", encode.FeatOptimizedFunc, false, "Generate BTF for functions with optimization-related suffixes (.isra, .constprop)."},
+	{"btf_attributes", encode.FeatAttributes, false, "Allow generation of attributes in BTF."},
+	{"reproducible_build", encode.FeatReproducibleBuild, false, "Generate reproducile BTF output"},
+	{"skip_encoding_btf_inconsistent_proto", encode.FeatConsistentFunc, false, "Skip functions that have multiple inconsistent function prototypes sharing the same name."},
+	{"skip_encoding_btf_decl_tag", encode.FeatDeclTag, true, "Do not encode TAGs in BTF."},
+	{"skip_encoding_btf_enum64", encode.FeatEnum64, true, "Do not encode ENUM64sin BTF."},
+	{"skip_encoding_btf_type_tag", encode.FeatTypeTag, true, "Do not encode TAGs in BTF."},
+	{"skip_encoding_btf_vars", encode.FeatVar, true, "Do not encode any VARs in BTF."},
+}
+
+// paholeError is a failure with the exit status pahole would use and the
+// message to print (already prefixed).
+type paholeError struct {
+	code int
+	msg  string
+}
+
+func (e *paholeError) Error() string { return e.msg }
+
+func paholeUsageError(format string, args ...any) error {
+	return &paholeError{paholeUsageStatus, "pahole: " + fmt.Sprintf(format, args...) +
+		"\nTry `pahole --help' or `pahole --usage' for more information."}
+}
+
+// newPaholeFlags returns pahole's flag set, bound to c; unsupported
+// records which unimplemented pahole options are set.
+func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]string, adds, skips map[string]*bool) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("pahole", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.SetInterspersed(true)
+	fs.BoolVarP(&c.encode, "btf_encode", "J", false, "Encode as BTF")
+	fs.IntVarP(&c.jobs, "jobs", "j", 0, "run N jobs in parallel [default to number of online processors]")
+	fs.Lookup("jobs").NoOptDefVal = "0"
+	fs.StringVar(&c.detached, "btf_encode_detached", "", "Encode as BTF in a detached file")
+	fs.StringVar(&c.base, "btf_base", "", "Path to the base BTF file")
+	fs.StringArrayVar(featStrs, "btf_features", nil, "Specify supported BTF features in FEATURE_LIST or 'default' for default set of supported features.")
+	fs.StringArrayVar(strictStrs, "btf_features_strict", nil, "Like --btf_features, but unrecognized features will trigger an error.")
+	fs.BoolVar(&c.supported, "supported_btf_features", false, "Show list of btf_features supported by pahole and exit.")
+	fs.StringArrayVar(langStrs, "lang_exclude", nil, "Don't consider compilation units written in these languages")
+	fs.StringArrayVarP(formats, "format_path", "F", nil, "List of debugging formats to try (btfkit pahole: dwarf)")
+	for _, f := range paholeFeatureFlags {
+		m := adds
+		if f.skip {
+			m = skips
+		}
+		m[f.name] = fs.Bool(f.name, false, f.help)
+	}
+	fs.BoolP("verbose", "V", false, "be verbose")
+	fs.BoolP("quiet", "q", false, "be quieter")
+	fs.BoolVar(&c.version, "version", false, "Print program version")
+	fs.BoolVar(&c.numericVersion, "numeric_version", false, "Print a numeric version, i.e. 119 instead of v1.19")
+	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
+	for _, u := range paholeUnsupported {
+		if u.arg {
+			fs.StringP(u.name, u.short, "", "")
+		} else {
+			fs.BoolP(u.name, u.short, false, "")
+		}
+		fs.Lookup(u.name).Hidden = true
+	}
+	return fs
+}
+
+// parsePahole parses a pahole command line.
+func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
+	c := &paholeConfig{}
+	var featStrs, strictStrs, langStrs, formats []string
+	adds, skips := map[string]*bool{}, map[string]*bool{}
+	fs := newPaholeFlags(c, &featStrs, &strictStrs, &langStrs, &formats, adds, skips)
+	if err := fs.Parse(paholeOptionalArgs(fs, args)); err != nil {
+		return nil, fs, paholeParseError(err, args)
+	}
+	if c.help || c.version || c.numericVersion || c.supported {
+		return c, fs, nil
+	}
+	for _, u := range paholeUnsupported {
+		if fs.Changed(u.name) {
+			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole only encodes BTF (-J); it does not print layouts", u.name)}
+		}
+	}
+	if c.jobs < 0 {
+		return nil, fs, paholeUsageError("invalid number of jobs %d", c.jobs)
+	}
+	for _, list := range formats {
+		ok := false
+		for _, f := range strings.Split(list, ",") {
+			switch strings.TrimSpace(f) {
+			case "dwarf":
+				ok = true
+			case "btf", "ctf", "":
+			default:
+				return nil, fs, &paholeError{1, fmt.Sprintf("pahole: unknown format %q in -F %s", f, list)}
+			}
+		}
+		if !ok {
+			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: -F %s: btfkit pahole encodes BTF from DWARF only (-F dwarf)", list)}
+		}
+	}
+
+	// Features: pahole's legacy set, or the union of every --btf_features
+	// list, then the per-feature flags on top.
+	c.features = encode.LegacyFeatures
+	if len(featStrs)+len(strictStrs) > 0 {
+		c.features = 0
+	}
+	for i, lists := range [][]string{featStrs, strictStrs} {
+		for _, list := range lists {
+			f, unknown, err := encode.ParseFeatures(list)
+			if err != nil {
+				return nil, fs, &paholeError{1, "pahole: --btf_features: " + err.Error()}
+			}
+			if i == 1 && len(unknown) > 0 {
+				return nil, fs, &paholeError{1, fmt.Sprintf("Feature '%s' in '%s' is not supported.  Supported BTF features are:\n%s",
+					unknown[0], list, strings.Join(encode.FeatureNames, ","))}
+			}
+			c.features |= f
+		}
+	}
+	for _, f := range paholeFeatureFlags {
+		set := adds[f.name]
+		if f.skip {
+			set = skips[f.name]
+		}
+		switch {
+		case !*set:
+		case f.skip:
+			c.features &^= f.feat
+		default:
+			c.features |= f.feat
+		}
+	}
+	for _, l := range langStrs {
+		codes, err := encode.ParseLanguages(l)
+		if err != nil {
+			return nil, fs, &paholeError{1, "pahole: --lang_exclude: " + err.Error()}
+		}
+		c.langExclude = append(c.langExclude, codes...)
+	}
+
+	if !c.encode {
+		if c.detached != "" {
+			// pahole: --btf_encode_detached implies -J.
+			c.encode = true
+		} else {
+			return nil, fs, &paholeError{1, "pahole: btfkit pahole only encodes BTF: use -J (see btfkit pahole --help)"}
+		}
+	}
+	switch fs.NArg() {
+	case 1:
+		c.file = fs.Arg(0)
+	case 0:
+		return nil, fs, &paholeError{1, "pahole: -J needs an input file (btfkit pahole does not look for the running kernel's vmlinux)"}
+	default:
+		return nil, fs, &paholeError{1, fmt.Sprintf("pahole: -J takes one input file, got %d: %s", fs.NArg(), strings.Join(fs.Args(), " "))}
+	}
+	return c, fs, nil
+}
+
+// paholeOptionalArgs rewrites argp's spelling of a short option's optional
+// value, "-j4" (also inside a group: "-Jj4"), into pflag's "-j=4"; pflag
+// would read "-j4" as -j and an option -4.
+func paholeOptionalArgs(fs *pflag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			for j := 1; j < len(a); j++ {
+				f := fs.ShorthandLookup(a[j : j+1])
+				if f == nil {
+					break
+				}
+				if f.NoOptDefVal == "" && f.Value.Type() != "bool" {
+					break // the rest of the group is this option's value
+				}
+				if f.NoOptDefVal != "" && f.Value.Type() != "bool" {
+					if j+1 < len(a) && a[j+1] != '=' {
+						a = a[:j+1] + "=" + a[j+1:]
+					}
+					break
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// paholeParseError turns pflag's errors into argp's messages.
+func paholeParseError(err error, args []string) error {
+	var ne *pflag.NotExistError
+	var vr *pflag.ValueRequiredError
+	var iv *pflag.InvalidValueError
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		return paholeUsageError("invalid option -- 'h'")
+	case errors.As(err, &ne):
+		if ne.GetSpecifiedShortnames() != "" {
+			return paholeUsageError("invalid option -- '%s'", ne.GetSpecifiedName())
+		}
+		opt := "--" + ne.GetSpecifiedName()
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if strings.HasPrefix(a, opt+"=") {
+				opt = a
+				break
+			}
+		}
+		return paholeUsageError("unrecognized option '%s'", opt)
+	case errors.As(err, &vr):
+		if vr.GetSpecifiedShortnames() != "" {
+			return paholeUsageError("option requires an argument -- '%s'", vr.GetSpecifiedName())
+		}
+		return paholeUsageError("option '--%s' requires an argument", vr.GetSpecifiedName())
+	case errors.As(err, &iv):
+		return paholeUsageError("%v", err)
+	}
+	return paholeUsageError("%v", err)
+}
+
+// paholeMain runs a pahole command line and returns the exit status.
+func paholeMain(args []string, stdout, stderr io.Writer) int {
+	c, fs, err := parsePahole(args)
+	if err != nil {
+		var pe *paholeError
+		if errors.As(err, &pe) {
+			fmt.Fprintln(stderr, pe.msg)
+			return pe.code
+		}
+		fmt.Fprintf(stderr, "pahole: %v\n", err)
+		return 1
+	}
+	switch {
+	case c.help:
+		paholeHelp(stdout, fs)
+		return 0
+	case c.version:
+		fmt.Fprintln(stdout, paholeVersion)
+		return 0
+	case c.numericVersion:
+		fmt.Fprintln(stdout, paholeNumericVersion())
+		return 0
+	case c.supported:
+		fmt.Fprintln(stdout, strings.Join(encode.FeatureNames, ","))
+		return 0
+	}
+	if err := paholeEncode(c); err != nil {
+		fmt.Fprintf(stderr, "pahole: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// paholeNumericVersion is --numeric_version's output: v1.31 -> 131.
+func paholeNumericVersion() string {
+	v := strings.TrimPrefix(paholeVersion, "v")
+	major, minor, _ := strings.Cut(v, ".")
+	m, _ := strconv.Atoi(major)
+	n, _ := strconv.Atoi(minor)
+	return strconv.Itoa(m*100 + n)
+}
+
+func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, "Usage: pahole [OPTION...] FILE\n\n")
+	fmt.Fprintf(w, "btfkit's pahole %s command line: BTF encoding only.\n\n", paholeVersion)
+	fmt.Fprint(w, fs.FlagUsages())
+	fmt.Fprintf(w, "\nMandatory or optional arguments to long options are also mandatory or optional\nfor any corresponding short options.\n")
+}
+
+// paholeEncodeOptions are the encoder options a pahole command line asks
+// for: the same as `btfkit encode -j N --features LIST --lang-exclude LIST`.
+func paholeEncodeOptions(c *paholeConfig) encode.Options {
+	return encode.Options{
+		Features:    c.features,
+		Jobs:        c.jobs,
+		LangExclude: c.langExclude,
+	}
+}
+
+// paholeEncode encodes c.file and writes the result where pahole would.
+func paholeEncode(c *paholeConfig) error {
+	if c.base != "" {
+		return fmt.Errorf("%s: --btf_base (split BTF for modules) is not supported by btfkit's encoder yet", c.file)
+	}
+	if _, err := os.Stat(c.file); err != nil {
+		return err
+	}
+	spec, err := encode.EncodeFile(c.file, paholeEncodeOptions(c))
+	if err != nil {
+		return err
+	}
+	raw := spec.Marshal(nil)
+	if c.detached != "" {
+		return paholeWriteFile(c.detached, raw)
+	}
+	return elfx.WriteSection(c.file, ".BTF", raw)
+}
+
+// paholeWriteFile writes data to path through a temporary file renamed into
+// place, so that a failure never leaves a partial file.
+func paholeWriteFile(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".btfkit-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bytes"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/internal/testc"
+)
+
+func runPahole(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = paholeMain(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// paholeReference returns the lines of pahole 1.31's --version and
+// --supported_btf_features outputs from the shared reference file.
+func paholeReference(t *testing.T) (version, features string) {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "reference", "pahole-1.31-cli.txt")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Skipf("SKIP: reference file: %v", err)
+	}
+	parts := strings.Split(string(b), "---\n")
+	if len(parts) < 3 {
+		t.Fatalf("%s: expected three parts separated by ---", p)
+	}
+	return parts[0], parts[1]
+}
+
+func TestPaholeVersionAndFeatures(t *testing.T) {
+	version, features := paholeReference(t)
+	for _, c := range []struct{ arg, want string }{
+		{"--version", version},
+		{"--supported_btf_features", features},
+		{"--numeric_version", "131\n"},
+	} {
+		out, errOut, code := runPahole(t, c.arg)
+		if code != 0 || errOut != "" || out != c.want {
+			t.Errorf("pahole %s: status %d, stdout %q, stderr %q; want %q", c.arg, code, out, errOut, c.want)
+		}
+	}
+	// The kernel's scripts/pahole-version.sh: sed -E 's/v([0-9]+)\.([0-9]+)/\1\2/'
+	out, _, _ := runPahole(t, "--version")
+	if v := strings.Replace(strings.Replace(strings.TrimSpace(out), "v", "", 1), ".", "", 1); v != "131" {
+		t.Errorf("pahole-version.sh would read %q", v)
+	}
+}
+
+func TestPaholeParse(t *testing.T) {
+	kernelList := "encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs"
+	kernelFeats, _, _ := encode.ParseFeatures(kernelList)
+	for _, c := range []struct {
+		args     []string
+		jobs     int
+		feats    encode.Features
+		detached string
+		base     string
+		file     string
+		langs    int
+	}{
+		// What the 6.12 kernel passes (scripts/Makefile.btf, link-vmlinux.sh).
+		{[]string{"-J", "-j", "--btf_features=" + kernelList, "-j", "--lang_exclude=rust", ".tmp_vmlinux1"}, 0, kernelFeats, "", "", ".tmp_vmlinux1", 1},
+		{[]string{"-J", "-j", "--btf_features=" + kernelList, "-j", "--btf_features=+reproducible_build", "vmlinux"}, 0, kernelFeats | encode.FeatReproducibleBuild, "", "", "vmlinux", 0},
+		{[]string{"-J", "-j", "--btf_features=" + kernelList, "--btf_features=distilled_base", "--btf_base", "vmlinux", "m.ko"}, 0, kernelFeats | encode.FeatDistilledBase, "", "vmlinux", "m.ko", 0},
+		{[]string{"-J", "-j4", "--btf_features=default", "--btf_encode_detached=OUT", "vmlinux"}, 4, encode.DefaultFeatures, "OUT", "", "vmlinux", 0},
+		{[]string{"-J", "--jobs=3", "--btf_encode_detached", "OUT", "vmlinux"}, 3, encode.LegacyFeatures, "OUT", "", "vmlinux", 0},
+		{[]string{"-Jj7", "vmlinux"}, 7, encode.LegacyFeatures, "", "", "vmlinux", 0},
+		{[]string{"-j", "vmlinux", "-J"}, 0, encode.LegacyFeatures, "", "", "vmlinux", 0},
+		{[]string{"--btf_encode", "--btf_base=base.btf", "m.ko"}, 0, encode.LegacyFeatures, "", "base.btf", "m.ko", 0},
+		// pahole 1.24/1.25 era flags.
+		{[]string{"-J", "--btf_gen_floats", "--skip_encoding_btf_inconsistent_proto", "--btf_gen_optimized", "-j", "f.o"}, 0,
+			encode.LegacyFeatures | encode.FeatFloat | encode.FeatConsistentFunc | encode.FeatOptimizedFunc, "", "", "f.o", 0},
+		{[]string{"-J", "--skip_encoding_btf_vars", "--skip_encoding_btf_enum64", "--skip_encoding_btf_decl_tag", "--skip_encoding_btf_type_tag", "f.o"}, 0, 0, "", "", "f.o", 0},
+		{[]string{"-J", "--btf_gen_all", "--btf_encode_force", "-F", "dwarf", "f.o"}, 0, encode.LegacyFeatures | encode.FeatFloat | encode.FeatEncodeForce, "", "", "f.o", 0},
+		{[]string{"-J", "--btf_features=float,nonexistent", "f.o"}, 0, encode.FeatFloat, "", "", "f.o", 0},
+		{[]string{"-J", "--btf_features_strict=default,global_var", "f.o"}, 0, encode.DefaultFeatures | encode.FeatGlobalVar, "", "", "f.o", 0},
+		{[]string{"--btf_encode_detached=OUT", "--lang_exclude=rust,c++", "f.o"}, 0, encode.LegacyFeatures, "OUT", "", "f.o", 2},
+	} {
+		c1, _, err := parsePahole(c.args)
+		if err != nil {
+			t.Errorf("%q: %v", c.args, err)
+			continue
+		}
+		if !c1.encode || c1.jobs != c.jobs || c1.features != c.feats || c1.detached != c.detached || c1.base != c.base || c1.file != c.file || len(c1.langExclude) != c.langs {
+			t.Errorf("%q: got encode=%v jobs=%d features=%v detached=%q base=%q file=%q langs=%v; want jobs=%d features=%v detached=%q base=%q file=%q langs=%d",
+				c.args, c1.encode, c1.jobs, c1.features, c1.detached, c1.base, c1.file, c1.langExclude,
+				c.jobs, c.feats, c.detached, c.base, c.file, c.langs)
+		}
+	}
+}
+
+func TestPaholeErrors(t *testing.T) {
+	try := "\nTry `pahole --help' or `pahole --usage' for more information.\n"
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string // exact when it ends in \n, else a substring
+	}{
+		{[]string{"--nonsense=3", "-J", "f.o"}, 64, "pahole: unrecognized option '--nonsense=3'" + try},
+		{[]string{"--nonsense", "f.o"}, 64, "pahole: unrecognized option '--nonsense'" + try},
+		{[]string{"-J", "-k", "f.o"}, 64, "pahole: invalid option -- 'k'" + try},
+		{[]string{"-J", "f.o", "--btf_base"}, 64, "pahole: option '--btf_base' requires an argument" + try},
+		{[]string{"-J", "--jobs=x", "f.o"}, 64, "invalid argument"},
+		{[]string{"-J", "--btf_features_strict=float,nonexistent", "f.o"}, 1, "Feature 'nonexistent' in 'float,nonexistent' is not supported."},
+		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
+		{[]string{"-C", "task_struct", "vmlinux"}, 1, "only encodes BTF"},
+		{[]string{"vmlinux"}, 1, "use -J"},
+		{[]string{"-J"}, 1, "needs an input file"},
+		{[]string{"-J", "a", "b"}, 1, "one input file"},
+		{[]string{"-J", "-F", "btf", "f.o"}, 1, "DWARF only"},
+		{[]string{"-J", "/nonexistent/f.o"}, 1, "no such file"},
+	} {
+		out, errOut, code := runPahole(t, c.args...)
+		ok := code == c.code && out == ""
+		if strings.HasSuffix(c.stderr, "\n") {
+			ok = ok && errOut == c.stderr
+		} else {
+			ok = ok && strings.Contains(errOut, c.stderr)
+		}
+		if !ok {
+			t.Errorf("pahole %q: status %d, stdout %q, stderr %q; want status %d, stderr %q", c.args, code, out, errOut, c.code, c.stderr)
+		}
+	}
+}
+
+// skipWithoutEncoder skips a test when the encoder in this build cannot
+// encode at all yet (no deduplicator linked in).
+func skipWithoutEncoder(t *testing.T, stderr string) {
+	t.Helper()
+	if strings.Contains(stderr, "no deduplicator available") {
+		t.Skipf("SKIP: the encoder cannot run in this build: %s", strings.TrimSpace(stderr))
+	}
+}
+
+// paholeFixture compiles one corpus file with gcc.
+func paholeFixture(t *testing.T, name string) string {
+	t.Helper()
+	return testc.Compile(t, filepath.Join(testc.CorpusDir(), name), testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}})
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPaholeMatchesEncode: `btfkit pahole -J ... --btf_encode_detached`
+// writes the bytes the matching `btfkit encode` call writes.
+func TestPaholeMatchesEncode(t *testing.T) {
+	if c, _, err := rootCmd.Find([]string{"encode"}); err != nil || c.Name() != "encode" {
+		t.Skip("SKIP: no 'btfkit encode' command in this build yet")
+	}
+	dir := t.TempDir()
+	for _, src := range testc.CorpusFiles(t) {
+		obj := paholeFixture(t, filepath.Base(src))
+		for _, c := range []struct{ paholeFeats, encodeFeats string }{
+			{"default", "default"},
+			{"encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs", "encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs"},
+			{"float", "float"},
+		} {
+			name := strings.TrimSuffix(filepath.Base(obj), ".o")
+			p := filepath.Join(dir, name+".pahole.btf")
+			e := filepath.Join(dir, name+".encode.btf")
+			if _, errOut, code := runPahole(t, "-J", "-j", "--btf_features="+c.paholeFeats, "--lang_exclude=rust", "--btf_encode_detached="+p, obj); code != 0 {
+				skipWithoutEncoder(t, errOut)
+				t.Fatalf("pahole: status %d: %s", code, errOut)
+			}
+			rootCmd.SetArgs([]string{"encode", "-j", "2", "--features", c.encodeFeats, "--lang-exclude", "rust", "-o", e, obj})
+			if err := rootCmd.Execute(); err != nil {
+				t.Fatalf("btfkit encode: %v", err)
+			}
+			pb, _ := os.ReadFile(p)
+			eb, _ := os.ReadFile(e)
+			if len(pb) == 0 || !bytes.Equal(pb, eb) {
+				t.Errorf("%s --btf_features=%s: pahole wrote %d bytes, encode %d, not equal", name, c.paholeFeats, len(pb), len(eb))
+			}
+		}
+	}
+}
+
+// TestPaholeInPlace: without --btf_encode_detached the .BTF goes into the
+// file itself, readable by readelf, bpftool and debug/elf, and equal to the
+// detached output.
+func TestPaholeInPlace(t *testing.T) {
+	dir := t.TempDir()
+	obj := paholeFixture(t, "types.c")
+	det := filepath.Join(dir, "det.btf")
+	args := []string{"-J", "-j", "--btf_features=default"}
+	if _, errOut, code := runPahole(t, append(args, "--btf_encode_detached="+det, obj)...); code != 0 {
+		skipWithoutEncoder(t, errOut)
+		t.Fatalf("pahole detached: status %d: %s", code, errOut)
+	}
+	want, _ := os.ReadFile(det)
+
+	// An object file and, linked from it, an executable.
+	inObj := filepath.Join(dir, "in.o")
+	copyFile(t, obj, inObj)
+	inExe := filepath.Join(dir, "in.exe")
+	if out, err := exec.Command("gcc", "-nostdlib", "-static", "-Wl,-e,0", "-o", inExe, obj).CombinedOutput(); err != nil {
+		t.Logf("SKIP executable: gcc link: %v\n%s", err, out)
+		inExe = ""
+	}
+	for _, f := range []string{inObj, inExe} {
+		if f == "" {
+			continue
+		}
+		for round := 0; round < 2; round++ { // add, then replace
+			if _, errOut, code := runPahole(t, append(args, f)...); code != 0 {
+				t.Fatalf("pahole -J %s: status %d: %s", f, code, errOut)
+			}
+			ef, err := elf.Open(f)
+			if err != nil {
+				t.Fatalf("debug/elf: %v", err)
+			}
+			s := ef.Section(".BTF")
+			if s == nil {
+				t.Fatalf("%s: no .BTF after pahole -J", f)
+			}
+			got, _ := s.Data()
+			ef.Close()
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s: .BTF has %d bytes, detached output %d", f, len(got), len(want))
+			}
+			if b, _, err := btf.ReadBTFBytes(f); err != nil || !bytes.Equal(b, want) {
+				t.Fatalf("btf.ReadBTFBytes(%s): %v", f, err)
+			}
+		}
+		testc.Require(t, "readelf", "bpftool")
+		out := testc.Output(t, "readelf", "-S", "-W", f)
+		if !bytes.Contains(out, []byte(" .BTF ")) || bytes.Contains(out, []byte("Warning")) {
+			t.Errorf("readelf -S %s:\n%s", f, out)
+		}
+		dumpIn := testc.Output(t, "bpftool", "btf", "dump", "file", f)
+		dumpDet := testc.Output(t, "bpftool", "btf", "dump", "file", det)
+		if len(dumpIn) == 0 || !bytes.Equal(dumpIn, dumpDet) {
+			t.Errorf("bpftool btf dump of %s differs from that of the detached BTF", f)
+		}
+	}
+
+	// On error the file is left untouched.
+	notELF := filepath.Join(dir, "not-elf.o")
+	os.WriteFile(notELF, []byte("not an ELF file"), 0o644)
+	if _, _, code := runPahole(t, append(args, notELF)...); code != 1 {
+		t.Errorf("pahole -J on a non-ELF file: status %d, want 1", code)
+	}
+	if b, _ := os.ReadFile(notELF); string(b) != "not an ELF file" {
+		t.Errorf("non-ELF input was modified")
+	}
+}
+
+// TestPaholeSymlink: the btfkit binary run through a symlink named pahole
+// is pahole.
+func TestPaholeSymlink(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: builds the binary")
+	}
+	version, _ := paholeReference(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "btfkit")
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	link := filepath.Join(dir, "pahole")
+	if err := os.Symlink("btfkit", link); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(link, "--version").Output()
+	if err != nil || string(out) != version {
+		t.Errorf("pahole --version via symlink: %q, %v; want %q", out, err, version)
+	}
+	cmd := exec.Command(link, "--nonsense")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 64 || !strings.HasPrefix(stderr.String(), "pahole: unrecognized option '--nonsense'") {
+		t.Errorf("pahole --nonsense via symlink: %v, stderr %q", err, stderr.String())
+	}
+}
