@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/dwarf"
 )
 
 // Options controls an encoding.
@@ -22,57 +24,53 @@ type Options struct {
 	// NoDedup returns the merged fragments without deduplication (for
 	// tests and debugging).
 	NoDedup bool
-}
 
-// source is what the encoder needs from a DWARF reader: units by index,
-// each walked entry by entry. Every method but walkUnit is called from one
-// goroutine; walkUnit is called concurrently for different units.
-type source interface {
-	numUnits() int
-	bigEndian() bool
-	walkUnit(i int, add func(*die)) error
-	close() error
+	stdReader bool // read with debug/dwarf instead of the dwarf package (tests)
 }
-
-// Dedup is the deduplication the encoder applies to the merged fragments.
-// It is a variable so that the encoder does not import a particular
-// implementation; the default is set by this package's init when a
-// deduplicator is available.
-var Dedup func(*btf.Spec) (*btf.Spec, error)
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
 // an object file) to BTF: every unit becomes a fragment, in parallel; the
 // fragments are merged in unit order and deduplicated.
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
-	src, err := openSource(path)
+	frags, err := Fragments(path, o)
 	if err != nil {
 		return nil, err
 	}
-	defer src.close()
-	return encode(src, o)
+	if o.NoDedup {
+		return dedup.Merge(frags...)
+	}
+	out, err := dedup.DedupSpecs(frags, dedup.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
 }
 
 // Fragments converts each unit of the file at path to a BTF fragment and
 // returns them in unit order, without merging (for tests and tools).
 func Fragments(path string, o Options) ([]*btf.Spec, error) {
-	src, err := openSource(path)
-	if err != nil {
-		return nil, err
-	}
-	defer src.close()
-	return fragments(src, o)
-}
-
-func openSource(path string) (source, error) {
-	return openStd(path)
-}
-
-func fragments(src source, o Options) ([]*btf.Spec, error) {
-	n := src.numUnits()
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
+	if o.stdReader {
+		src, err := openStd(path)
+		if err != nil {
+			return nil, err
+		}
+		defer src.close()
+		return fragmentsStd(src, o, jobs)
+	}
+	d, err := dwarf.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer d.Close()
+	return fragmentsFast(path, d, o, jobs)
+}
+
+func fragmentsStd(src *stdSource, o Options, jobs int) ([]*btf.Spec, error) {
+	n := src.numUnits()
 	if jobs > n {
 		jobs = n
 	}
@@ -122,19 +120,4 @@ func newUnitConv(o Options, big bool) *unitConv {
 		}
 	}
 	return c
-}
-
-func encode(src source, o Options) (*btf.Spec, error) {
-	frags, err := fragments(src, o)
-	if err != nil {
-		return nil, err
-	}
-	merged := mergeFragments(frags)
-	if o.NoDedup {
-		return merged, nil
-	}
-	if Dedup == nil {
-		return nil, fmt.Errorf("encode: no deduplicator available")
-	}
-	return Dedup(merged)
 }

@@ -1,8 +1,6 @@
 package encode
 
 import (
-	"sort"
-
 	"github.com/btfkit/btfkit/btf"
 )
 
@@ -81,6 +79,13 @@ type unitConv struct {
 	stack []frame
 	ids   []uint32
 	work  []uint32
+	strs  strTab
+	vals  []string
+}
+
+// addType appends a type to the fragment, its name interned in c.strs.
+func (c *unitConv) addType(s *btf.Spec, name string, k btf.Kind, vlen int, kflag bool, sizeType uint32, ext ...uint32) {
+	s.AddRaw(c.strs.add(name), btf.Info(k, vlen, kflag), sizeType, ext...)
 }
 
 func (c *unitConv) reset() {
@@ -214,9 +219,17 @@ func (c *unitConv) addItem(r int32, it item) {
 // find returns the index of the rec at offset off, or -1.
 func (c *unitConv) find(off uint64) int {
 	recs := c.recs
-	i := sort.Search(len(recs), func(i int) bool { return recs[i].off >= off })
-	if i < len(recs) && recs[i].off == off {
-		return i
+	lo, hi := 0, len(recs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if recs[m].off < off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(recs) && recs[lo].off == off {
+		return lo
 	}
 	return -1
 }
@@ -302,6 +315,8 @@ func (c *unitConv) emit() *btf.Spec {
 	if c.skip {
 		return s
 	}
+	c.strs.reset(len(c.strs.buf))
+	defer func() { s.SetRawStrings(c.strs.buf) }()
 	recs := c.recs
 	if cap(c.ids) < len(recs) {
 		c.ids = make([]uint32, len(recs), len(recs)+len(recs)/4)
@@ -368,7 +383,7 @@ func (c *unitConv) emit() *btf.Spec {
 		c.emitRec(s, r, indexID)
 	}
 	if intIdx < 0 && haveArray {
-		s.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+		c.addType(s, "int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
 	}
 	if c.feat.Has(FeatDeclTag) {
 		c.emitDeclTags(s)
@@ -383,13 +398,12 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 	case tagPointerType, tagReferenceType, tagRvalueRefType:
 		target := c.ref(r.has, r.typ)
 		if r.nTags == 0 {
-			s.Add("", btf.KindPtr, 0, false, target)
+			c.addType(s, "", btf.KindPtr, 0, false, target)
 			return
 		}
-		id := s.Add("", btf.KindPtr, 0, false, uint32(s.NextID())+1)
-		_ = id
+		c.addType(s, "", btf.KindPtr, 0, false, uint32(s.NextID())+1)
 		// PTR -> tag nearest the '*' -> ... -> tag nearest the pointee -> pointee.
-		var vals []string
+		vals := c.vals[:0]
 		for j := r.first; j >= 0; j = c.items[j].next {
 			if c.items[j].kind == itTypeTag {
 				vals = append(vals, c.items[j].name)
@@ -403,8 +417,9 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 				if k == 0 {
 					nextID = target
 				}
-				s.Add(vals[k], btf.KindTypeTag, 0, false, nextID)
+				c.addType(s, vals[k], btf.KindTypeTag, 0, false, nextID)
 			}
+			c.vals = vals
 			return
 		}
 		n := int32(0)
@@ -417,17 +432,17 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 			if n == r.nTags {
 				nextID = target
 			}
-			s.Add(a.constString, btf.KindTypeTag, 0, false, nextID)
+			c.addType(s, a.constString, btf.KindTypeTag, 0, false, nextID)
 			return true
 		})
 	case tagConstType:
-		s.Add("", btf.KindConst, 0, false, c.ref(r.has, r.typ))
+		c.addType(s, "", btf.KindConst, 0, false, c.ref(r.has, r.typ))
 	case tagVolatileType:
-		s.Add("", btf.KindVolatile, 0, false, c.ref(r.has, r.typ))
+		c.addType(s, "", btf.KindVolatile, 0, false, c.ref(r.has, r.typ))
 	case tagRestrictType:
-		s.Add("", btf.KindRestrict, 0, false, c.ref(r.has, r.typ))
+		c.addType(s, "", btf.KindRestrict, 0, false, c.ref(r.has, r.typ))
 	case tagTypedef:
-		s.Add(r.name, btf.KindTypedef, 0, false, c.ref(r.has, r.typ))
+		c.addType(s, r.name, btf.KindTypedef, 0, false, c.ref(r.has, r.typ))
 	case tagStructureType, tagClassType, tagUnionType:
 		c.emitStruct(s, r)
 	case tagEnumerationType:
@@ -439,7 +454,7 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 				n *= uint32(c.items[j].loc)
 			}
 		}
-		s.Add("", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, n)
+		c.addType(s, "", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, n)
 	case tagSubroutineType:
 		c.emitProto(s, r)
 	}
@@ -449,7 +464,7 @@ func (c *unitConv) emitBase(s *btf.Spec, r *rec) {
 	switch r.enc {
 	case ateFloat:
 		if c.feat.Has(FeatFloat) {
-			s.Add(r.name, btf.KindFloat, 0, false, uint32(r.size))
+			c.addType(s, r.name, btf.KindFloat, 0, false, uint32(r.size))
 			return
 		}
 	case ateComplexFloat, ateImaginaryFloat:
@@ -467,13 +482,13 @@ func (c *unitConv) emitBase(s *btf.Spec, r *rec) {
 	if size == 0 || size&(size-1) != 0 || size > 16 {
 		name, size = "__SANITIZED_FAKE_INT__", 4
 	}
-	s.Add(name, btf.KindInt, 0, false, uint32(size), enc<<24|uint32(size*8))
+	c.addType(s, name, btf.KindInt, 0, false, uint32(size), enc<<24|uint32(size*8))
 }
 
 func (c *unitConv) emitStruct(s *btf.Spec, r *rec) {
 	union := r.tag == tagUnionType
 	if r.has&hasDeclaration != 0 {
-		s.Add(r.name, btf.KindFwd, 0, union, 0)
+		c.addType(s, r.name, btf.KindFwd, 0, union, 0)
 		return
 	}
 	kind := btf.KindStruct
@@ -513,11 +528,11 @@ func (c *unitConv) emitStruct(s *btf.Spec, r *rec) {
 		if it.bitSize != 0 || bitOff%8 != 0 {
 			kflag = true
 		}
-		w = append(w, s.AddString(it.name), c.ref(it.has, it.typ), uint32(bitOff)|uint32(it.bitSize)<<24)
+		w = append(w, c.strs.add(it.name), c.ref(it.has, it.typ), uint32(bitOff)|uint32(it.bitSize)<<24)
 		vlen++
 	}
 	c.work = w
-	s.Add(r.name, kind, vlen, kflag, uint32(r.size), w...)
+	c.addType(s, r.name, kind, vlen, kflag, uint32(r.size), w...)
 }
 
 func (c *unitConv) emitEnum(s *btf.Spec, r *rec) {
@@ -538,11 +553,11 @@ func (c *unitConv) emitEnum(s *btf.Spec, r *rec) {
 			if enum64 && int64(it.loc) < 0 {
 				kflag = true
 			}
-			w = append(w, s.AddString(it.name), uint32(it.loc))
+			w = append(w, c.strs.add(it.name), uint32(it.loc))
 			vlen++
 		}
 		c.work = w
-		s.Add(r.name, btf.KindEnum, vlen, kflag, uint32(size), w...)
+		c.addType(s, r.name, btf.KindEnum, vlen, kflag, uint32(size), w...)
 		return
 	}
 	for j := r.first; j >= 0; j = c.items[j].next {
@@ -550,7 +565,7 @@ func (c *unitConv) emitEnum(s *btf.Spec, r *rec) {
 		if it.kind != itEnumerator {
 			continue
 		}
-		w = append(w, s.AddString(it.name), uint32(it.loc), uint32(it.loc>>32))
+		w = append(w, c.strs.add(it.name), uint32(it.loc), uint32(it.loc>>32))
 		vlen++
 	}
 	c.work = w
@@ -561,7 +576,7 @@ func (c *unitConv) emitEnum(s *btf.Spec, r *rec) {
 			signed = e == ateSigned || e == ateSignedChar
 		}
 	}
-	s.Add(r.name, btf.KindEnum64, vlen, signed, uint32(size), w...)
+	c.addType(s, r.name, btf.KindEnum64, vlen, signed, uint32(size), w...)
 }
 
 func (c *unitConv) emitProto(s *btf.Spec, r *rec) {
@@ -572,7 +587,7 @@ func (c *unitConv) emitProto(s *btf.Spec, r *rec) {
 		if it.kind != itParam {
 			continue
 		}
-		w = append(w, s.AddString(it.name), c.ref(it.has, it.typ))
+		w = append(w, c.strs.add(it.name), c.ref(it.has, it.typ))
 		vlen++
 	}
 	if r.unspec {
@@ -580,7 +595,7 @@ func (c *unitConv) emitProto(s *btf.Spec, r *rec) {
 		vlen++
 	}
 	c.work = w
-	s.Add("", btf.KindFuncProto, vlen, false, c.ref(r.has, r.typ), w...)
+	c.addType(s, "", btf.KindFuncProto, vlen, false, c.ref(r.has, r.typ), w...)
 }
 
 // emitDeclTags adds the DECL_TAGs of structs, unions and typedefs, after
@@ -596,13 +611,13 @@ func (c *unitConv) emitDeclTags(s *btf.Spec) {
 			it := &c.items[j]
 			switch it.kind {
 			case itDeclTag:
-				s.Add(it.name, btf.KindDeclTag, 0, false, id, uint32(it.comp))
+				c.addType(s, it.name, btf.KindDeclTag, 0, false, id, uint32(it.comp))
 			case itMember:
 				if it.has&hasGNUAnnotation != 0 {
 					comp := it.comp
 					c.gnuChain(it.annotation, func(a *rec) bool {
 						if a.name == annotationDeclTagName {
-							s.Add(a.constString, btf.KindDeclTag, 0, false, id, uint32(comp))
+							c.addType(s, a.constString, btf.KindDeclTag, 0, false, id, uint32(comp))
 						}
 						return true
 					})

@@ -1,0 +1,108 @@
+package main
+
+// btfkit encode: DWARF to BTF, as pahole -J does.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/btfkit/btfkit/encode"
+	"github.com/spf13/cobra"
+)
+
+var encodeOpts struct {
+	out         string
+	jobs        int
+	features    string
+	langExclude string
+	verbose     bool
+}
+
+var encodeCmd = &cobra.Command{
+	Use:   "encode [-j N] [--features LIST] [--lang-exclude LIST] -o OUT FILE",
+	Short: "Encode the DWARF of an ELF file (vmlinux, module, object) as raw BTF",
+	Long: `encode converts the DWARF debug info of FILE to BTF the way pahole -J does and
+writes it as raw BTF to OUT (through a temporary file and a rename).
+
+Every compile unit is converted on its own, -j at a time; the pieces are merged
+in unit order and deduplicated, so the output does not depend on -j.
+
+--features takes pahole's --btf_features names: "default" (the default), a
+comma-separated list ("float,enum64"), or "+name,..." for the default set plus
+those. Known names: ` + strings.Join(encode.FeatureNames, ", ") + `.
+So 'btfkit encode -o OUT vmlinux' means what
+'pahole -J --btf_features=default --btf_encode_detached=OUT vmlinux' means.`,
+	Example: `  btfkit encode -o vmlinux.btf vmlinux
+  btfkit encode -j2 --features=+global_var --lang-exclude=rust -o vmlinux.btf vmlinux`,
+	Args: cobra.ExactArgs(1),
+	RunE: runEncode,
+}
+
+func init() {
+	f := encodeCmd.Flags()
+	f.StringVarP(&encodeOpts.out, "output", "o", "", "write raw BTF to `OUT` (required)")
+	f.IntVarP(&encodeOpts.jobs, "jobs", "j", runtime.NumCPU(), "convert up to `N` compile units at once (the output does not depend on it)")
+	f.StringVar(&encodeOpts.features, "features", "default", "BTF features, pahole's --btf_features `LIST`")
+	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
+	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr")
+	encodeCmd.MarkFlagRequired("output")
+	rootCmd.AddCommand(encodeCmd)
+}
+
+func runEncode(cmd *cobra.Command, args []string) error {
+	t0 := time.Now()
+	feat, unknown, err := encode.ParseFeatures(encodeOpts.features)
+	if err != nil {
+		return fmt.Errorf("--features: %w", err)
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("--features: unknown feature(s) %s; known: %s", strings.Join(unknown, ", "), strings.Join(encode.FeatureNames, ", "))
+	}
+	langs, err := encode.ParseLanguages(encodeOpts.langExclude)
+	if err != nil {
+		return fmt.Errorf("--lang-exclude: %w", err)
+	}
+	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs})
+	if err != nil {
+		return err
+	}
+	t1 := time.Now()
+	if err := writeEncoded(encodeOpts.out, spec.Marshal(nil)); err != nil {
+		return err
+	}
+	if encodeOpts.verbose {
+		fmt.Fprintf(os.Stderr, "btfkit encode: %s: %d types, encode %v, write %v\n",
+			args[0], spec.NumTypes(), t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// writeEncoded writes data to path through a temporary file in the same
+// directory and a rename, so that path is never left half-written.
+func writeEncoded(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(name, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("%s: %w", path, werr)
+	}
+	return nil
+}

@@ -1,0 +1,30 @@
+package encode
+
+import (
+	"os"
+	"testing"
+)
+
+func BenchmarkFragmentsVmlinux(b *testing.B) {
+	obj := os.Getenv("VMLINUX")
+	if obj == "" {
+		b.Skip("SKIP: VMLINUX not set")
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := Fragments(obj, Options{Features: DefaultFeatures, Jobs: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeVmlinux(b *testing.B) {
+	obj := os.Getenv("VMLINUX")
+	if obj == "" {
+		b.Skip("SKIP: VMLINUX not set")
+	}
+	for i := 0; i < b.N; i++ {
+		if _, err := EncodeFile(obj, Options{Features: DefaultFeatures, Jobs: 2}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package encode
+
+import "unsafe"
+
+// strTab builds a fragment's string table. Strings are interned by
+// identity (data pointer and length), not by content: the fast reader's
+// strings are views of .debug_str, where one name is one place, so
+// identity catches nearly every repeat without hashing any bytes. A string
+// seen at two places (inline DW_FORM_string names) is stored twice, which
+// deduplication undoes. The hash table is reused across units: a
+// generation stamp invalidates its slots instead of clearing them.
+type strTab struct {
+	buf   []byte
+	slots []strSlot
+	used  int
+	gen   uint32
+}
+
+type strSlot struct {
+	ptr uintptr
+	n   uint32
+	gen uint32
+	off uint32
+}
+
+// reset starts a new table (the previous buf is left to its owner).
+func (t *strTab) reset(sizeHint int) {
+	t.buf = make([]byte, 1, max(sizeHint, 64))
+	t.gen++
+	t.used = 0
+	if t.slots == nil {
+		t.slots = make([]strSlot, 1<<12)
+	}
+	if t.gen == 0 { // wrapped: really clear
+		clear(t.slots)
+		t.gen = 1
+	}
+}
+
+// add returns the offset of s in the table, appending it if this string
+// has not been seen in this unit.
+func (t *strTab) add(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	n := uint32(len(s))
+	if t.used*2 >= len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	h := (uint64(p)*0x9E3779B97F4A7C15 ^ uint64(n)) >> 20
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.gen != t.gen {
+			off := uint32(len(t.buf))
+			t.buf = append(t.buf, s...)
+			t.buf = append(t.buf, 0)
+			*sl = strSlot{p, n, t.gen, off}
+			t.used++
+			return off
+		}
+		if sl.ptr == p && sl.n == n {
+			return sl.off
+		}
+	}
+}
+
+func (t *strTab) grow() {
+	old := t.slots
+	t.slots = make([]strSlot, len(old)*2)
+	mask := uint64(len(t.slots) - 1)
+	for _, sl := range old {
+		if sl.gen != t.gen {
+			continue
+		}
+		h := (uint64(sl.ptr)*0x9E3779B97F4A7C15 ^ uint64(sl.n)) >> 20
+		for i := h & mask; ; i = (i + 1) & mask {
+			if t.slots[i].gen != t.gen {
+				t.slots[i] = sl
+				break
+			}
+		}
+	}
+}
