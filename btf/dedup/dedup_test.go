@@ -207,3 +207,45 @@ func TestGCCArchive(t *testing.T) {
 	// No kernel check here: gcc 12's DATASECs have size 0, which the
 	// kernel rejects (loaders fix them up from the ELF).
 }
+
+// TestLoadMembersParallel runs the parallel loader with many workers over
+// many small members (for -race) and checks the order is the input's.
+func TestLoadMembersParallel(t *testing.T) {
+	var units []unit
+	var archive []byte
+	for i := 0; i < 40; i++ {
+		u := cyclicUnit(i)
+		u.Add("marker", btf.KindInt, 0, false, uint32(i%8+1), uint32(i%8+1)*8)
+		units = append(units, u)
+		archive = append(archive, u.Marshal(nil)...)
+	}
+	p := writeTemp(t, "many.btf", archive)
+	var first []byte
+	for _, jobs := range []int{1, 3, 16} {
+		specs, err := LoadMembers([]string{p, p}, nil, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(specs) != 80 {
+			t.Fatalf("jobs=%d: %d members, want 80", jobs, len(specs))
+		}
+		for i, s := range specs {
+			if !bytes.Equal(s.Marshal(nil), units[i%40].Marshal(nil)) {
+				t.Fatalf("jobs=%d: member %d out of place", jobs, i)
+			}
+		}
+		m, err := Merge(specs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := Dedup(m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = out.Marshal(nil)
+		} else if !bytes.Equal(first, out.Marshal(nil)) {
+			t.Errorf("jobs=%d: different output", jobs)
+		}
+	}
+}
