@@ -88,6 +88,9 @@ func ciliumVlen(typ cbtf.Type) int {
 // with cilium/ebpf, an independent parser: the number of types, and each
 // type's kind, name and member count must agree with ours.
 func TestAgainstCilium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: vmlinux-sized inputs only in the full run")
+	}
 	ins := referenceInputs(t)
 	ins = append(ins, sysfsInputs(t)...)
 	for _, in := range ins {

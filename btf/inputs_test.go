@@ -189,13 +189,31 @@ func objectInputs(t testing.TB) []testInput {
 
 // allInputs is every input of the oracle tests; Debian ones only when
 // installed (a visible SKIP line otherwise, a failure with CI=true).
+//
+// With -short (the race-detector run) only the objects and three small
+// Debian modules are used: the vmlinux-sized inputs take minutes under -race.
 func allInputs(t *testing.T) []testInput {
 	t.Helper()
-	ins := referenceInputs(t)
-	ins = append(ins, sysfsInputs(t)...)
+	var ins []testInput
+	if !testing.Short() {
+		ins = append(ins, referenceInputs(t)...)
+		ins = append(ins, sysfsInputs(t)...)
+	}
 	ins = append(ins, objectInputs(t)...)
 	ok := t.Run("debian-inputs", func(t *testing.T) {
-		ins = append(ins, debianInputs(t)...)
+		deb := debianInputs(t)
+		if testing.Short() {
+			t.Logf("-short: only 3 Debian modules, no vmlinux-sized inputs")
+			var small []testInput
+			for _, in := range deb {
+				switch filepath.Base(in.path) {
+				case "vfat.ko", "tun.ko", "8021q.ko":
+					small = append(small, in)
+				}
+			}
+			deb = small
+		}
+		ins = append(ins, deb...)
 	})
 	if !ok && os.Getenv("CI") == "true" {
 		t.FailNow()
