@@ -2,6 +2,7 @@ package btf
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,10 @@ func everyKindSpec() *Spec {
 	s.Add("u64enum", KindEnum64, 2, false, 8, s.AddString("SMALL"), 1, 0, s.AddString("HUGE"), 0, 0xffffffff) // 33
 	s.Add("s64enum", KindEnum64, 2, true, 8, s.AddString("NBIG"), 0, 0xffffffff, s.AddString("MIN"), 0, 0x80000000)
 	s.Add("", KindEnum, 0, false, 4) // anonymous, no enumerators
+	// kind_flag set on tags (attribute-style tags of newer kernels): bpftool
+	// 7.1 does not show it.
+	s.Add("attr_decl", KindDeclTag, 0, true, uint32(fg), 0xffffffff)
+	s.Add("attr_type", KindTypeTag, 0, true, uint32(i32))
 	return s
 }
 
@@ -100,11 +105,26 @@ func TestDumpRawEveryKind(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The same in big endian: bpftool reads either byte order.
+	beBasePath := filepath.Join(dir, "base-be.btf")
+	beSplitPath := filepath.Join(dir, "split-be.btf")
+	if err := os.WriteFile(beBasePath, base.Marshal(binary.BigEndian), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(beSplitPath, split.Marshal(binary.BigEndian), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	for _, c := range []struct {
 		name       string
 		s          *Spec
 		path, base string
-	}{{"base", base, basePath, ""}, {"split", split, splitPath, basePath}} {
+	}{
+		{"base", base, basePath, ""},
+		{"split", split, splitPath, basePath},
+		{"base-be", base, beBasePath, ""},
+		{"split-be", split, beSplitPath, beBasePath},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			var got bytes.Buffer
 			if err := DumpRaw(&got, c.s); err != nil {
@@ -113,6 +133,23 @@ func TestDumpRawEveryKind(t *testing.T) {
 			want := bpftoolDump(t, c.path, c.base)
 			if !bytes.Equal(got.Bytes(), want) {
 				t.Fatalf("DumpRaw differs from bpftool at %s\nbpftool:\n%s", firstDiff(got.Bytes(), want), want)
+			}
+			// And the file read back (little or big endian) dumps the same.
+			var rbase *Spec
+			if c.base != "" {
+				var err error
+				if rbase, err = LoadFile(c.base, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := LoadFile(c.path, rbase)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Reset()
+			DumpRaw(&got, r)
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("DumpRaw of %s read back differs from bpftool at %s", filepath.Base(c.path), firstDiff(got.Bytes(), want))
 			}
 		})
 	}
