@@ -340,3 +340,33 @@ func TestSplitBaseFwdNotAdjusted(t *testing.T) {
 		t.Errorf("kinds %v: want int from the base, foo and bar in the split", k)
 	}
 }
+
+func TestMappingAndFirstIDs(t *testing.T) {
+	u1 := newUnit()
+	u1.ptr(u1.fwd("foo", false)) // [1] FWD, [2] PTR
+	u2 := newUnit()
+	i := u2.int_("int", 4, true)
+	foo := u2.structT("foo", 4, mem{"u", i, 0})
+	p2 := u2.ptr(foo)
+	specs := []*btf.Spec{u1.Spec, u2.Spec}
+	out, m, err := DedupSpecsOnto(nil, specs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := FirstIDs(nil, specs)
+	if first[0] != 1 || first[1] != 3 {
+		t.Fatalf("FirstIDs = %v, want [1 3]", first)
+	}
+	merged := func(spec int, id btf.TypeID) btf.TypeID { return first[spec] + id - specs[spec].FirstID() }
+	// Unit 1's PTR to the FWD and unit 2's PTR to the struct are one type.
+	if a, b := m.Map(merged(0, 2)), m.Map(merged(1, p2)); a != b || out.Type(a).Kind() != btf.KindPtr {
+		t.Errorf("PTRs map to %d and %d, want the same PTR", a, b)
+	}
+	// The FWD maps to the struct.
+	if a := m.Map(merged(0, 1)); out.Type(a).Kind() != btf.KindStruct || out.Type(a).Name() != "foo" {
+		t.Errorf("FWD maps to %v", out.Type(a).Kind())
+	}
+	if m.Map(0) != 0 {
+		t.Error("void does not map to void")
+	}
+}

@@ -115,3 +115,31 @@ func DedupSpecs(specs []*btf.Spec, opts Options) (*btf.Spec, error) {
 	out, _, err := Dedup(m, opts)
 	return out, err
 }
+
+// DedupSpecsOnto merges specs onto base (see MergeOnto; base may be nil)
+// and deduplicates the result, returning the Mapping from merged IDs to
+// output IDs. Type x of specs[i] has the merged ID
+// FirstIDs(base, specs)[i] + (x - specs[i].FirstID()); base IDs and void
+// keep theirs.
+func DedupSpecsOnto(base *btf.Spec, specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+	m, err := MergeOnto(base, specs...)
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	return Dedup(m, opts)
+}
+
+// FirstIDs returns, for each spec, the merged ID its first own type gets in
+// MergeOnto(base, specs...) (and Merge, whose base is the specs' own).
+func FirstIDs(base *btf.Spec, specs []*btf.Spec) []btf.TypeID {
+	next := btf.TypeID(1)
+	if base != nil {
+		next = base.NextID()
+	}
+	ids := make([]btf.TypeID, len(specs))
+	for i, s := range specs {
+		ids[i] = next
+		next += btf.TypeID(s.NumTypes())
+	}
+	return ids
+}

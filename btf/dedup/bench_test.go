@@ -1,0 +1,27 @@
+package dedup
+
+import (
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// BenchmarkDedupEmbedded4x: merge and dedup four copies of the vmlinux BTF
+// (381,060 types in).
+func BenchmarkDedupEmbedded4x(b *testing.B) {
+	_, data := embedded(b)
+	var specs []*btf.Spec
+	for i := 0; i < 4; i++ {
+		specs = append(specs, mustParse(b, data, nil))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m, err := Merge(specs...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := Dedup(m, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
