@@ -1,0 +1,153 @@
+package encode
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/internal/kernload"
+)
+
+// withoutFuncs returns a copy of s without what belongs to functions and
+// variables (the next encoder issue): FUNC, VAR, DATASEC, the FUNC_PROTOs
+// that only FUNCs refer to, and DECL_TAGs on FUNCs and VARs.
+func withoutFuncs(s *btf.Spec) *btf.Spec {
+	n := int(s.NextID())
+	usedByType := make([]bool, n)
+	for id := btf.TypeID(1); id < s.NextID(); id++ {
+		_, info, st, ext := s.RawType(id)
+		k := btf.Kind(info >> 24 & 0x1f)
+		if k == btf.KindFunc || k == btf.KindVar || k == btf.KindDatasec || k == btf.KindDeclTag {
+			continue
+		}
+		e := append([]uint32(nil), ext...)
+		btf.ForEachTypeRef(info, &st, e, func(p *uint32) { usedByType[*p] = true })
+	}
+	keep := make([]bool, n)
+	for id := btf.TypeID(1); id < s.NextID(); id++ {
+		t := s.Type(id)
+		switch t.Kind() {
+		case btf.KindFunc, btf.KindVar, btf.KindDatasec:
+		case btf.KindFuncProto:
+			keep[id] = usedByType[id]
+		case btf.KindDeclTag:
+			k := s.Type(t.Ref()).Kind()
+			keep[id] = k != btf.KindFunc && k != btf.KindVar
+		default:
+			keep[id] = true
+		}
+	}
+	return subset(s, keep)
+}
+
+// subset copies the kept types of s, renumbered in order.
+func subset(s *btf.Spec, keep []bool) *btf.Spec {
+	newID := make([]uint32, len(keep))
+	next := uint32(1)
+	for id := 1; id < len(keep); id++ {
+		if keep[id] {
+			newID[id] = next
+			next++
+		}
+	}
+	out := btf.NewSpec()
+	for id := btf.TypeID(1); id < s.NextID(); id++ {
+		if !keep[id] {
+			continue
+		}
+		name, info, st, ext := s.RawType(id)
+		e := append([]uint32(nil), ext...)
+		btf.ForEachTypeRef(info, &st, e, func(p *uint32) { *p = newID[*p] })
+		btf.ForEachStringRef(info, &name, e, func(p *uint32) { *p = out.AddString(s.String(*p)) })
+		out.AddRaw(name, info, st, e...)
+	}
+	return out
+}
+
+// requireKernelInputs returns the Debian vmlinux, or skips visibly (fails
+// in CI) when it is not installed.
+func requireVmlinux(t testing.TB) string {
+	t.Helper()
+	if v := os.Getenv("VMLINUX"); v != "" {
+		return v
+	}
+	out, err := exec.Command("/work/shared/tools/kernel-inputs").Output()
+	if err == nil {
+		for _, l := range strings.Split(string(out), "\n") {
+			if v, ok := strings.CutPrefix(l, "VMLINUX="); ok {
+				if _, err := os.Stat(v); err == nil {
+					return v
+				}
+			}
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("the Debian vmlinux is not installed (kernel-inputs: %v)", err)
+	}
+	t.Skipf("SKIP: the Debian vmlinux is not installed (run /work/shared/tools/kernel-inputs)")
+	return ""
+}
+
+func requireFile(t testing.TB, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("SKIP: %v", err)
+	}
+}
+
+// validate runs the independent checks every encoder output must pass:
+// btf.Spec.Check, bpftool and the running kernel's verifier.
+func validate(t *testing.T, name string, data []byte) {
+	t.Helper()
+	s, err := btf.Parse(data, nil)
+	if err != nil {
+		t.Fatalf("%s: reading our own output: %v", name, err)
+	}
+	if err := s.Check(); err != nil {
+		t.Errorf("%s: btf check: %v", name, err)
+	}
+	if _, err := exec.LookPath("bpftool"); err == nil {
+		f := filepath.Join(t.TempDir(), "out.btf")
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bpftool", "btf", "dump", "file", f)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		cmd.Stdout = nil
+		if err := cmd.Run(); err != nil {
+			t.Errorf("%s: bpftool btf dump: %v\n%s", name, err, stderr.String())
+		}
+	} else if os.Getenv("CI") == "true" {
+		t.Errorf("bpftool not found")
+	}
+	err = kernload.Load(data)
+	var rej *kernload.RejectedError
+	switch {
+	case errors.As(err, &rej):
+		log := rej.Log
+		if len(log) > 2000 {
+			log = log[len(log)-2000:]
+		}
+		t.Errorf("%s: the kernel rejected our BTF (%v):\n%s", name, rej.Errno, log)
+	case errors.Is(err, kernload.ErrNotPermitted):
+		t.Logf("SKIP kernel load: %v", err)
+	case err != nil:
+		t.Errorf("%s: kernel load: %v", name, err)
+	}
+}
+
+func diffText(r *diff.Result) string {
+	var b bytes.Buffer
+	r.Write(&b)
+	return b.String()
+}
