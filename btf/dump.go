@@ -3,6 +3,7 @@ package btf
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -98,7 +99,40 @@ func (s *Spec) appendStr(b []byte, off uint32) []byte {
 	return append(b, str...)
 }
 
-func appendU(b []byte, v uint32) []byte { return strconv.AppendUint(b, uint64(v), 10) }
+const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
+	"30313233343536373839" + "40414243444546474849" + "50515253545556575859" +
+	"60616263646566676869" + "70717273747576777879" + "80818283848586878889" +
+	"90919293949596979899"
+
+// appendU appends v in decimal. It is strconv.AppendUint without the
+// intermediate buffer and copy: numbers are half of a listing's work.
+func appendU(b []byte, v uint32) []byte {
+	if v < 10 {
+		return append(b, byte('0'+v))
+	}
+	n := 2
+	for x := v / 100; x != 0; x /= 10 {
+		n++
+	}
+	if cap(b)-len(b) < n {
+		b = slices.Grow(b, n)
+	}
+	i := len(b) + n
+	b = b[:i]
+	for v >= 100 {
+		q := v / 100
+		r := 2 * (v - 100*q)
+		i -= 2
+		b[i], b[i+1] = digitPairs[r], digitPairs[r+1]
+		v = q
+	}
+	if v >= 10 {
+		b[i-2], b[i-1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		b[i-1] = byte('0' + v)
+	}
+	return b
+}
 
 // appendRawType appends the listing of type id with header h and trailing
 // words ext; names and DATASEC entries are looked up in s.
