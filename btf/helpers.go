@@ -88,3 +88,22 @@ func (s *Spec) RawType(id TypeID) (nameOff, info, sizeType uint32, ext []uint32)
 	h := sp.hdrs[i]
 	return h.NameOff, h.Info, h.SizeType, sp.words[sp.extra[i]:sp.extra[i+1]:sp.extra[i+1]]
 }
+
+// HeaderLen is the header length Marshal writes: the one of the raw BTF
+// the Spec was parsed from (24 or more), or 24 for a Spec built in memory.
+func (s *Spec) HeaderLen() uint32 {
+	if s.hdrLen > HeaderLen {
+		return s.hdrLen
+	}
+	return HeaderLen
+}
+
+// SetHeaderLen sets the header length Marshal writes (at least 24, a
+// multiple of 4; bytes past the 24 known ones are written as zero), so a
+// Spec rebuilt from another keeps its layout: libbpf v1.8 writes 32.
+func (s *Spec) SetHeaderLen(n uint32) {
+	if n < HeaderLen {
+		n = HeaderLen
+	}
+	s.hdrLen = n &^ 3
+}

@@ -102,6 +102,11 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 		}
 	}
 	out.SetRawStrings(strs)
+	hl := uint32(0)
+	for _, s := range specs {
+		hl = max(hl, s.HeaderLen())
+	}
+	out.SetHeaderLen(hl)
 	return out, nil
 }
 

@@ -134,16 +134,24 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: member %d at offset %zu: %s\n", argv[optind], members, off, strerror(errno));
 			return 1;
 		}
-		err = btf__add_btf(acc, m);
-		if (err < 0) {
-			fprintf(stderr, "btf__add_btf member %d: %s\n", members, strerror(-err));
-			return 1;
-		}
-		btf__free(m);
 		members++;
 		off += end;
 		while (off < len && data[off] == 0)
 			off++;
+		if (base && !standalone && members == 1 && off >= len) {
+			/* One split member: dedup it as it is (libbpf before
+			 * v1.3 cannot btf__add_btf a split BTF). */
+			btf__free(acc);
+			acc = m;
+			break;
+		}
+		err = btf__add_btf(acc, m);
+		if (err < 0) {
+			fprintf(stderr, "btf__add_btf member %d: %s\n", members - 1, strerror(-err));
+			return 1;
+		}
+		btf__free(m);
+		continue;
 	}
 	err = btf__dedup(acc, NULL);
 	if (err) {
