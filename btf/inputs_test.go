@@ -30,8 +30,14 @@ func skipOrFail(t testing.TB, format string, args ...any) {
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("CI=true but %s", msg)
 	}
+	// go test without -v hides skip messages: say it once on stderr too.
+	if _, seen := skipSaid.LoadOrStore(msg, true); !seen {
+		fmt.Fprintf(os.Stderr, "SKIP: %s: %s\n", t.Name(), msg)
+	}
 	t.Skipf("SKIP: %s", msg)
 }
+
+var skipSaid sync.Map
 
 // debianModules are the modules the split-BTF tests read: a spread of sizes
 // and subsystems.
