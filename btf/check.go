@@ -784,13 +784,8 @@ func (c *checker) checkRef(t Type) {
 	if !ok || rid == 0 {
 		return
 	}
-	// A pointer straight at a FUNC is rejected; a modifier of a FUNC is
-	// fine (the kernel resolves it to the FUNC's prototype), and so is a
-	// pointer to such a modifier.
-	if k == KindPtr && rt.Kind() == KindFunc {
-		c.add(t, RuleRefKind, "points to %s; a pointer to a function points to its FUNC_PROTO", c.describe(ref))
-		return
-	}
+	// Whether a pointer or modifier may refer to a FUNC depends on the
+	// order the kernel resolves types in: see checkDepth.
 	if rid, ok := c.resolve(ref); ok && rid != 0 && sourceOnly(c.s.Type(rid).Kind()) {
 		c.add(t, RuleRefKind, "resolves to %s, which only a DATASEC or nothing may refer to", c.describe(rid))
 	}
@@ -1276,7 +1271,9 @@ func isSink(mode int, k Kind) bool {
 // checkDepth replays the order in which the kernel resolves references
 // (btf_check_all_types: each type in ID order, then each FUNC_PROTO's
 // return and parameter types) and reports walks deeper than the kernel's
-// stack of 32. Loops are left to checkLoops.
+// stack of 32, and the one order-dependent reference rule: a pointer or
+// modifier reached from a pointer or struct may refer to a FUNC only if the
+// kernel has resolved that FUNC already. Loops are left to checkLoops.
 func (c *checker) checkDepth() {
 	first := c.s.FirstID()
 	done := make([]uint8, int(c.next-first)) // 0 new, 1 on the walk, 2 resolved
@@ -1311,6 +1308,14 @@ func (c *checker) checkDepth() {
 			}
 			f.next++
 			if child == 0 || child >= c.next || resolved(child) || done[child-first] == 1 {
+				continue
+			}
+			ft := c.s.Type(f.id)
+			if f.next == 1 && mode != modeAny && (ft.Kind() == KindPtr || isModifier(ft.Kind())) && c.s.Type(child).Kind() == KindFunc {
+				// The kernel takes a FUNC as its prototype only once it
+				// has resolved it; walking from a pointer (or a struct)
+				// it does not resolve it first, and rejects the reference.
+				c.add(ft, RuleRefKind, "refers to %s, which the kernel has not resolved yet when it resolves this %s (walking from %s); refer to a FUNC only after it, or through a TYPEDEF resolved first", c.describe(child), ft.Kind(), c.describe(root))
 				continue
 			}
 			if isSink(mode, c.s.Type(child).Kind()) {

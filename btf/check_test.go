@@ -246,7 +246,11 @@ var checkCases = []checkCase{
 	{name: "VOLATILE of DATASEC", rule: RuleRefKind, mutate: func(s *Spec) { setSizeType(s, cVolatile, uint32(cDatasec)) }},
 	{name: "member of TYPEDEF of FUNC", rule: RuleRefKind, mutate: func(s *Spec) { setSizeType(s, cTypedef, uint32(cFunc)); setExt(s, cStruct, 1, uint32(cTypedef)) }},
 	{name: "VAR of TYPEDEF of FUNC", rule: RuleRefKind, mutate: func(s *Spec) { setSizeType(s, cTypedef, uint32(cFunc)); setSizeType(s, cVar, uint32(cTypedef)) }},
-	{name: "PTR to FUNC", rule: RuleRefKind, mutate: func(s *Spec) { setSizeType(s, cPtr, uint32(cFunc)) }},
+	{name: "PTR to a later FUNC", rule: RuleRefKind, mutate: func(s *Spec) { setSizeType(s, cPtr, uint32(cFunc)) }},
+	{name: "PTR to TYPEDEF of a later FUNC", rule: RuleRefKind, mutate: func(s *Spec) {
+		setSizeType(s, cTypedef, uint32(cFunc))
+		setSizeType(s, cPtr, uint32(cTypedef))
+	}},
 	{name: "FUNC of INT", rule: RuleRefKind, mutate: func(s *Spec) { setSizeType(s, cFunc, uint32(cInt)) }},
 	{name: "DATASEC entry of INT", rule: RuleRefKind, mutate: func(s *Spec) { setExt(s, cDatasec, 0, uint32(cInt)) }},
 	{name: "DATASEC entry of FUNC", rule: RuleRefKind, mutate: func(s *Spec) { setExt(s, cDatasec, 0, uint32(cFunc)) }},
@@ -738,6 +742,7 @@ var acceptCases = []struct {
 		setSizeType(s, cTypedef, uint32(cFunc))
 		s.Add("", KindPtr, 0, false, uint32(cTypedef))
 	}},
+	{"PTR to an earlier FUNC", func(s *Spec) { s.Add("", KindPtr, 0, false, uint32(cFunc)) }},
 	{"PTR to FWD", func(s *Spec) { setSizeType(s, cPtr, uint32(cFwd)) }},
 	{"TYPE_TAG of CONST", func(s *Spec) { setSizeType(s, cTypeTag, uint32(cConst)) }},
 	{"TYPE_TAG and DECL_TAG with kind_flag", func(s *Spec) { setKindFlag(s, cTypeTag); setKindFlag(s, cDeclTag) }},
