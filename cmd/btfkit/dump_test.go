@@ -19,9 +19,9 @@ var dumpTestBin struct {
 	err  error
 }
 
-// btfkitBinary builds the command once per test binary; the tests run it as
+// dumpTestBinary builds the command once per test binary; the tests run it as
 // a process to see exactly what a user sees: stdout, stderr, exit status.
-func btfkitBinary(t *testing.T) string {
+func dumpTestBinary(t *testing.T) string {
 	t.Helper()
 	b := &dumpTestBin
 	b.Do(func() {
@@ -42,10 +42,10 @@ func btfkitBinary(t *testing.T) string {
 	return b.path
 }
 
-// runBtfkit runs the command and returns stdout, stderr and exit status.
-func runBtfkit(t *testing.T, args ...string) (string, string, int) {
+// runDumpCmd runs the command and returns stdout, stderr and exit status.
+func runDumpCmd(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(btfkitBinary(t), args...)
+	cmd := exec.Command(dumpTestBinary(t), args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -58,7 +58,7 @@ func runBtfkit(t *testing.T, args ...string) (string, string, int) {
 	return stdout.String(), stderr.String(), code
 }
 
-func gccBTFObject(t *testing.T, name string) string {
+func dumpTestObject(t *testing.T, name string) string {
 	t.Helper()
 	return testc.Compile(t, filepath.Join(testc.CorpusDir(), name), testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf"}})
 }
@@ -66,12 +66,12 @@ func gccBTFObject(t *testing.T, name string) string {
 // TestDumpCommandMatchesBpftool: one plain input, no heading, bpftool's bytes.
 func TestDumpCommandMatchesBpftool(t *testing.T) {
 	testc.Require(t, "bpftool")
-	inputs := []string{gccBTFObject(t, "types.c")}
+	inputs := []string{dumpTestObject(t, "types.c")}
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err == nil {
 		inputs = append(inputs, "/sys/kernel/btf/vmlinux")
 	}
 	for _, in := range inputs {
-		got, stderr, code := runBtfkit(t, "dump", in)
+		got, stderr, code := runDumpCmd(t, "dump", in)
 		if code != 0 {
 			t.Fatalf("btfkit dump %s: exit %d: %s", in, code, stderr)
 		}
@@ -87,11 +87,11 @@ func TestDumpCommandMatchesBpftool(t *testing.T) {
 // several files each gets a "# FILE" heading.
 func TestDumpCommandArchiveAndSeveralFiles(t *testing.T) {
 	testc.Require(t, "bpftool", "ld")
-	objs := []string{gccBTFObject(t, "types.c"), gccBTFObject(t, "funcs.c"), gccBTFObject(t, "tags.c")}
+	objs := []string{dumpTestObject(t, "types.c"), dumpTestObject(t, "funcs.c"), dumpTestObject(t, "tags.c")}
 	all := filepath.Join(t.TempDir(), "all.o")
 	testc.Run(t, "ld", append([]string{"-r", "-o", all}, objs...)...)
 
-	got, stderr, code := runBtfkit(t, "dump", all)
+	got, stderr, code := runDumpCmd(t, "dump", all)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -110,7 +110,7 @@ func TestDumpCommandArchiveAndSeveralFiles(t *testing.T) {
 		t.Logf("note: bpftool no longer prints only the first member of an archive; update dump --help")
 	}
 
-	got, stderr, code = runBtfkit(t, "dump", objs[0], objs[1])
+	got, stderr, code = runDumpCmd(t, "dump", objs[0], objs[1])
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -129,7 +129,7 @@ func TestDumpCommandArchiveAndSeveralFiles(t *testing.T) {
 // input.
 func TestDumpCommandErrors(t *testing.T) {
 	dir := t.TempDir()
-	obj := gccBTFObject(t, "types.c")
+	obj := dumpTestObject(t, "types.c")
 	raw := filepath.Join(dir, "types.btf")
 	testc.Run(t, "objcopy", "--dump-section", ".BTF="+raw, obj, filepath.Join(dir, "scratch.o"))
 	data, err := os.ReadFile(raw)
@@ -156,7 +156,7 @@ func TestDumpCommandErrors(t *testing.T) {
 		{[]string{"dump", "--base", notBTF, obj}, "btfkit: base: " + notBTF + ": offset 0x0"},
 		{[]string{"dump", "--format", "nosuch", obj}, `btfkit: unknown format "nosuch" (known: `},
 	} {
-		stdout, stderr, code := runBtfkit(t, c.args...)
+		stdout, stderr, code := runDumpCmd(t, c.args...)
 		if code != 1 || !strings.HasPrefix(stderr, c.want) || stdout != "" {
 			t.Errorf("btfkit %s: exit %d, stdout %q, stderr %q; want exit 1 and stderr starting %q",
 				strings.Join(c.args, " "), code, stdout, stderr, c.want)
@@ -166,7 +166,7 @@ func TestDumpCommandErrors(t *testing.T) {
 
 // TestDumpHelpListsFormats: --help lists the registered formats.
 func TestDumpHelpListsFormats(t *testing.T) {
-	out, _, code := runBtfkit(t, "dump", "--help")
+	out, _, code := runDumpCmd(t, "dump", "--help")
 	if code != 0 || !strings.Contains(out, "\n  raw ") || !strings.Contains(out, "btfkit dump /sys/kernel/btf/vmlinux") {
 		t.Fatalf("dump --help (exit %d):\n%s", code, out)
 	}
