@@ -30,16 +30,18 @@ type Options struct {
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
 // an object file) to BTF: every unit becomes a fragment, in parallel; the
-// fragments are merged in unit order and deduplicated.
+// fragments are merged in unit order as they come and the result is
+// deduplicated.
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
-	frags, err := Fragments(path, o)
-	if err != nil {
+	m := newMerger()
+	if err := walkFile(path, o, func(f *fragment) error { return m.add(f) }); err != nil {
 		return nil, err
 	}
+	merged := m.finish()
 	if o.NoDedup {
-		return dedup.Merge(frags...)
+		return merged, nil
 	}
-	out, err := dedup.DedupSpecs(frags, dedup.Options{})
+	out, _, err := dedup.Dedup(merged, dedup.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -47,8 +49,21 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 }
 
 // Fragments converts each unit of the file at path to a BTF fragment and
-// returns them in unit order, without merging (for tests and tools).
+// returns them in unit order, each a standalone Spec, without merging (for
+// tests and tools).
 func Fragments(path string, o Options) ([]*btf.Spec, error) {
+	var out []*btf.Spec
+	err := walkFile(path, o, func(f *fragment) error {
+		out = append(out, f.spec())
+		return nil
+	})
+	return out, err
+}
+
+// walkFile converts the units of the file at path, o.Jobs at a time, and
+// hands the fragments to emit in unit order, on the calling goroutine.
+// A fragment belongs to emit only for the call.
+func walkFile(path string, o Options, emit func(*fragment) error) error {
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -56,25 +71,25 @@ func Fragments(path string, o Options) ([]*btf.Spec, error) {
 	if o.stdReader {
 		src, err := openStd(path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer src.close()
-		return fragmentsStd(src, o, jobs)
+		return walkStd(src, o, jobs, emit)
 	}
 	d, err := dwarf.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer d.Close()
-	return fragmentsFast(path, d, o, jobs)
+	return walkFast(path, d, o, jobs, emit)
 }
 
-func fragmentsStd(src *stdSource, o Options, jobs int) ([]*btf.Spec, error) {
+func walkStd(src *stdSource, o Options, jobs int, emit func(*fragment) error) error {
 	n := src.numUnits()
 	if jobs > n {
 		jobs = n
 	}
-	frags := make([]*btf.Spec, n)
+	frags := make([]*fragment, n)
 	errs := make([]error, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -98,12 +113,15 @@ func fragmentsStd(src *stdSource, o Options, jobs int) ([]*btf.Spec, error) {
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for i, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
+		}
+		if err := emit(frags[i]); err != nil {
+			return err
 		}
 	}
-	return frags, nil
+	return nil
 }
 
 func newUnitConv(o Options, big bool) *unitConv {

@@ -3,49 +3,70 @@ package encode
 import (
 	"fmt"
 
-	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
 )
 
-// fragmentsFast converts every unit of d with the dwarf package's reader,
-// jobs units at a time, and returns the fragments in unit order.
-func fragmentsFast(path string, d *dwarf.Data, o Options, jobs int) ([]*btf.Spec, error) {
+// walkFast converts every unit of d with the dwarf package's reader, jobs
+// units at a time, and hands the fragments to emit in unit order.
+func walkFast(path string, d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) error {
 	big := d.Sections().BigEndian
-	pool := make(chan *unitConv, jobs+1)
-	units := d.Units()
-	frags := make([]*btf.Spec, 0, len(units))
-	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*btf.Spec, error) {
+	convs := make(chan *unitConv, jobs+1)
+	free := make(chan *fragment, 2*jobs+2)
+	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
 		var c *unitConv
 		select {
-		case c = <-pool:
+		case c = <-convs:
 		default:
 			c = newUnitConv(o, big)
+			c.free = free
 		}
-		defer func() { pool <- c }()
+		defer func() { convs <- c }()
 		u := r.Unit()
 		if u.Type != dwarf.UTCompile && u.Type != dwarf.UTPartial {
-			return btf.NewSpec(), nil
+			return c.newFragment(), nil
 		}
-		if err := walkFast(r, c); err != nil {
+		if err := walkUnitFast(r, c); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		return c.emit(), nil
-	}, func(u *dwarf.Unit, s *btf.Spec) error {
-		frags = append(frags, s)
+	}, func(u *dwarf.Unit, f *fragment) error {
+		if err := emit(f); err != nil {
+			return fmt.Errorf("%s: unit at .debug_info+0x%x: %w", path, uint64(u.Offset), err)
+		}
+		f.reset()
+		select {
+		case free <- f:
+		default:
+		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return frags, nil
+	return err
 }
 
-// walkFast feeds the entries of the reader's unit to c.
-func walkFast(r *dwarf.UnitReader, c *unitConv) error {
+// wanted reports whether the converter looks at the attributes of an
+// entry with this tag under a parent with tag parent; for the others only
+// the position is passed on, which saves decoding names nobody reads.
+func wanted(tag, parent uint32) bool {
+	if isTypeTag(tag) {
+		return true
+	}
+	switch tag {
+	case tagMember, tagEnumerator, tagSubrangeType, tagUnspecifiedParams, tagLLVMAnnotation:
+		return true
+	case tagFormalParameter:
+		return parent == tagSubroutineType
+	}
+	return false
+}
+
+// walkUnitFast feeds the entries of the reader's unit to c.
+func walkUnitFast(r *dwarf.UnitReader, c *unitConv) error {
 	c.reset()
 	dd := r.Data()
 	var e dwarf.Entry
 	var d die
+	tags := c.tagStack[:0]
+	defer func() { c.tagStack = tags }()
 	for {
 		ok, err := r.Next(&e)
 		if err != nil {
@@ -62,6 +83,19 @@ func walkFast(r *dwarf.UnitReader, c *unitConv) error {
 		d.depth = e.Depth
 		d.tag = uint32(e.Tag)
 		d.children = e.Children
+		if e.Depth < len(tags) {
+			tags = tags[:e.Depth]
+		}
+		parent := uint32(0)
+		if n := len(tags); n > 0 && n == e.Depth {
+			parent = tags[n-1]
+		}
+		if e.Children {
+			for len(tags) < e.Depth {
+				tags = append(tags, 0)
+			}
+			tags = append(tags, d.tag)
+		}
 		if e.Depth == 0 {
 			d.language = uint16(r.Language())
 			c.add(&d)
@@ -70,9 +104,11 @@ func walkFast(r *dwarf.UnitReader, c *unitConv) error {
 			}
 			continue
 		}
-		for i := range e.Fields {
-			if err := fastField(dd, &d, &e.Fields[i]); err != nil {
-				return err
+		if wanted(d.tag, parent) {
+			for i := range e.Fields {
+				if err := fastField(dd, &d, &e.Fields[i]); err != nil {
+					return err
+				}
 			}
 		}
 		c.add(&d)

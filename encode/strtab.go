@@ -2,15 +2,15 @@ package encode
 
 import "unsafe"
 
-// strTab builds a fragment's string table. Strings are interned by
-// identity (data pointer and length), not by content: the fast reader's
-// strings are views of .debug_str, where one name is one place, so
-// identity catches nearly every repeat without hashing any bytes. A string
-// seen at two places (inline DW_FORM_string names) is stored twice, which
-// deduplication undoes. The hash table is reused across units: a
+// strTab interns a fragment's names. Strings are interned by identity
+// (data pointer and length), not by content: the fast reader's strings are
+// views of .debug_str, where one name is one place, so identity catches
+// nearly every repeat without hashing any bytes. A string seen at two
+// places (inline DW_FORM_string names) is listed twice, which the merge's
+// content interning undoes. The hash table is reused across units: a
 // generation stamp invalidates its slots instead of clearing them.
 type strTab struct {
-	buf   []byte
+	f     *fragment
 	slots []strSlot
 	used  int
 	gen   uint32
@@ -20,12 +20,12 @@ type strSlot struct {
 	ptr uintptr
 	n   uint32
 	gen uint32
-	off uint32
+	idx uint32
 }
 
-// reset starts a new table (the previous buf is left to its owner).
-func (t *strTab) reset(sizeHint int) {
-	t.buf = make([]byte, 1, max(sizeHint, 64))
+// reset starts interning into f's string list.
+func (t *strTab) reset(f *fragment) {
+	t.f = f
 	t.gen++
 	t.used = 0
 	if t.slots == nil {
@@ -37,8 +37,8 @@ func (t *strTab) reset(sizeHint int) {
 	}
 }
 
-// add returns the offset of s in the table, appending it if this string
-// has not been seen in this unit.
+// add returns the reference (index+1) of s in the fragment's string list,
+// appending it if this string has not been seen in this unit; 0 for "".
 func (t *strTab) add(s string) uint32 {
 	if s == "" {
 		return 0
@@ -53,15 +53,14 @@ func (t *strTab) add(s string) uint32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		sl := &t.slots[i]
 		if sl.gen != t.gen {
-			off := uint32(len(t.buf))
-			t.buf = append(t.buf, s...)
-			t.buf = append(t.buf, 0)
-			*sl = strSlot{p, n, t.gen, off}
+			t.f.strs = append(t.f.strs, s)
+			idx := uint32(len(t.f.strs))
+			*sl = strSlot{p, n, t.gen, idx}
 			t.used++
-			return off
+			return idx
 		}
 		if sl.ptr == p && sl.n == n {
-			return sl.off
+			return sl.idx
 		}
 	}
 }

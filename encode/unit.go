@@ -81,11 +81,25 @@ type unitConv struct {
 	work  []uint32
 	strs  strTab
 	vals  []string
+	free  chan *fragment // fragments the merge is done with, for reuse
+
+	tagStack []uint32 // the fast reader's open entries' tags, by depth
+}
+
+func (c *unitConv) newFragment() *fragment {
+	select {
+	case f := <-c.free:
+		f.reset()
+		return f
+	default:
+		return &fragment{}
+	}
 }
 
 // addType appends a type to the fragment, its name interned in c.strs.
-func (c *unitConv) addType(s *btf.Spec, name string, k btf.Kind, vlen int, kflag bool, sizeType uint32, ext ...uint32) {
-	s.AddRaw(c.strs.add(name), btf.Info(k, vlen, kflag), sizeType, ext...)
+func (c *unitConv) addType(s *fragment, name string, k btf.Kind, vlen int, kflag bool, sizeType uint32, ext ...uint32) {
+	s.hdrs = append(s.hdrs, fragHdr{c.strs.add(name), btf.Info(k, vlen, kflag), sizeType})
+	s.words = append(s.words, ext...)
 }
 
 func (c *unitConv) reset() {
@@ -310,13 +324,12 @@ func (c *unitConv) strippedSize(has uint32, off uint64) uint64 {
 }
 
 // emit writes the unit's types into a new fragment and returns it.
-func (c *unitConv) emit() *btf.Spec {
-	s := btf.NewSpec()
+func (c *unitConv) emit() *fragment {
+	s := c.newFragment()
 	if c.skip {
 		return s
 	}
-	c.strs.reset(len(c.strs.buf))
-	defer func() { s.SetRawStrings(c.strs.buf) }()
+	c.strs.reset(s)
 	recs := c.recs
 	if cap(c.ids) < len(recs) {
 		c.ids = make([]uint32, len(recs), len(recs)+len(recs)/4)
@@ -373,7 +386,6 @@ func (c *unitConv) emit() *btf.Spec {
 		indexID = next
 		next++
 	}
-	s.Reserve(int(next), len(c.items)*3)
 
 	for i := range recs {
 		r := &recs[i]
@@ -391,7 +403,7 @@ func (c *unitConv) emit() *btf.Spec {
 	return s
 }
 
-func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
+func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 	switch r.tag {
 	case tagBaseType:
 		c.emitBase(s, r)
@@ -401,7 +413,7 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 			c.addType(s, "", btf.KindPtr, 0, false, target)
 			return
 		}
-		c.addType(s, "", btf.KindPtr, 0, false, uint32(s.NextID())+1)
+		c.addType(s, "", btf.KindPtr, 0, false, s.nextID()+1)
 		// PTR -> tag nearest the '*' -> ... -> tag nearest the pointee -> pointee.
 		vals := c.vals[:0]
 		for j := r.first; j >= 0; j = c.items[j].next {
@@ -413,7 +425,7 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 			// LLVM emits the annotations in source order: the last one is
 			// nearest the '*'.
 			for k := len(vals) - 1; k >= 0; k-- {
-				nextID := uint32(s.NextID()) + 1
+				nextID := s.nextID() + 1
 				if k == 0 {
 					nextID = target
 				}
@@ -428,7 +440,7 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 				return false
 			}
 			n++
-			nextID := uint32(s.NextID()) + 1
+			nextID := s.nextID() + 1
 			if n == r.nTags {
 				nextID = target
 			}
@@ -460,7 +472,7 @@ func (c *unitConv) emitRec(s *btf.Spec, r *rec, indexID uint32) {
 	}
 }
 
-func (c *unitConv) emitBase(s *btf.Spec, r *rec) {
+func (c *unitConv) emitBase(s *fragment, r *rec) {
 	switch r.enc {
 	case ateFloat:
 		if c.feat.Has(FeatFloat) {
@@ -485,7 +497,7 @@ func (c *unitConv) emitBase(s *btf.Spec, r *rec) {
 	c.addType(s, name, btf.KindInt, 0, false, uint32(size), enc<<24|uint32(size*8))
 }
 
-func (c *unitConv) emitStruct(s *btf.Spec, r *rec) {
+func (c *unitConv) emitStruct(s *fragment, r *rec) {
 	union := r.tag == tagUnionType
 	if r.has&hasDeclaration != 0 {
 		c.addType(s, r.name, btf.KindFwd, 0, union, 0)
@@ -535,7 +547,7 @@ func (c *unitConv) emitStruct(s *btf.Spec, r *rec) {
 	c.addType(s, r.name, kind, vlen, kflag, uint32(r.size), w...)
 }
 
-func (c *unitConv) emitEnum(s *btf.Spec, r *rec) {
+func (c *unitConv) emitEnum(s *fragment, r *rec) {
 	size := r.size
 	if size == 0 {
 		size = 4
@@ -579,7 +591,7 @@ func (c *unitConv) emitEnum(s *btf.Spec, r *rec) {
 	c.addType(s, r.name, btf.KindEnum64, vlen, signed, uint32(size), w...)
 }
 
-func (c *unitConv) emitProto(s *btf.Spec, r *rec) {
+func (c *unitConv) emitProto(s *fragment, r *rec) {
 	w := c.work[:0]
 	vlen := 0
 	for j := r.first; j >= 0; j = c.items[j].next {
@@ -600,7 +612,7 @@ func (c *unitConv) emitProto(s *btf.Spec, r *rec) {
 
 // emitDeclTags adds the DECL_TAGs of structs, unions and typedefs, after
 // all types, in entry order, as pahole does.
-func (c *unitConv) emitDeclTags(s *btf.Spec) {
+func (c *unitConv) emitDeclTags(s *fragment) {
 	for i := range c.recs {
 		r := &c.recs[i]
 		if !isStructTag(r.tag) && r.tag != tagTypedef {
