@@ -791,3 +791,52 @@ func TestCheckAccepts(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckDebianModules checks the split BTF pahole 1.31 wrote for every
+// module of the Debian 6.1 kernel against that kernel's own vmlinux BTF
+// (embedded.btf, the base the modules were encoded against).
+func TestCheckDebianModules(t *testing.T) {
+	dir := "../../shared/reference/debian-6.1.0-57-cloud"
+	tarball := filepath.Join(dir, "modules-pahole-1.31-head.tar.xz")
+	if _, err := os.Stat(tarball); err != nil {
+		t.Skipf("SKIP: %v", err)
+	}
+	testc.Require(t, "tar", "xz")
+	out := t.TempDir()
+	testc.Run(t, "tar", "-xJf", tarball, "-C", out)
+	base, err := LoadFile(filepath.Join(dir, "embedded.btf"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods, _ := filepath.Glob(filepath.Join(out, "btf", "*.btf"))
+	if len(mods) < 1000 {
+		t.Fatalf("%d module BTFs in %s, want over 1000", len(mods), tarball)
+	}
+	for _, m := range mods {
+		raw, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CheckRaw(raw, base); err != nil {
+			t.Errorf("%s: %v", filepath.Base(m), err)
+		}
+	}
+	// The same modules with a dangling reference are caught: retarget the
+	// first PTR of one module past the last type.
+	raw, _ := os.ReadFile(mods[0])
+	s, err := Parse(raw, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := s.FirstID(); id < s.NextID(); id++ {
+		if ty := s.Type(id); ty.Kind() == KindPtr {
+			s.SetRaw(id, ty.NameOff(), ty.Info(), uint32(s.NextID()))
+			var ce *CheckError
+			if err := s.Check(); !errors.As(err, &ce) || !ce.Has(RuleTypeID) {
+				t.Fatalf("%s with [%d] PTR retargeted past the end: got %v", filepath.Base(mods[0]), id, err)
+			}
+			return
+		}
+	}
+	t.Fatalf("%s has no PTR", filepath.Base(mods[0]))
+}
