@@ -137,8 +137,10 @@
 // # Merging
 //
 // Merge and MergeOnto concatenate Specs (per-unit fragments, archive
-// members) into one, shifting IDs and string offsets, with one copy of the
-// input and no per-string work: Dedup rebuilds the string table anyway.
+// members) into one, shifting IDs, and intern strings on the way through a
+// per-spec offset cache, so that the merged string table (and the work and
+// memory Dedup spends on it) is the size of the distinct strings, not of
+// thousands of per-unit tables.
 // LoadMembers parses inputs in parallel; results are placed by input index,
 // so the merged order, and with it the output, never depends on
 // scheduling.

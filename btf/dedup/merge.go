@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -12,10 +13,8 @@ import (
 // specs must be base Specs, or all split Specs against the same base; the
 // result is split against that base too.
 //
-// String tables are concatenated as they are (Dedup rebuilds the table
-// anyway), so merging costs one copy of the input and nothing per string.
-// The result is what libbpf's btf__add_btf builds, member by member, apart
-// from the string table layout, which Dedup makes identical.
+// Strings are interned: the result's table holds each referenced string
+// once, in first-reference order, as libbpf's btf__add_btf builds it.
 func Merge(specs ...*btf.Spec) (*btf.Spec, error) {
 	if len(specs) == 0 {
 		return btf.NewSpec(), nil
@@ -47,34 +46,43 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 	} else {
 		out = btf.NewSpec()
 	}
-	nt, nw, ns := 0, 0, 0
+	nt, nw := 0, 0
 	for _, s := range specs {
 		nt += s.NumTypes()
-		ns += s.StringsLen()
 		for id := s.FirstID(); id < s.NextID(); id++ {
 			_, _, _, e := s.RawType(id)
 			nw += len(e)
 		}
 	}
-	if uint64(ns)+uint64(out.StringsStart()) > 1<<32-1 {
-		return nil, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", ns)
-	}
 	if uint64(nt)+uint64(out.FirstID()) > maxTypes {
 		return nil, fmt.Errorf("dedup: merge: %d types is more than BTF allows", nt)
 	}
 	out.Reserve(nt, nw)
-	strs := make([]byte, 0, ns+1)
+	// Strings are interned as types reference them: the merged table
+	// holds each string once, in first-reference order (what Dedup would
+	// make of it anyway), so its size is that of the distinct strings, not
+	// of thousands of per-unit tables. Each spec's offsets are translated
+	// through a per-spec cache, so each string of a spec costs one map
+	// look-up.
+	var strs []byte
 	if base == nil {
 		strs = append(strs, 0) // offset 0 is the empty string
 	}
+	outStart := out.StringsStart()
+	idx := make(map[string]uint32)
+	var cache []uint32 // new offset + 1 by offset in the current spec's table
 	var ext []uint32
 	for i, s := range specs {
 		first := s.FirstID()
 		idShift := uint32(out.NextID()) - uint32(first)
 		strStart := s.StringsStart()
-		strShift := out.StringsStart() + uint32(len(strs)) - strStart
-		strEnd := strStart + uint32(s.StringsLen())
-		strs = append(strs, s.RawStrings()...)
+		old := s.RawStrings()
+		if cap(cache) < len(old) {
+			cache = make([]uint32, len(old))
+		} else {
+			cache = cache[:len(old)]
+			clear(cache)
+		}
 		var bad error
 		for id := first; id < s.NextID(); id++ {
 			name, info, st, e := s.RawType(id)
@@ -88,17 +96,40 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 				}
 			})
 			btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
-				if *p != 0 && *p >= strStart {
-					if *p >= strEnd && bad == nil {
-						bad = fmt.Errorf("string offset %d past the end of the string table", *p)
-					}
-					*p += strShift
+				if *p == 0 || *p < strStart || bad != nil {
+					return // the empty string, or a base string
 				}
+				rel := *p - strStart
+				if int(rel) >= len(old) {
+					bad = fmt.Errorf("string offset %d past the end of the string table", *p)
+					return
+				}
+				if c := cache[rel]; c != 0 {
+					*p = c - 1
+					return
+				}
+				str := cstring(old[rel:])
+				no, ok := idx[str]
+				if !ok {
+					if str == "" && base == nil {
+						no = 0
+					} else {
+						no = outStart + uint32(len(strs))
+						strs = append(strs, str...)
+						strs = append(strs, 0)
+					}
+					idx[str] = no
+				}
+				cache[rel] = no + 1
+				*p = no
 			})
 			if bad != nil {
 				return nil, fmt.Errorf("dedup: merge: spec %d type [%d]: %w", i, id, bad)
 			}
 			out.AddRaw(name, info, st, ext...)
+		}
+		if uint64(outStart)+uint64(len(strs)) > 1<<32-1 {
+			return nil, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", len(strs))
 		}
 	}
 	out.SetRawStrings(strs)
@@ -147,4 +178,17 @@ func FirstIDs(base *btf.Spec, specs []*btf.Spec) []btf.TypeID {
 		next += btf.TypeID(s.NumTypes())
 	}
 	return ids
+}
+
+// cstring returns the NUL-terminated string at the start of b, sharing b's
+// memory.
+func cstring(b []byte) string {
+	n := 0
+	for n < len(b) && b[n] != 0 {
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], n)
 }
