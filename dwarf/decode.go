@@ -2,7 +2,7 @@ package dwarf
 
 import (
 	"bytes"
-	"encoding/binary"
+	"math/bits"
 	"unsafe"
 )
 
@@ -18,6 +18,7 @@ type unitCtx struct {
 	end     int    // end of unit, in sec
 	abbrevs *abbrevTable
 	big     bool
+	native  bool // section byte order is the host's
 	off8    bool
 	asize   int
 
@@ -48,7 +49,7 @@ func (d *Data) ctx(i int) (*unitCtx, error) {
 }
 
 func (d *Data) newCtx(u *Unit) (*unitCtx, error) {
-	c := &unitCtx{d: d, u: u, big: d.sec.BigEndian, off8: u.OffsetSize == 8, asize: u.AddrSize}
+	c := &unitCtx{d: d, u: u, big: d.sec.BigEndian, native: d.sec.BigEndian == hostBigEndian, off8: u.OffsetSize == 8, asize: u.AddrSize}
 	if u.Section == ".debug_types" {
 		c.sec, c.base = d.sec.Types, TypesBase
 	} else {
@@ -158,7 +159,8 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	}
 	fs := e.Fields[:n]
 	e.Fields = fs
-	big := c.big
+	native := c.native
+	p := unsafe.Pointer(unsafe.SliceData(data))
 	unitOff := uint64(c.u.Offset)
 	unitSize := uint64(c.u.End - c.u.Offset)
 	tmpl := ab.tmpl[:len(fs)]
@@ -167,93 +169,141 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 		*f = tmpl[i]
 		form := f.Form
 	again:
+		// The explicit length checks against end (<= len(data)) make the
+		// unaligned loads through p safe.
 		switch form {
-		case FormData1, FormRef1, FormFlag, FormStrx1, FormAddrx1:
+		case FormData1, FormFlag, FormStrx1, FormAddrx1:
 			if pos >= end {
 				goto short
 			}
-			f.Val = uint64(data[pos])
+			f.Val = uint64(*(*uint8)(unsafe.Add(p, pos)))
 			pos++
-		case FormData2, FormRef2, FormStrx2, FormAddrx2:
+		case FormData2, FormStrx2, FormAddrx2:
 			if end-pos < 2 {
 				goto short
 			}
-			if big {
-				f.Val = uint64(binary.BigEndian.Uint16(data[pos:]))
-			} else {
-				f.Val = uint64(binary.LittleEndian.Uint16(data[pos:]))
+			v := *(*uint16)(unsafe.Add(p, pos))
+			if !native {
+				v = bits.ReverseBytes16(v)
 			}
+			f.Val = uint64(v)
 			pos += 2
 		case FormStrx3, FormAddrx3:
 			if end-pos < 3 {
 				goto short
 			}
-			if big {
+			if c.big {
 				f.Val = uint64(data[pos])<<16 | uint64(data[pos+1])<<8 | uint64(data[pos+2])
 			} else {
 				f.Val = uint64(data[pos+2])<<16 | uint64(data[pos+1])<<8 | uint64(data[pos])
 			}
 			pos += 3
-		case FormRef4:
-			if end-pos < 4 {
-				goto short
-			}
-			var v uint64
-			if big {
-				v = uint64(binary.BigEndian.Uint32(data[pos:]))
-			} else {
-				v = uint64(binary.LittleEndian.Uint32(data[pos:]))
-			}
-			pos += 4
-			f.Val = v
-			if v >= unitSize {
-				goto badref
-			}
-			f.Val = v + unitOff
-			continue
 		case FormData4, FormStrx4, FormAddrx4, FormRefSup4:
 			if end-pos < 4 {
 				goto short
 			}
-			if big {
-				f.Val = uint64(binary.BigEndian.Uint32(data[pos:]))
-			} else {
-				f.Val = uint64(binary.LittleEndian.Uint32(data[pos:]))
+			v := *(*uint32)(unsafe.Add(p, pos))
+			if !native {
+				v = bits.ReverseBytes32(v)
 			}
+			f.Val = uint64(v)
 			pos += 4
-		case FormData8, FormRef8, FormRefSig8, FormRefSup8:
+		case FormData8, FormRefSig8, FormRefSup8:
 			if end-pos < 8 {
 				goto short
 			}
-			if big {
-				f.Val = binary.BigEndian.Uint64(data[pos:])
-			} else {
-				f.Val = binary.LittleEndian.Uint64(data[pos:])
+			v := *(*uint64)(unsafe.Add(p, pos))
+			if !native {
+				v = bits.ReverseBytes64(v)
+			}
+			f.Val = v
+			pos += 8
+		case FormRef4:
+			if end-pos < 4 {
+				goto short
+			}
+			v := *(*uint32)(unsafe.Add(p, pos))
+			if !native {
+				v = bits.ReverseBytes32(v)
+			}
+			pos += 4
+			f.Val = uint64(v)
+			if f.Val >= unitSize {
+				goto badref
+			}
+			f.Val += unitOff
+		case FormRef1:
+			if pos >= end {
+				goto short
+			}
+			f.Val = uint64(*(*uint8)(unsafe.Add(p, pos)))
+			pos++
+			if f.Val >= unitSize {
+				goto badref
+			}
+			f.Val += unitOff
+		case FormRef2:
+			if end-pos < 2 {
+				goto short
+			}
+			v := *(*uint16)(unsafe.Add(p, pos))
+			if !native {
+				v = bits.ReverseBytes16(v)
+			}
+			pos += 2
+			f.Val = uint64(v)
+			if f.Val >= unitSize {
+				goto badref
+			}
+			f.Val += unitOff
+		case FormRef8:
+			if end-pos < 8 {
+				goto short
+			}
+			v := *(*uint64)(unsafe.Add(p, pos))
+			if !native {
+				v = bits.ReverseBytes64(v)
 			}
 			pos += 8
+			f.Val = v
+			if f.Val >= unitSize {
+				goto badref
+			}
+			f.Val += unitOff
+		case FormRefUdata:
+			b := reader{data: data, pos: pos, end: end}
+			f.Val = b.uleb()
+			if b.bad {
+				goto short
+			}
+			pos = b.pos
+			if f.Val >= unitSize {
+				goto badref
+			}
+			f.Val += unitOff
 		case FormStrp, FormLineStrp, FormSecOffset, FormGNURefAlt, FormGNUStrpAlt, FormStrpSup:
 			if c.off8 {
 				if end-pos < 8 {
 					goto short
 				}
-				if big {
-					f.Val = binary.BigEndian.Uint64(data[pos:])
-				} else {
-					f.Val = binary.LittleEndian.Uint64(data[pos:])
+				v := *(*uint64)(unsafe.Add(p, pos))
+				if !native {
+					v = bits.ReverseBytes64(v)
 				}
+				f.Val = v
 				pos += 8
 			} else {
 				if end-pos < 4 {
 					goto short
 				}
-				if big {
-					f.Val = uint64(binary.BigEndian.Uint32(data[pos:]))
-				} else {
-					f.Val = uint64(binary.LittleEndian.Uint32(data[pos:]))
+				v := *(*uint32)(unsafe.Add(p, pos))
+				if !native {
+					v = bits.ReverseBytes32(v)
 				}
+				f.Val = uint64(v)
 				pos += 4
 			}
-		case FormUdata, FormRefUdata, FormStrx, FormAddrx, FormLoclistx, FormRnglistx, FormGNUAddrIndex, FormGNUStrIndex:
+		case FormUdata, FormStrx, FormAddrx, FormLoclistx, FormRnglistx, FormGNUAddrIndex, FormGNUStrIndex:
 			if pos < end && data[pos] < 0x80 {
 				f.Val = uint64(data[pos])
 				pos++
@@ -287,19 +337,13 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 			switch c.asize {
 			case 8:
-				if big {
-					f.Val = binary.BigEndian.Uint64(data[pos:])
-				} else {
-					f.Val = binary.LittleEndian.Uint64(data[pos:])
+				v := *(*uint64)(unsafe.Add(p, pos))
+				if !native {
+					v = bits.ReverseBytes64(v)
 				}
-			case 4:
-				if big {
-					f.Val = uint64(binary.BigEndian.Uint32(data[pos:]))
-				} else {
-					f.Val = uint64(binary.LittleEndian.Uint32(data[pos:]))
-				}
+				f.Val = v
 			default:
-				b := reader{data: data, pos: pos, end: end, big: big}
+				b := reader{data: data, pos: pos, end: end, big: c.big}
 				f.Val = b.uintN(c.asize)
 			}
 			pos += c.asize
@@ -311,7 +355,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			f.Val, f.Len = uint64(c.base)+uint64(pos), uint32(k)
 			pos += k + 1
 		case FormExprloc, FormBlock:
-			b := reader{data: data, pos: pos, end: end, big: big}
+			b := reader{data: data, pos: pos, end: end, big: c.big}
 			n := b.uleb()
 			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
 				goto short
@@ -323,7 +367,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 			pos = b.pos
 		case FormBlock1:
-			b := reader{data: data, pos: pos, end: end, big: big}
+			b := reader{data: data, pos: pos, end: end, big: c.big}
 			n := uint64(b.u8())
 			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
 				goto short
@@ -335,7 +379,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 			pos = b.pos
 		case FormBlock2:
-			b := reader{data: data, pos: pos, end: end, big: big}
+			b := reader{data: data, pos: pos, end: end, big: c.big}
 			n := uint64(b.u16())
 			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
 				goto short
@@ -347,7 +391,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 			pos = b.pos
 		case FormBlock4:
-			b := reader{data: data, pos: pos, end: end, big: big}
+			b := reader{data: data, pos: pos, end: end, big: c.big}
 			n := uint64(b.u32())
 			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
 				goto short
@@ -372,7 +416,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			if end-pos < n {
 				goto short
 			}
-			b := reader{data: data, pos: pos, end: end, big: big}
+			b := reader{data: data, pos: pos, end: end, big: c.big}
 			f.Val = b.uintN(n)
 			pos = b.pos
 		case FormIndirect:
@@ -391,13 +435,6 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			goto again
 		default:
 			return pos, c.errAt(start, "%v: unsupported form %v", f.Attr, form)
-		}
-		// Unit-relative references become global offsets.
-		if f.Class == ClassReference && form != FormRefAddr {
-			if f.Val >= unitSize {
-				goto badref
-			}
-			f.Val += unitOff
 		}
 		continue
 	badref:
@@ -521,3 +558,8 @@ func (d *Data) Bytes(f *Field) []byte {
 	}
 	return sec[off : off+uint64(f.Len) : off+uint64(f.Len)]
 }
+
+var hostBigEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 0
+}()
