@@ -39,3 +39,22 @@ func BenchmarkLoad618(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadAndBytes618 is what 'btfkit dump --format c' does for the
+// 6.18 reference BTF: read it and print the header.
+func BenchmarkLoadAndBytes618(b *testing.B) {
+	path := "../../shared/reference/host-6.18/vmlinux.btf"
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("SKIP: %s: %v", path, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := btf.LoadFile(path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Bytes(s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

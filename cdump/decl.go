@@ -30,7 +30,7 @@ func (d *dumper) emitTypeDecl(id btf.TypeID, fname string, lvl int) {
 		if id == 0 || !d.valid(id) || n > maxDepth {
 			break
 		}
-		t := d.types[id]
+		t := d.spec.Type(id)
 		switch t.Kind() {
 		case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
 			btf.KindFuncProto, btf.KindTypeTag:
@@ -51,7 +51,7 @@ func (d *dumper) kindOf(id btf.TypeID) btf.Kind {
 	if id == 0 || !d.valid(id) {
 		return btf.KindUnknown
 	}
-	return d.types[id].Kind()
+	return d.spec.Type(id).Kind()
 }
 
 // emitMods prints the const/volatile/restrict on top of the frame, the way
@@ -109,7 +109,7 @@ func (d *dumper) emitTypeChain(f *frame, fname string, lvl int) {
 		if !d.valid(id) {
 			return
 		}
-		t := d.types[id]
+		t := d.spec.Type(id)
 		k := t.Kind()
 		switch k {
 		case btf.KindInt, btf.KindFloat:

@@ -26,6 +26,7 @@ type typeState struct {
 	emit         uint8
 	fwdEmitted   bool
 	nameResolved bool
+	renamed      bool // names holds the type's ___N name
 	referenced   bool
 }
 
@@ -35,13 +36,13 @@ type typeState struct {
 // calls.
 type dumper struct {
 	spec  *btf.Spec
-	types []btf.Type // index = type ID; types[0] is void
+	n     int // one past the last type ID
 	ptrSz int
 
 	fixLayout bool // Options.FixLayout
 
 	st    []typeState
-	names []string // resolved unique name, "" when it is the original one
+	names map[btf.TypeID]string // names made unique with a ___N suffix
 
 	typeNames  map[string]int // struct/union/enum tags
 	identNames map[string]int // typedef names and enumerators
@@ -57,32 +58,29 @@ type dumper struct {
 func newDumper(spec *btf.Spec, ptrSz int) *dumper {
 	n := int(spec.NextID())
 	d := &dumper{
-		spec:       spec,
-		types:      make([]btf.Type, n),
-		st:         make([]typeState, n),
-		names:      make([]string, n),
-		typeNames:  make(map[string]int, n/4),
-		identNames: make(map[string]int, n/2),
-		alignMemo:  make([]int16, n),
+		spec:      spec,
+		n:         n,
+		st:        make([]typeState, n),
+		names:     make(map[btf.TypeID]string),
+		alignMemo: make([]int16, n),
 	}
-	for id := 1; id < n; id++ {
-		d.types[id] = spec.Type(btf.TypeID(id))
-	}
-	d.types[0] = spec.Type(0)
 	if ptrSz != 4 && ptrSz != 8 {
-		ptrSz = guessPointerSize(d.types)
+		ptrSz = guessPointerSize(spec)
 	}
 	d.ptrSz = ptrSz
 	d.st[0].order = ordered
 	d.st[0].emit = emitted
-	d.markReferenced()
+	tags, idents := d.markReferenced()
+	d.typeNames = make(map[string]int, tags)
+	d.identNames = make(map[string]int, idents)
 	return d
 }
 
 // guessPointerSize finds the size of C "long" among the INT types, as
 // libbpf does for raw BTF, and falls back to 8.
-func guessPointerSize(types []btf.Type) int {
-	for _, t := range types[1:] {
+func guessPointerSize(spec *btf.Spec) int {
+	for id := btf.TypeID(1); id < spec.NextID(); id++ {
+		t := spec.Type(id)
 		if t.Kind() != btf.KindInt || (t.Size() != 4 && t.Size() != 8) {
 			continue
 		}
@@ -97,7 +95,7 @@ func guessPointerSize(types []btf.Type) int {
 }
 
 // valid reports whether id is a type of the Spec (void included).
-func (d *dumper) valid(id btf.TypeID) bool { return int(id) < len(d.types) }
+func (d *dumper) valid(id btf.TypeID) bool { return int(id) < d.n }
 
 // ref marks a referenced type, ignoring IDs out of range.
 func (d *dumper) ref(id uint32) {
@@ -108,9 +106,21 @@ func (d *dumper) ref(id uint32) {
 
 // markReferenced records which types some other type refers to. A
 // top-level anonymous enum (a set of constants) is one nothing refers to.
-func (d *dumper) markReferenced() {
-	for _, t := range d.types[1:] {
+// It also counts the names the dump may register: struct, union and enum
+// tags, and typedef names and enumerators (at most; to size the maps).
+func (d *dumper) markReferenced() (tags, idents int) {
+	for id := btf.TypeID(1); int(id) < d.n; id++ {
+		t := d.spec.Type(id)
 		ext := t.Extra()
+		switch t.Kind() {
+		case btf.KindStruct, btf.KindUnion:
+			tags++
+		case btf.KindEnum, btf.KindEnum64:
+			tags++
+			idents += t.Vlen()
+		case btf.KindTypedef:
+			idents++
+		}
 		switch t.Kind() {
 		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindPtr,
 			btf.KindTypedef, btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
@@ -132,6 +142,7 @@ func (d *dumper) markReferenced() {
 			}
 		}
 	}
+	return tags, idents
 }
 
 // errLoop is a cycle of types that C cannot express.
@@ -171,7 +182,7 @@ func (d *dumper) orderType(id btf.TypeID, throughPtr bool, depth int) (int, erro
 	if s.order == ordered {
 		return 1, nil
 	}
-	t := d.types[id]
+	t := d.spec.Type(id)
 	named := t.NameOff() != 0
 	if s.order == ordering {
 		k := t.Kind()
@@ -251,7 +262,7 @@ func (d *dumper) orderType(id btf.TypeID, throughPtr bool, depth int) (int, erro
 
 // isBlacklisted: __builtin_va_list is the compiler's own; never redefine it.
 func (d *dumper) isBlacklisted(id btf.TypeID) bool {
-	t := d.types[id]
+	t := d.spec.Type(id)
 	return t.NameOff() != 0 && t.Name() == "__builtin_va_list"
 }
 
@@ -268,7 +279,7 @@ func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
 		return
 	}
 	topLevel := contID == 0
-	t := d.types[id]
+	t := d.spec.Type(id)
 	k := t.Kind()
 
 	if s.emit == emitting {
@@ -385,14 +396,14 @@ func nameDups(m map[string]int, name string) int {
 // resolveName returns the name id is printed with: its own name the first
 // time that name is seen in m, name___N for the N-th distinct type with it.
 func (d *dumper) resolveName(id btf.TypeID, m map[string]int) string {
-	t := d.types[id]
+	t := d.spec.Type(id)
 	if t.NameOff() == 0 {
 		return ""
 	}
 	s := &d.st[id]
 	orig := t.Name()
 	if s.nameResolved {
-		if d.names[id] != "" {
+		if s.renamed {
 			return d.names[id]
 		}
 		return orig
@@ -407,6 +418,7 @@ func (d *dumper) resolveName(id btf.TypeID, m map[string]int) string {
 			nn = nn[:255]
 		}
 		d.names[id] = nn
+		s.renamed = true
 		return nn
 	}
 	return orig

@@ -24,7 +24,7 @@ func (d *dumper) alignOf(id btf.TypeID) int {
 }
 
 func (d *dumper) alignOfUncached(id btf.TypeID) int {
-	t := d.types[id]
+	t := d.spec.Type(id)
 	switch t.Kind() {
 	case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFloat:
 		return min(d.ptrSz, int(t.Size()))
@@ -73,7 +73,7 @@ func (d *dumper) resolveSize(id btf.TypeID) int64 {
 	nelems := uint64(1)
 	size := int64(-1)
 	for i := 0; i < maxResolveDepth && id != 0 && d.valid(id); i++ {
-		t := d.types[id]
+		t := d.spec.Type(id)
 		k := t.Kind()
 		if k == btf.KindFwd {
 			break

@@ -69,7 +69,7 @@ func Bytes(spec *btf.Spec, opts Options) ([]byte, error) {
 			}
 		}
 	} else {
-		for id := btf.TypeID(1); int(id) < len(d.types); id++ {
+		for id := btf.TypeID(1); int(id) < d.n; id++ {
 			if err := d.dumpType(id); err != nil {
 				return nil, err
 			}
