@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -839,4 +841,64 @@ func TestCheckDebianModules(t *testing.T) {
 		}
 	}
 	t.Fatalf("%s has no PTR", filepath.Base(mods[0]))
+}
+
+// TestCheckKernelDifferential corrupts the every-kind BTF at random (a
+// fixed seed, so runs repeat) and asks both Check and the kernel: they must
+// agree on every input. Half the corruptions retarget a type reference to
+// another type (reaching the resolve rules), half overwrite a word of the
+// type section with a boundary value or a flipped bit. BTFKIT_DIFF_N sets
+// the number of inputs (default 400; 50 with -short).
+func TestCheckKernelDifferential(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 50
+	}
+	if v, err := strconv.Atoi(os.Getenv("BTFKIT_DIFF_N")); err == nil {
+		n = v
+	}
+	if err := kernload.Load(checkSpec().Marshal(nil)); errors.Is(err, kernload.ErrNotPermitted) {
+		t.Skipf("SKIP: %v", err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	boundary := []uint32{0, 1, 2, 3, 4, 7, 8, 9, 16, 24, 31, 32, 33, 64, 127, 128, 129, 0xff, 0xffff,
+		0xffffffff, 0x80000000, 1 << 24, 3 << 24, 0x80000020}
+	disagree := 0
+	for i := 0; i < n; i++ {
+		s := checkSpec()
+		var what string
+		if i%2 == 0 {
+			id := TypeID(1 + rng.Intn(s.NumTypes()))
+			ty := s.Type(id)
+			sizeType, ext := ty.SizeType(), append([]uint32(nil), ty.Extra()...)
+			var refs []*uint32
+			ForEachTypeRef(ty.Info(), &sizeType, ext, func(p *uint32) { refs = append(refs, p) })
+			if len(refs) == 0 {
+				continue
+			}
+			r := refs[rng.Intn(len(refs))]
+			*r = uint32(rng.Intn(int(s.NextID()) + 1))
+			s.SetRaw(id, ty.NameOff(), ty.Info(), sizeType, ext...)
+			what = fmt.Sprintf("[%d] %s reference -> %d", id, ty.Kind(), *r)
+		}
+		raw := s.Marshal(nil)
+		if i%2 == 1 {
+			bo := binary.LittleEndian
+			hl, tl := bo.Uint32(raw[4:]), bo.Uint32(raw[12:])
+			w := hl + 4*uint32(rng.Intn(int(tl/4)))
+			v := boundary[rng.Intn(len(boundary))]
+			if rng.Intn(2) == 0 {
+				v = bo.Uint32(raw[w:]) ^ 1<<rng.Intn(32)
+			}
+			bo.PutUint32(raw[w:], v)
+			what = fmt.Sprintf("type section word at 0x%x = 0x%x", w-hl, v)
+		}
+		_, ours := CheckRaw(raw, nil)
+		rejected, msg, _ := kernelVerdict(t, raw)
+		if rejected != (ours != nil) {
+			disagree++
+			t.Errorf("input %d (%s): kernel rejects: %v (%s); Check: %v", i, what, rejected, msg, ours)
+		}
+	}
+	t.Logf("%d inputs, %d disagreements", n, disagree)
 }
