@@ -370,3 +370,62 @@ func TestMappingAndFirstIDs(t *testing.T) {
 		t.Error("void does not map to void")
 	}
 }
+
+func TestTypedefCycle(t *testing.T) {
+	// typedef struct node *node_p; struct node { node_p next; }; and, as Go
+	// can emit, typedef T *T (a cycle through a typedef only). libbpf
+	// before v1.8 fails on the latter (ELOOP), so no libbpf comparison.
+	var specs []*btf.Spec
+	for i := 0; i < 3; i++ {
+		u := newUnit()
+		if i == 1 {
+			u.int_("int", 4, true) // shift the IDs
+		}
+		td := u.typedef("T", 0)
+		p := u.ptr(td)
+		u.SetRaw(td, u.AddString("T"), btf.Info(btf.KindTypedef, 0, false), uint32(p))
+		node := u.structT("node", 8)
+		np := u.typedef("node_p", u.ptr(node))
+		u.setMembers(node, mem{"next", np, 0})
+		specs = append(specs, u.Spec)
+	}
+	out, _, err := DedupSpecsOnto(nil, specs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := kinds(out); out.NumTypes() != 6 || k[btf.KindTypedef] != 2 || k[btf.KindPtr] != 2 {
+		var b bytes.Buffer
+		btf.DumpRaw(&b, out)
+		t.Errorf("kinds %v, want int, T, *T, node, node_p, *node:\n%s", k, b.String())
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	// A PTR cycle without a struct or typedef: an error, not a hang.
+	u := newUnit()
+	a := u.ptr(0)
+	b := u.ptr(a)
+	u.SetRaw(a, 0, btf.Info(btf.KindPtr, 0, false), uint32(b))
+	if _, _, err := Dedup(u.Spec, Options{}); err == nil {
+		t.Error("PTR cycle: no error")
+	}
+	// A reference past the last type.
+	u = newUnit()
+	u.ptr(42)
+	if _, _, err := Dedup(u.Spec, Options{}); err == nil {
+		t.Error("dangling reference: no error")
+	}
+	// A struct whose member is a PTR cycle compared with a copy: ends.
+	var specs []*btf.Spec
+	for i := 0; i < 2; i++ {
+		u := newUnit()
+		a := u.ptr(0)
+		b := u.ptr(a)
+		u.SetRaw(a, 0, btf.Info(btf.KindPtr, 0, false), uint32(b))
+		u.structT("s", 8, mem{"p", a, 0}, mem{"q", b, 0})
+		specs = append(specs, u.Spec)
+	}
+	if _, _, err := DedupSpecsOnto(nil, specs, Options{}); err == nil {
+		t.Error("struct over a PTR cycle: no error from the reference phase")
+	}
+}

@@ -486,7 +486,10 @@ func fwdKind(info uint32) btf.Kind {
 // copies of one type (compilers sometimes emit duplicate array, struct or
 // pointer types within one unit).
 func (d *deduper) identical(a, b uint32, depth int) bool {
-	for {
+	// Chains of modifiers and typedefs are followed without using up
+	// depth, as libbpf does; steps only bounds them on malformed input
+	// (a PTR cycle) so that the loop always ends.
+	for steps := 0; steps < 1<<16; steps++ {
 		if depth <= 0 {
 			return false
 		}
@@ -558,6 +561,7 @@ func (d *deduper) identical(a, b uint32, depth int) bool {
 			return false
 		}
 	}
+	return false
 }
 
 func (d *deduper) clearHypot() {
