@@ -1,6 +1,7 @@
 package btf
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -27,7 +28,8 @@ const (
 	// BTF), start with a NUL in base BTF, end with a NUL, and stay below
 	// 16 MiB of offsets.
 	RuleStrings Rule = "strings"
-	// RuleLimit: at most 0xfffff types, at most 16 MiB of raw BTF.
+	// RuleLimit: type IDs below 0xfffff (BTF_MAX_TYPE), at most 16 MiB of
+	// raw BTF.
 	RuleLimit Rule = "limit"
 	// RuleInfo: bits 16-23 and 29-30 of a type's info word must be zero.
 	RuleInfo Rule = "info-bits"
@@ -174,9 +176,10 @@ func (e *CheckError) Has(r Rule) bool {
 type CheckOption func(*checkConfig)
 
 type checkConfig struct {
-	base   bool
-	strict bool
-	max    int
+	base      bool
+	strict    bool
+	max       int
+	hostOrder bool
 }
 
 // CheckBase makes Check validate the types of a split Spec's base too.
@@ -186,6 +189,11 @@ func CheckBase() CheckOption { return func(c *checkConfig) { c.base = true } }
 // Strict makes Check also apply conventions the kernel does not enforce
 // (RuleNameStart, RuleConvention). BTF that only breaks those still loads.
 func Strict() CheckOption { return func(c *checkConfig) { c.strict = true } }
+
+// HostByteOrder makes CheckRaw reject BTF whose byte order is not this
+// machine's, as the running kernel does. By default either order is fine
+// (BTF for another architecture is valid BTF).
+func HostByteOrder() CheckOption { return func(c *checkConfig) { c.hostOrder = true } }
 
 // MaxProblems caps the number of problems kept (0 means no cap; the default
 // is 1000). Checking always runs to the end.
@@ -231,7 +239,10 @@ func CheckRaw(data []byte, base *Spec, opts ...CheckOption) (*Spec, error) {
 	if len(data) > maxRawSize {
 		add(RuleLimit, "BTF is %d bytes, more than the kernel's limit of %d", len(data), maxRawSize)
 	}
-	h, _, _, err := ParseHeader(data)
+	h, bo, _, err := ParseHeader(data)
+	if err == nil && cfg.hostOrder && bo.Uint16([]byte{0x34, 0x12}) != binary.NativeEndian.Uint16([]byte{0x34, 0x12}) {
+		add(RuleLayout, "BTF is %s; the running kernel loads only its own byte order", orderName(bo))
+	}
 	if err == nil {
 		checkSections(h, len(data), base != nil, add)
 		strs := data[h.HdrLen+h.StrOff:][:h.StrLen]
@@ -258,6 +269,13 @@ func CheckRaw(data []byte, base *Spec, opts ...CheckOption) (*Spec, error) {
 	c.probs = append(probs, c.probs...)
 	c.run()
 	return s, c.result()
+}
+
+func orderName(bo binary.ByteOrder) string {
+	if bo.Uint16([]byte{0x34, 0x12}) == 0x1234 {
+		return "little-endian"
+	}
+	return "big-endian"
 }
 
 // checkSections applies the kernel's btf_check_sec_info and the section
@@ -387,8 +405,10 @@ func (c *checker) describe(id TypeID) string {
 
 func (c *checker) run() {
 	s := c.s
-	if last := int64(c.next) - 1; last > maxTypeID {
-		c.addBlob(RuleLimit, "%d types, more than the kernel's limit of %d", last, maxTypeID)
+	// The kernel's type table, void included, holds fewer than
+	// BTF_MAX_TYPE entries: the last ID is at most BTF_MAX_TYPE-1.
+	if last := int64(c.next) - 1; last >= maxTypeID {
+		c.addBlob(RuleLimit, "last type ID %d, the kernel's limit is %d", last, maxTypeID-1)
 	}
 	if s.StringsLen() > 0 && s.RawStrings()[s.StringsLen()-1] != 0 {
 		c.addBlob(RuleStrings, "string section does not end with a NUL byte")

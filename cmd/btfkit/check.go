@@ -58,7 +58,8 @@ anonymous members only of struct or union type, no dots in identifiers (older
 kernels reject them).
 
 --kernel also loads each input into the running kernel with BPF_BTF_LOAD
-(the object is released at once) and prints "kernel: accepted", or the end
+(the object is released at once; BTF in the other byte order is then a
+problem too) and prints "kernel: accepted", or the end
 of the kernel verifier's log when it rejects the BTF. This needs root or
 CAP_BPF; where bpf() is not permitted, btfkit says so. The kernel cannot load
 split BTF from user space, so split inputs are only checked by btfkit.
@@ -108,6 +109,10 @@ func runCheck(cmd *cobra.Command, args []string) error {
 	opts := []btf.CheckOption{btf.MaxProblems(checkOpts.max)}
 	if checkOpts.strict {
 		opts = append(opts, btf.Strict())
+	}
+	if checkOpts.kernel {
+		// The running kernel loads only BTF in its own byte order.
+		opts = append(opts, btf.HostByteOrder())
 	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
