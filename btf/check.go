@@ -599,8 +599,8 @@ func (c *checker) dottedName(t Type, what, name string) {
 	}
 }
 
-// nameOK checks a name offset: in range, at a string start (strict), and
-// then calls want with the name.
+// nameOffOK checks a name offset: in range, and in strict mode at the start
+// of a string. what prefixes the message ("member 2: ").
 func (c *checker) nameOffOK(t Type, off uint32, what string) bool {
 	if off > maxNameOffset || !c.s.ValidStringOff(off) {
 		c.add(t, RuleNameOffset, "%sname offset %d is outside the string section", what, off)
@@ -627,14 +627,13 @@ func (c *checker) atStringStart(off uint32) bool {
 type namePolicy int
 
 const (
-	nameNone       namePolicy = iota // must be anonymous
-	nameOptional                     // anonymous or a valid identifier
-	nameIdent                        // a valid identifier
-	nameVar                          // a valid identifier, dots expected
-	nameSection                      // printable characters
-	nameAny                          // any non-empty string
-	nameUnchecked                    // whatever (INT names, "long int")
-	nameOptionalUn                   // FLOAT: anything or nothing
+	nameNone      namePolicy = iota // must be anonymous
+	nameOptional                    // anonymous or a valid identifier
+	nameIdent                       // a valid identifier
+	nameVar                         // a valid identifier, dots expected
+	nameSection                     // printable characters
+	nameAny                         // any non-empty string
+	nameUnchecked                   // anything (INT "long int", FLOAT); strict: named
 )
 
 func (c *checker) checkName(t Type, p namePolicy) {
@@ -666,7 +665,7 @@ func (c *checker) checkName(t Type, p namePolicy) {
 		} else if p == nameIdent {
 			c.dottedName(t, "", name)
 		}
-	case nameUnchecked, nameOptionalUn:
+	case nameUnchecked:
 		if c.cfg.strict && name == "" {
 			c.add(t, RuleConvention, "%s is anonymous", t.Kind())
 		}
@@ -728,7 +727,7 @@ func (c *checker) checkType(t Type) {
 	case KindFloat:
 		c.noVlen(t)
 		c.noKindFlag(t)
-		c.checkName(t, nameOptionalUn)
+		c.checkName(t, nameUnchecked)
 		switch t.Size() {
 		case 2, 4, 8, 12, 16:
 		default:

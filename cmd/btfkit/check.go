@@ -15,6 +15,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 )
 
 var checkOpts struct {
@@ -227,6 +228,11 @@ func checkOne(w io.Writer, in checkInput, opts []btf.CheckOption) (ok, kernOK bo
 		fmt.Fprintf(w, "%s: kernel: rejected (%v%s):\n", in.label, rej.Errno, note)
 		for _, l := range lines {
 			fmt.Fprintf(w, "    %s\n", l)
+		}
+		if rej.Errno == unix.ENOSPC {
+			// Since Linux 6.4 a verifier log that overflows its buffer
+			// fails the load with ENOSPC, whatever the verdict.
+			fmt.Fprintf(w, "%s: kernel: note: ENOSPC may only mean that the verifier log (one line per type) overflowed its buffer\n", in.label)
 		}
 	default:
 		ok = false
