@@ -194,6 +194,9 @@ func loadDumpItems(path string, base *btf.Spec) ([]dumpItem, error) {
 		return []dumpItem{{path, s}}, nil
 	}
 	if !errors.Is(err, btf.ErrArchive) {
+		if base == nil && looksSplit(path) {
+			err = fmt.Errorf("%w (this is split BTF, a module's: give its base with --base VMLINUX)", err)
+		}
 		return nil, err
 	}
 	specs, err := btf.LoadArchive(path, base)
@@ -205,4 +208,19 @@ func loadDumpItems(path string, base *btf.Spec) ([]dumpItem, error) {
 		items[i] = dumpItem{fmt.Sprintf("%s: archive member %d of %d", path, i, len(specs)), s}
 	}
 	return items, nil
+}
+
+// looksSplit reports whether path holds split BTF: its string section does
+// not start with the empty string, which only a base BTF's must.
+func looksSplit(path string) bool {
+	data, _, err := btf.ReadBTFBytes(path)
+	if err != nil {
+		return false
+	}
+	h, _, _, err := btf.ParseHeader(data)
+	if err != nil {
+		return false
+	}
+	off := uint64(h.HdrLen) + uint64(h.StrOff)
+	return h.StrLen > 0 && off < uint64(len(data)) && data[off] != 0
 }

@@ -171,3 +171,32 @@ func TestDumpHelpListsFormats(t *testing.T) {
 		t.Fatalf("dump --help (exit %d):\n%s", code, out)
 	}
 }
+
+// TestDumpCommandSplitWithoutBase: a module's split BTF without --base says
+// what is missing.
+func TestDumpCommandSplitWithoutBase(t *testing.T) {
+	modules := os.Getenv("MODULES")
+	if modules == "" {
+		out, _ := exec.Command("/work/shared/tools/kernel-inputs").Output()
+		for _, f := range strings.Fields(string(out)) {
+			if v, ok := strings.CutPrefix(f, "MODULES="); ok {
+				modules = v
+			}
+		}
+	}
+	var ko string
+	filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "vfat.ko" {
+			ko = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if ko == "" {
+		t.Skipf("SKIP: no Debian modules (MODULES=%q)", modules)
+	}
+	_, stderr, code := runDumpCmd(t, "dump", ko)
+	if code != 1 || !strings.Contains(stderr, "split BTF") || !strings.Contains(stderr, "--base") {
+		t.Fatalf("btfkit dump %s: exit %d, stderr %q", ko, code, stderr)
+	}
+}
