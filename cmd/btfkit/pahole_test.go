@@ -134,9 +134,9 @@ func TestPaholeErrors(t *testing.T) {
 	}
 }
 
-// skipWithoutEncoder skips a test when the encoder in this build cannot
+// paholeSkipWithoutEncoder skips a test when the encoder in this build cannot
 // encode at all yet (no deduplicator linked in).
-func skipWithoutEncoder(t *testing.T, stderr string) {
+func paholeSkipWithoutEncoder(t *testing.T, stderr string) {
 	t.Helper()
 	if strings.Contains(stderr, "no deduplicator available") {
 		t.Skipf("SKIP: the encoder cannot run in this build: %s", strings.TrimSpace(stderr))
@@ -149,7 +149,7 @@ func paholeFixture(t *testing.T, name string) string {
 	return testc.Compile(t, filepath.Join(testc.CorpusDir(), name), testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}})
 }
 
-func copyFile(t *testing.T, src, dst string) {
+func paholeCopyFile(t *testing.T, src, dst string) {
 	t.Helper()
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -178,7 +178,7 @@ func TestPaholeMatchesEncode(t *testing.T) {
 			p := filepath.Join(dir, name+".pahole.btf")
 			e := filepath.Join(dir, name+".encode.btf")
 			if _, errOut, code := runPahole(t, "-J", "-j", "--btf_features="+c.paholeFeats, "--lang_exclude=rust", "--btf_encode_detached="+p, obj); code != 0 {
-				skipWithoutEncoder(t, errOut)
+				paholeSkipWithoutEncoder(t, errOut)
 				t.Fatalf("pahole: status %d: %s", code, errOut)
 			}
 			rootCmd.SetArgs([]string{"encode", "-j", "2", "--features", c.encodeFeats, "--lang-exclude", "rust", "-o", e, obj})
@@ -203,14 +203,14 @@ func TestPaholeInPlace(t *testing.T) {
 	det := filepath.Join(dir, "det.btf")
 	args := []string{"-J", "-j", "--btf_features=default"}
 	if _, errOut, code := runPahole(t, append(args, "--btf_encode_detached="+det, obj)...); code != 0 {
-		skipWithoutEncoder(t, errOut)
+		paholeSkipWithoutEncoder(t, errOut)
 		t.Fatalf("pahole detached: status %d: %s", code, errOut)
 	}
 	want, _ := os.ReadFile(det)
 
 	// An object file and, linked from it, an executable.
 	inObj := filepath.Join(dir, "in.o")
-	copyFile(t, obj, inObj)
+	paholeCopyFile(t, obj, inObj)
 	inExe := filepath.Join(dir, "in.exe")
 	if out, err := exec.Command("gcc", "-nostdlib", "-static", "-Wl,-e,0", "-o", inExe, obj).CombinedOutput(); err != nil {
 		t.Logf("SKIP executable: gcc link: %v\n%s", err, out)
