@@ -14,12 +14,14 @@ import (
 
 // fixEnumMode returns the attribute that gives an enum the size the BTF
 // says when C's default (4 bytes) differs: mode(byte) for 1-byte enums,
-// mode(word) for 8-byte enums whose values all fit in 32 bits (later
-// libbpf prints the same).
+// mode(HI) for 2-byte ones, mode(word) for 8-byte enums whose values all
+// fit in 32 bits (later libbpf prints the same for 1 and 8 bytes).
 func (d *dumper) fixEnumMode(t btf.Type, allLow bool) string {
 	switch {
 	case t.Size() == 1:
 		return " __attribute__((mode(byte)))"
+	case t.Size() == 2:
+		return " __attribute__((mode(HI)))"
 	case t.Size() == 8 && d.ptrSz == 8 && (t.Kind() == btf.KindEnum || allLow):
 		return " __attribute__((mode(word)))"
 	}
@@ -85,4 +87,11 @@ func itoa(v int64) string {
 			return string(b[i:])
 		}
 	}
+}
+
+// fixSignedSmall reports whether an enumerator of an enum of size bytes
+// (not marked signed) must be printed signed to fit: gcc marks no enum
+// signed, so "-100" in a 1-byte enum arrives as 0xffffff9c.
+func fixSignedSmall(size uint32, v uint32) bool {
+	return size < 4 && uint64(v) >= 1<<(8*size)
 }

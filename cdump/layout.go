@@ -321,7 +321,7 @@ func (d *dumper) emitEnumDef(id btf.TypeID, t btf.Type, lvl int) {
 			}
 		} else {
 			v := ext[2*i+1]
-			if signed {
+			if signed || d.fixLayout && fixSignedSmall(t.Size(), v) {
 				d.int(int64(int32(v)))
 			} else {
 				d.uint(uint64(v))
