@@ -147,7 +147,10 @@ func TestGCCArchive(t *testing.T) {
 		objs = append(objs, testc.Compile(t, src, v, "-I", dir, "-Wno-attributes"))
 	}
 	linked := filepath.Join(dir, "linked.o")
-	testc.Run(t, "ld", append([]string{"-r", "-o", linked}, objs...)...)
+	// --allow-multiple-definition: corpus files may define the same
+	// global (each is also compiled alone); the .BTF sections are what
+	// matters here.
+	testc.Run(t, "ld", append([]string{"-r", "--allow-multiple-definition", "-o", linked}, objs...)...)
 	data, _, err := btf.ReadBTFBytes(linked)
 	if err != nil {
 		t.Fatal(err)
