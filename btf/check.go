@@ -147,6 +147,7 @@ type CheckError struct {
 	Truncated bool
 }
 
+// Error describes the first problem and how many more there are.
 func (e *CheckError) Error() string {
 	if len(e.Problems) == 0 {
 		return "invalid BTF"

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/kernload"
+	"golang.org/x/sys/unix"
 )
 
 // fuzzBase is a small base Spec that FuzzParse reads inputs against as
@@ -62,4 +65,48 @@ func fuzzRoundTrip(t *testing.T, s *Spec) {
 	if !bytes.Equal(out, out2) {
 		t.Fatalf("Marshal(Parse(Marshal(x))) differs from Marshal(x): %d vs %d bytes", len(out2), len(out))
 	}
+}
+
+// FuzzCheckKernel is a differential fuzz target with the running kernel as
+// the oracle: for any bytes, CheckRaw (with HostByteOrder) and the kernel's
+// BPF_BTF_LOAD must agree on whether they are valid BTF. It skips where
+// bpf() is not permitted. Seeds: the every-kind BTF and some corruptions.
+func FuzzCheckKernel(f *testing.F) {
+	if err := kernload.Load(checkSpec().Marshal(nil)); errors.Is(err, kernload.ErrNotPermitted) {
+		f.Skipf("SKIP: %v", err)
+	}
+	f.Add(checkSpec().Marshal(nil))
+	for _, tc := range checkCases {
+		if tc.mutate == nil || tc.strict || tc.rule == RuleKind {
+			continue
+		}
+		s := checkSpec()
+		tc.mutate(s)
+		f.Add(s.Marshal(nil))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<20 {
+			return
+		}
+		_, ours := CheckRaw(data, nil, HostByteOrder())
+		err := kernload.Load(data)
+		var rej *kernload.RejectedError
+		rejected := errors.As(err, &rej)
+		if err != nil && !rejected {
+			t.Skipf("kernel: %v", err)
+		}
+		if rejected && rej.Errno == unix.ENOSPC {
+			t.Skip("verifier log overflow")
+		}
+		if rejected != (ours != nil) {
+			log := ""
+			if rejected {
+				log = rej.Log
+				if len(log) > 400 {
+					log = log[len(log)-400:]
+				}
+			}
+			t.Fatalf("kernel rejects: %v; CheckRaw: %v\nkernel log: %s", rejected, ours, log)
+		}
+	})
 }
