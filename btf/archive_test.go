@@ -17,12 +17,12 @@ func archiveSources(t *testing.T, dir string, n int) []string {
 	t.Helper()
 	var srcs []string
 	for i := 0; i < n; i++ {
-		src := fmt.Sprintf(`struct s%[1]d { int a; char b[%[1]d + 1]; long c%[1]d : %[2]d; };
-enum e%[1]d { E%[1]d_A = %[1]d, E%[1]d_B };
-typedef struct s%[1]d s%[1]d_t;
-s%[1]d_t g%[1]d;
-enum e%[1]d ge%[1]d;
-int f%[1]d(struct s%[1]d *p, int k) { return p->a + k + %[1]d; }
+		src := fmt.Sprintf(`struct arc%[1]d_s { int a; char b[%[1]d + 1]; long c%[1]d : %[2]d; };
+enum arc%[1]d_e { ARC%[1]d_A = %[1]d, ARC%[1]d_B };
+typedef struct arc%[1]d_s arc%[1]d_t;
+arc%[1]d_t arc%[1]d_g;
+enum arc%[1]d_e arc%[1]d_ge;
+int arc%[1]d_f(struct arc%[1]d_s *p, int k) { return p->a + k + %[1]d; }
 `, i, i%31+1)
 		p := filepath.Join(dir, fmt.Sprintf("gen%02d.c", i))
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
@@ -47,7 +47,8 @@ func TestArchiveFromLdR(t *testing.T) {
 		objs = append(objs, testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf", "-O2"}}))
 	}
 	all := filepath.Join(dir, "all.o")
-	testc.Run(t, "ld", append([]string{"-r", "-o", all}, objs...)...)
+	// -z muldefs: corpus files are free to define the same global names.
+	testc.Run(t, "ld", append([]string{"-r", "-z", "muldefs", "-o", all}, objs...)...)
 
 	if _, err := LoadFile(all, nil); err == nil {
 		t.Fatalf("LoadFile(%s) read an archive of %d blobs as one BTF", all, len(objs))

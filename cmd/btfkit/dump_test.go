@@ -89,7 +89,7 @@ func TestDumpCommandArchiveAndSeveralFiles(t *testing.T) {
 	testc.Require(t, "bpftool", "ld")
 	objs := []string{dumpTestObject(t, "types.c"), dumpTestObject(t, "funcs.c"), dumpTestObject(t, "tags.c")}
 	all := filepath.Join(t.TempDir(), "all.o")
-	testc.Run(t, "ld", append([]string{"-r", "-o", all}, objs...)...)
+	testc.Run(t, "ld", append([]string{"-r", "-z", "muldefs", "-o", all}, objs...)...)
 
 	got, stderr, code := runDumpCmd(t, "dump", all)
 	if code != 0 {
