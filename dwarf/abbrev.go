@@ -1,34 +1,90 @@
 package dwarf
 
-// attrSpec is one attribute of an abbreviation: name, form, the class the
-// pair decodes to, and the value of a DW_FORM_implicit_const.
-type attrSpec struct {
-	attr     Attr
-	form     Form
-	class    Class
-	implicit int64
-}
-
-// abbrev is one abbreviation declaration.
+// abbrev is one abbreviation declaration. Its attributes are
+// tmpl[lo:hi] and lay[lo:hi] of its table.
 type abbrev struct {
+	code     uint64
 	tag      Tag
 	children bool
 	// fixup is set when some attribute needs a second step after the raw
 	// decode: indexed forms (strx, addrx, loclistx, rnglistx) resolved
 	// through the unit's bases, or DW_FORM_indirect.
 	fixup   bool
-	sibling int // index of DW_AT_sibling in specs, or -1
-	specs   []attrSpec
-	// tmpl is the Fields of a DIE with this abbreviation before its values
-	// are read: Attr, Form, Class set, Val holding implicit constants.
-	tmpl []Field
+	sibling int32 // index of DW_AT_sibling among the attributes, or -1
+	lo, hi  uint32
+	// fixed is the encoded size of all attributes when every one has a
+	// fixed size (then lay[i].off are their offsets), or -1.
+	fixed int32
+}
+
+// fieldLay is the fixed encoding of one attribute: size bytes (0..8) or
+// varSize when the size depends on the data; ref marks unit-relative
+// references.
+type fieldLay struct {
+	size uint8
+	ref  bool
+	off  uint16 // offset of the attribute in the DIE, when abbrev.fixed >= 0
+}
+
+const varSize = 0xff
+
+// sizeMask[n] keeps the low n bytes of a little-endian 8-byte load.
+var sizeMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
+
+// unitFormat is what the size of an attribute encoding depends on.
+type unitFormat struct {
+	version  int
+	offSize  int
+	addrSize int
+	native   bool // section byte order is the host's: the masked loads work
+}
+
+// fixedSize returns the encoded size of form f in units of format uf, or
+// varSize.
+func fixedSize(f Form, uf unitFormat) uint8 {
+	if !uf.native {
+		return varSize
+	}
+	switch f {
+	case FormFlagPresent, FormImplicitConst:
+		return 0
+	case FormData1, FormRef1, FormFlag, FormStrx1, FormAddrx1:
+		return 1
+	case FormData2, FormRef2, FormStrx2, FormAddrx2:
+		return 2
+	case FormStrx3, FormAddrx3:
+		return 3
+	case FormData4, FormRef4, FormStrx4, FormAddrx4, FormRefSup4:
+		return 4
+	case FormData8, FormRef8, FormRefSig8, FormRefSup8:
+		return 8
+	case FormStrp, FormLineStrp, FormSecOffset, FormGNURefAlt, FormGNUStrpAlt, FormStrpSup:
+		return uint8(uf.offSize)
+	case FormAddr:
+		return uint8(uf.addrSize)
+	case FormRefAddr:
+		if uf.version == 2 {
+			return uint8(uf.addrSize)
+		}
+		return uint8(uf.offSize)
+	}
+	return varSize
 }
 
 // abbrevTable is the abbreviation table of one unit. Codes are normally
 // 1..n in order, kept in dense; others go to sparse.
+//
+// tmpl holds, for every attribute of every abbreviation, the Field of a
+// DIE before its value is read: Attr, Form, Class set, Val holding the
+// value of implicit_const and the 1 of flag_present. lay gives the fixed
+// size of its encoding for the units the table was parsed for, so the
+// decoder can read it with one masked load instead of a dispatch on the
+// form.
 type abbrevTable struct {
 	dense  []abbrev
 	sparse map[uint64]*abbrev
+	tmpl   []Field
+	lay    []fieldLay
 	size   int // bytes of .debug_abbrev the table spans
 }
 
@@ -39,26 +95,22 @@ func (t *abbrevTable) lookup(code uint64) *abbrev {
 	return t.sparse[code]
 }
 
-// parseAbbrev parses the table at off in the abbreviation section for a
-// unit of the given version. Every count it allocates for is bounded by
-// the bytes it has consumed.
-func parseAbbrev(sec []byte, off uint64, version int) (*abbrevTable, error) {
+// parseAbbrev parses the table at off in the abbreviation section for
+// units of format uf. Every count it allocates for is bounded by the bytes
+// of the section.
+func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 	const name = ".debug_abbrev"
 	if off >= uint64(len(sec)) {
 		return nil, errorf(name, off, "abbreviation table offset beyond end of section (size 0x%x)", len(sec))
 	}
 	b := reader{data: sec, pos: int(off), end: len(sec)}
-	type decl struct {
-		code     uint64
-		tag      Tag
-		children bool
-		fixup    bool
-		sibling  int
-		lo, hi   int
-	}
 	ndecl, nspec := countAbbrev(sec, int(off))
-	decls := make([]decl, 0, ndecl)
-	specs := make([]attrSpec, 0, nspec)
+	t := &abbrevTable{
+		dense: make([]abbrev, 0, ndecl),
+		tmpl:  make([]Field, 0, nspec),
+		lay:   make([]fieldLay, 0, nspec),
+	}
+	var extra []abbrev // codes out of sequence
 	for {
 		start := b.pos
 		code := b.uleb()
@@ -80,7 +132,7 @@ func parseAbbrev(sec []byte, off uint64, version int) (*abbrevTable, error) {
 		if children > 1 {
 			return nil, errorf(name, uint64(b.pos-1), "abbreviation %d: bad DW_CHILDREN value %d", code, children)
 		}
-		dc := decl{code: code, tag: Tag(tag), children: children == 1, sibling: -1, lo: len(specs)}
+		a := abbrev{code: code, tag: Tag(tag), children: children == 1, sibling: -1, lo: uint32(len(t.tmpl))}
 		for {
 			apos := b.pos
 			at := b.uleb()
@@ -94,53 +146,61 @@ func parseAbbrev(sec []byte, off uint64, version int) (*abbrevTable, error) {
 			if at > 0xffff || fm > 0xffff {
 				return nil, errorf(name, uint64(apos), "abbreviation %d: attribute 0x%x form 0x%x out of range", code, at, fm)
 			}
-			sp := attrSpec{attr: Attr(at), form: Form(fm)}
-			if sp.form == FormImplicitConst {
-				sp.implicit = b.sleb()
+			form := Form(fm)
+			f := Field{Attr: Attr(at), Form: form}
+			if form == FormImplicitConst {
+				f.Val = uint64(b.sleb())
 				if b.bad {
 					return nil, errorf(name, uint64(apos), "abbreviation %d: truncated implicit constant", code)
 				}
 			}
-			if !knownForm(sp.form) {
-				return nil, errorf(name, uint64(apos), "abbreviation %d: unknown form 0x%x for %v", code, fm, sp.attr)
+			if !knownForm(form) {
+				return nil, errorf(name, uint64(apos), "abbreviation %d: unknown form 0x%x for %v", code, fm, f.Attr)
 			}
-			sp.class = formClass(sp.form, sp.attr, version)
-			if needsFixup(sp.form) {
-				dc.fixup = true
+			if form == FormFlagPresent {
+				f.Val = 1
 			}
-			if sp.attr == AttrSibling && dc.sibling < 0 {
-				dc.sibling = len(specs) - dc.lo
+			f.Class = formClass(form, f.Attr, uf.version)
+			if needsFixup(form) {
+				a.fixup = true
 			}
-			specs = append(specs, sp)
+			if f.Attr == AttrSibling && a.sibling < 0 {
+				a.sibling = int32(uint32(len(t.tmpl)) - a.lo)
+			}
+			l := fieldLay{size: fixedSize(form, uf)}
+			switch form {
+			case FormRef1, FormRef2, FormRef4, FormRef8:
+				l.ref = true
+			}
+			t.tmpl = append(t.tmpl, f)
+			t.lay = append(t.lay, l)
 		}
-		dc.hi = len(specs)
-		decls = append(decls, dc)
+		a.hi = uint32(len(t.tmpl))
+		a.fixed = 0
+		for i := a.lo; i < a.hi; i++ {
+			l := &t.lay[i]
+			if l.size == varSize || a.fixed+int32(l.size) > 0xffff {
+				a.fixed = -1
+				break
+			}
+			l.off = uint16(a.fixed)
+			a.fixed += int32(l.size)
+		}
+		if len(extra) == 0 && code == uint64(len(t.dense)+1) {
+			t.dense = append(t.dense, a)
+		} else {
+			extra = append(extra, a)
+		}
 	}
-	t := &abbrevTable{size: b.pos - int(off)}
-	ndense := 0
-	for ndense < len(decls) && decls[ndense].code == uint64(ndense+1) {
-		ndense++
-	}
-	t.dense = make([]abbrev, ndense)
-	tmpl := make([]Field, len(specs))
-	for i, sp := range specs {
-		tmpl[i] = Field{Attr: sp.attr, Form: sp.form, Class: sp.class, Val: uint64(sp.implicit)}
-	}
-	mk := func(dc decl) abbrev {
-		return abbrev{tag: dc.tag, children: dc.children, fixup: dc.fixup, sibling: dc.sibling,
-			specs: specs[dc.lo:dc.hi:dc.hi], tmpl: tmpl[dc.lo:dc.hi:dc.hi]}
-	}
-	for i := 0; i < ndense; i++ {
-		t.dense[i] = mk(decls[i])
-	}
-	if ndense < len(decls) {
-		t.sparse = make(map[uint64]*abbrev, len(decls)-ndense)
-		for _, dc := range decls[ndense:] {
-			if _, dup := t.sparse[dc.code]; dup || dc.code <= uint64(ndense) {
+	t.size = b.pos - int(off)
+	if len(extra) > 0 {
+		t.sparse = make(map[uint64]*abbrev, len(extra))
+		for i := range extra {
+			a := &extra[i]
+			if _, dup := t.sparse[a.code]; dup || a.code <= uint64(len(t.dense)) {
 				continue // the first declaration of a code wins
 			}
-			a := mk(dc)
-			t.sparse[dc.code] = &a
+			t.sparse[a.code] = a
 		}
 	}
 	return t, nil

@@ -21,16 +21,15 @@ func fullWalk(r *UnitReader) (int, error) {
 		}
 		for i := range e.Fields {
 			f := &e.Fields[i]
-			switch {
-			case f.Class == ClassString:
+			if f.Class == ClassString {
 				s, err := d.String(f)
 				if err != nil {
 					return n, err
 				}
 				n += len(s)
-			case f.HasBytes():
+			} else if f.Len != 0 {
 				n += len(d.Bytes(f))
-			default:
+			} else {
 				n += int(f.Val & 1)
 			}
 		}

@@ -3,6 +3,8 @@ package dwarf
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
+	"unsafe"
 )
 
 // reader is a bounds-checked cursor over a byte slice. A read past end sets
@@ -168,4 +170,28 @@ func (b *reader) cstring() []byte {
 	b.bad = true
 	b.pos = b.end
 	return nil
+}
+
+// strlen returns the length of the NUL-terminated string at b[off:], or -1
+// if there is no NUL. Short strings (most DWARF names) are scanned eight
+// bytes at a time inline; long ones fall back to bytes.IndexByte.
+func strlen(b []byte, off int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	n := len(b)
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	i := off
+	for k := 0; k < 4 && n-i >= 8; k++ {
+		v := *(*uint64)(unsafe.Add(p, i))
+		if hostBigEndian {
+			v = bits.ReverseBytes64(v)
+		}
+		if z := (v - lo) &^ v & hi; z != 0 {
+			return i - off + bits.TrailingZeros64(z)/8
+		}
+		i += 8
+	}
+	if j := bytes.IndexByte(b[i:], 0); j >= 0 {
+		return i - off + j
+	}
+	return -1
 }

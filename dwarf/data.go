@@ -41,7 +41,7 @@ type Data struct {
 	nInfo int // units[:nInfo] are in .debug_info, the rest in .debug_types
 
 	abbrevMu   sync.Mutex
-	abbrevs    map[uint64]*abbrevTable // key: offset<<3 | version
+	abbrevs    map[abbrevKey]*abbrevTable
 	abbrevWork atomic.Int64
 
 	ctxs []atomic.Pointer[unitCtx]
@@ -61,7 +61,7 @@ func New(s Sections) (*Data, error) {
 	if len(s.Abbrev) == 0 && (len(s.Info) > 0 || len(s.Types) > 0) {
 		return nil, errorf(".debug_abbrev", 0, "missing or empty section")
 	}
-	d := &Data{sec: s, abbrevs: map[uint64]*abbrevTable{}}
+	d := &Data{sec: s, abbrevs: map[abbrevKey]*abbrevTable{}}
 	if err := d.parseUnits(s.Info, ".debug_info", 0); err != nil {
 		return nil, err
 	}
@@ -221,15 +221,15 @@ func (d *Data) TypeUnit(sig uint64) (*Unit, bool) {
 	return &d.units[i], true
 }
 
-func (d *Data) abbrevTable(off uint64, version int) (*abbrevTable, error) {
-	key := off<<3 | uint64(version)
+func (d *Data) abbrevTable(off uint64, uf unitFormat) (*abbrevTable, error) {
+	key := abbrevKey{off, uf}
 	d.abbrevMu.Lock()
 	t, ok := d.abbrevs[key]
 	d.abbrevMu.Unlock()
 	if ok {
 		return t, nil
 	}
-	t, err := parseAbbrev(d.sec.Abbrev, off, version)
+	t, err := parseAbbrev(d.sec.Abbrev, off, uf)
 	if err != nil {
 		return nil, err
 	}
@@ -247,4 +247,12 @@ func (d *Data) abbrevTable(off uint64, version int) (*abbrevTable, error) {
 	}
 	d.abbrevMu.Unlock()
 	return t, nil
+}
+
+// abbrevKey identifies a parsed abbreviation table: its offset and the
+// format of the units it was parsed for (classes depend on the version,
+// encoded sizes on the offset and address sizes).
+type abbrevKey struct {
+	off uint64
+	uf  unitFormat
 }

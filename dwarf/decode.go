@@ -1,7 +1,6 @@
 package dwarf
 
 import (
-	"bytes"
 	"math/bits"
 	"unsafe"
 )
@@ -57,7 +56,7 @@ func (d *Data) newCtx(u *Unit) (*unitCtx, error) {
 	}
 	c.start = int(u.First - c.base)
 	c.end = int(u.End - c.base)
-	t, err := d.abbrevTable(u.AbbrevOffset, u.Version)
+	t, err := d.abbrevTable(u.AbbrevOffset, unitFormat{version: u.Version, offSize: u.OffsetSize, addrSize: u.AddrSize, native: c.native})
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +152,8 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 		return pos, c.errAt(start, "unknown abbreviation code %d", code)
 	}
 	e.Tag, e.Children, e.ab = ab.tag, ab.children, ab
-	n := len(ab.specs)
+	t := c.abbrevs
+	n := int(ab.hi - ab.lo)
 	if cap(e.Fields) < n {
 		e.Fields = make([]Field, n, n+8)
 	}
@@ -163,11 +163,64 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	unitOff := uint64(c.u.Offset)
 	unitSize := uint64(c.u.End - c.u.Offset)
-	tmpl := ab.tmpl[:len(fs)]
+	tmpl := t.tmpl[ab.lo:ab.hi]
+	lay := t.lay[ab.lo:ab.hi]
+	tmpl = tmpl[:len(fs)]
+	lay = lay[:len(fs)]
+	dataLen := len(data)
+	var form Form
+	if fx := int(ab.fixed); fx >= 0 && end-pos >= fx && dataLen-pos >= fx+8 {
+		// Every attribute has a fixed size: independent masked loads at
+		// precomputed offsets, one bounds check for the whole DIE.
+		q := unsafe.Add(p, pos)
+		bad := false
+		for i := range fs {
+			l := lay[i]
+			v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
+			f := &fs[i]
+			*f = tmpl[i]
+			f.Val += v
+			if l.ref {
+				bad = bad || v >= unitSize
+				f.Val += unitOff
+			}
+		}
+		if bad {
+			for i := range fs {
+				if lay[i].ref && fs[i].Val-unitOff >= unitSize {
+					fs[i].Val -= unitOff
+					f := &fs[i]
+					return pos, c.errAt(start, "%v: reference 0x%x beyond end of unit", f.Attr, f.Val)
+				}
+			}
+		}
+		pos += fx
+		if ab.fixup && resolve {
+			if err := c.resolve(start, fs); err != nil {
+				return pos, err
+			}
+		}
+		return pos, nil
+	}
 	for i := range fs {
 		f := &fs[i]
 		*f = tmpl[i]
-		form := f.Form
+		// Fast path: a fixed-size encoding is one masked 8-byte load
+		// (which needs 8 readable bytes, not just size).
+		if l := lay[i]; l.size != varSize && dataLen-pos >= 8 && end-pos >= int(l.size) {
+			v := *(*uint64)(unsafe.Add(p, pos)) & sizeMask[l.size]
+			pos += int(l.size)
+			f.Val += v
+			if l.ref {
+				if v >= unitSize {
+					f.Val = v
+					goto badref
+				}
+				f.Val += unitOff
+			}
+			continue
+		}
+		form = f.Form
 	again:
 		// The explicit length checks against end (<= len(data)) make the
 		// unaligned loads through p safe.
@@ -348,7 +401,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 			pos += c.asize
 		case FormString:
-			k := bytes.IndexByte(data[pos:end], 0)
+			k := strlen(data[:end], pos)
 			if k < 0 {
 				goto short
 			}
@@ -527,12 +580,12 @@ func (d *Data) String(f *Field) (string, error) {
 	if f.Val >= uint64(len(sec)) {
 		return "", errorf(name, f.Val, "string offset beyond end of section (size 0x%x)", len(sec))
 	}
-	b := reader{data: sec, pos: int(f.Val), end: len(sec)}
-	s := b.cstring()
-	if b.bad {
+	off := int(f.Val)
+	n := strlen(sec, off)
+	if n < 0 {
 		return "", errorf(name, f.Val, "unterminated string")
 	}
-	return bytesToString(s), nil
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(sec)), off)), n), nil
 }
 
 func bytesToString(b []byte) string {

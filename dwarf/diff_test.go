@@ -90,9 +90,9 @@ func compareWithGo(t *testing.T, path string) diffStats {
 				}
 				continue
 			}
-			where := fmt.Sprintf("%s: unit %d DIE 0x%x (%v)", filepath.Base(path), ui, e.Offset, e.Tag)
+			where := func() string { return fmt.Sprintf("%s: unit %d DIE 0x%x (%v)", filepath.Base(path), ui, e.Offset, e.Tag) }
 			if godwarf.Offset(e.Offset) != ge.Offset || uint32(e.Tag) != uint32(ge.Tag) || e.Children != ge.Children {
-				t.Fatalf("%s: debug/dwarf has DIE 0x%x tag 0x%x children %v", where, ge.Offset, uint32(ge.Tag), ge.Children)
+				t.Fatalf("%s: debug/dwarf has DIE 0x%x tag 0x%x children %v", where(), ge.Offset, uint32(ge.Tag), ge.Children)
 			}
 			if e.Depth == 0 {
 				if u.Version >= 5 {
@@ -108,20 +108,20 @@ func compareWithGo(t *testing.T, path string) diffStats {
 			st.dies++
 			st.tags[e.Tag]++
 			if len(e.Fields) != len(ge.Field) {
-				t.Fatalf("%s: %d fields, debug/dwarf %d", where, len(e.Fields), len(ge.Field))
+				t.Fatalf("%s: %d fields, debug/dwarf %d", where(), len(e.Fields), len(ge.Field))
 			}
 			for i := range e.Fields {
 				f, gf := &e.Fields[i], &ge.Field[i]
 				st.fields++
-				fw := fmt.Sprintf("%s %v (%v)", where, f.Attr, f.Form)
+				fw := func() string { return fmt.Sprintf("%s %v (%v)", where(), f.Attr, f.Form) }
 				if uint32(f.Attr) != uint32(gf.Attr) {
-					t.Fatalf("%s: debug/dwarf has attribute 0x%x", fw, uint32(gf.Attr))
+					t.Fatalf("%s: debug/dwarf has attribute 0x%x", fw(), uint32(gf.Attr))
 				}
 				if gf.Class != godwarf.ClassUnknown && f.Class.String() != gf.Class.String() {
-					t.Fatalf("%s: class %v, debug/dwarf %v", fw, f.Class, gf.Class)
+					t.Fatalf("%s: class %v, debug/dwarf %v", fw(), f.Class, gf.Class)
 				}
 				if msg := compareValue(d, f, gf, loclists, loclistsBase, bo); msg != "" {
-					t.Fatalf("%s: %s", fw, msg)
+					t.Fatalf("%s: %s", fw(), msg)
 				}
 			}
 		}

@@ -1,0 +1,5 @@
+//go:build race
+
+package dwarf
+
+const raceEnabled = true

@@ -1,0 +1,232 @@
+package dwarf
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// unitDigest hashes everything a full walk of one unit yields: offsets,
+// tags, depths, attributes, forms, classes, values, strings and bytes.
+func unitDigest(r *UnitReader) (uint64, error) {
+	d := r.Data()
+	h := fnv.New64a()
+	var e Entry
+	var buf [8]byte
+	put := func(v uint64) {
+		for i := range buf {
+			buf[i] = byte(v >> (8 * i))
+		}
+		h.Write(buf[:])
+	}
+	for {
+		ok, err := r.Next(&e)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			return h.Sum64(), nil
+		}
+		put(uint64(e.Offset))
+		put(uint64(e.Tag)<<32 | uint64(e.Depth))
+		for i := range e.Fields {
+			f := &e.Fields[i]
+			put(uint64(f.Attr)<<32 | uint64(f.Form)<<8 | uint64(f.Class))
+			if f.Class == ClassString {
+				s, err := d.String(f)
+				if err != nil {
+					return 0, err
+				}
+				h.Write([]byte(s))
+			} else if f.HasBytes() {
+				h.Write(d.Bytes(f))
+			} else {
+				put(f.Val)
+			}
+		}
+	}
+}
+
+func walkDigests(t *testing.T, d *Data, workers int) []uint64 {
+	var out []uint64
+	err := Walk(d, workers, unitDigest, func(u *Unit, h uint64) error {
+		if u.Index != len(out) {
+			return fmt.Errorf("unit %d emitted at position %d", u.Index, len(out))
+		}
+		out = append(out, h)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func equalDigests(t *testing.T, label string, a, b []uint64) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d units vs %d", label, len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("%s: unit %d differs", label, i)
+		}
+	}
+}
+
+// TestWalkWorkers checks that Walk yields the same results, in unit order,
+// for 1, 2, 8 and 32 workers: on a module sample (also under -race) and,
+// when not -short, on the Debian vmlinux.
+func TestWalkWorkers(t *testing.T) {
+	paths := kernelModuleSample(t, 4)
+	if !testing.Short() && !raceEnabled {
+		v, _ := kernelInputs(t)
+		paths = append(paths, v)
+	}
+	for _, p := range paths {
+		d, err := Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := walkDigests(t, d, 1)
+		if len(want) != len(d.Units()) {
+			t.Fatalf("%s: %d results for %d units", p, len(want), len(d.Units()))
+		}
+		for _, j := range []int{2, 8, 32} {
+			// A fresh Data each time, so unit contexts are built
+			// concurrently too.
+			d2, err := Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalDigests(t, fmt.Sprintf("%s -j%d", filepath.Base(p), j), want, walkDigests(t, d2, j))
+			d2.Close()
+		}
+		d.Close()
+	}
+}
+
+// TestWalkErrorOrder checks that Walk reports the error of the lowest
+// failing unit, whatever the number of workers, after emitting exactly
+// the units before it.
+func TestWalkErrorOrder(t *testing.T) {
+	paths := kernelModuleSample(t, 1)
+	d, err := Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if len(d.Units()) < 2 {
+		t.Skip("SKIP: need a file with several units")
+	}
+	fail := len(d.Units()) / 2
+	for _, j := range []int{1, 2, 8, 32} {
+		emitted := 0
+		err := Walk(d, j, func(r *UnitReader) (int, error) {
+			if r.Unit().Index >= fail {
+				return 0, fmt.Errorf("unit %d failed", r.Unit().Index)
+			}
+			return r.Unit().Index, nil
+		}, func(u *Unit, i int) error {
+			if i != emitted {
+				t.Fatalf("-j%d: emitted %d at position %d", j, i, emitted)
+			}
+			emitted++
+			return nil
+		})
+		if err == nil || err.Error() != fmt.Sprintf("unit %d failed", fail) || emitted != fail {
+			t.Fatalf("-j%d: err %v after %d units; want unit %d's error after %d", j, err, emitted, fail, fail)
+		}
+	}
+}
+
+// TestWalkAllocs checks that a full walk of the Debian vmlinux allocates
+// in proportion to units, not DIEs (14 million of them).
+func TestWalkAllocs(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("SKIP: -race or -short")
+	}
+	v, _ := kernelInputs(t)
+	d0, err := Open(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d0.Close()
+	units := len(d0.Units())
+	allocs := testing.AllocsPerRun(1, func() {
+		d, err := New(d0.sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Walk(d, 2, fullWalk, func(*Unit, int) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("vmlinux: %.0f allocations per full walk, %d units (%.1f per unit)", allocs, units, allocs/float64(units))
+	if allocs > float64(16*units+1000) {
+		t.Errorf("%.0f allocations for %d units: more than 16 per unit", allocs, units)
+	}
+}
+
+// TestWalkRSS runs a full two-worker walk of the Debian vmlinux in a child
+// process and checks its peak RSS (mapped file pages included) is at most
+// 300 MiB.
+func TestWalkRSS(t *testing.T) {
+	if os.Getenv("BTFKIT_RSS_CHILD") == "1" {
+		d, err := Open(os.Getenv("VMLINUX"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Walk(d, 2, fullWalk, func(*Unit, int) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		// VmHWM, not the rusage the parent gets: ru_maxrss of a child
+		// includes the parent's pages it shared between vfork and exec.
+		status, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+				fmt.Printf("VmHWM_KB=%s\n", strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			}
+		}
+		return
+	}
+	if raceEnabled {
+		t.Skip("SKIP: -race")
+	}
+	v, _ := kernelInputs(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWalkRSS$")
+	cmd.Env = append(os.Environ(), "BTFKIT_RSS_CHILD=1", "VMLINUX="+v)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		var ee *exec.ExitError
+		errors.As(err, &ee)
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "PASS") {
+		t.Fatalf("child did not run the walk:\n%s", out)
+	}
+	var kb int
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM_KB="); ok {
+			kb, _ = strconv.Atoi(v)
+		}
+	}
+	if kb == 0 {
+		t.Fatalf("child reported no VmHWM:\n%s", out)
+	}
+	mib := float64(kb) / 1024
+	t.Logf("peak RSS of a 2-worker full walk of vmlinux: %.0f MiB (user %v, sys %v)", mib,
+		cmd.ProcessState.UserTime(), cmd.ProcessState.SystemTime())
+	if mib > 300 {
+		t.Errorf("peak RSS %.0f MiB > 300 MiB", mib)
+	}
+}
