@@ -90,7 +90,9 @@ func compareWithGo(t *testing.T, path string) diffStats {
 				}
 				continue
 			}
-			where := func() string { return fmt.Sprintf("%s: unit %d DIE 0x%x (%v)", filepath.Base(path), ui, e.Offset, e.Tag) }
+			where := func() string {
+				return fmt.Sprintf("%s: unit %d DIE 0x%x (%v)", filepath.Base(path), ui, e.Offset, e.Tag)
+			}
 			if godwarf.Offset(e.Offset) != ge.Offset || uint32(e.Tag) != uint32(ge.Tag) || e.Children != ge.Children {
 				t.Fatalf("%s: debug/dwarf has DIE 0x%x tag 0x%x children %v", where(), ge.Offset, uint32(ge.Tag), ge.Children)
 			}
