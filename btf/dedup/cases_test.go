@@ -429,3 +429,18 @@ func TestMalformed(t *testing.T) {
 		t.Error("struct over a PTR cycle: no error from the reference phase")
 	}
 }
+
+func TestNoNameFwdResolution(t *testing.T) {
+	u1 := newUnit()
+	u1.ptr(u1.fwd("foo", false))
+	u2 := newUnit()
+	u2.ptr(u2.structT("foo", 4, mem{"u", u2.int_("int", 4, true), 0}))
+	specs := []*btf.Spec{u1.Spec, u2.Spec}
+	out, _, err := DedupSpecsOnto(nil, specs, Options{NoNameFwdResolution: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := kinds(out); k[btf.KindFwd] != 1 || k[btf.KindPtr] != 2 {
+		t.Errorf("kinds %v: want the FWD and both PTRs kept", k)
+	}
+}
