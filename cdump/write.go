@@ -53,48 +53,76 @@ const (
 // Bytes returns the C header for spec. For a split Spec the base's types
 // are included, as bpftool does with -B.
 func Bytes(spec *btf.Spec, opts Options) ([]byte, error) {
+	d, err := dump(spec, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	return d.out, nil
+}
+
+// Write prints the C header for spec to w, in chunks as it is made. On an
+// error (a type cycle C cannot express) w has received part of the header,
+// as bpftool's output has.
+func Write(w io.Writer, spec *btf.Spec, opts Options) error {
+	_, err := dump(spec, opts, w)
+	return err
+}
+
+// flushSize is how much output Write collects before passing it on.
+const flushSize = 64 << 10
+
+func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 	if spec == nil {
 		return nil, fmt.Errorf("cdump: nil Spec")
 	}
 	d := newDumper(spec, opts.PointerSize)
 	d.fixLayout = opts.FixLayout
-	d.out = make([]byte, 0, estimateSize(spec))
+	if w == nil {
+		d.out = make([]byte, 0, estimateSize(spec))
+	} else {
+		d.out = make([]byte, 0, flushSize+flushSize/2)
+	}
+	flush := func(force bool) error {
+		if w == nil || (!force && len(d.out) < flushSize) {
+			return nil
+		}
+		_, err := w.Write(d.out)
+		d.out = d.out[:0]
+		return err
+	}
 	if !opts.Bare {
 		d.str(prologue)
 	}
-	if len(opts.Roots) > 0 {
-		for _, id := range opts.Roots {
-			if err := d.dumpType(id); err != nil {
-				return nil, err
-			}
+	roots := opts.Roots
+	n := len(roots)
+	if n == 0 {
+		n = d.n - 1
+	}
+	for i := 0; i < n; i++ {
+		id := btf.TypeID(i + 1)
+		if len(roots) > 0 {
+			id = roots[i]
 		}
-	} else {
-		for id := btf.TypeID(1); int(id) < d.n; id++ {
-			if err := d.dumpType(id); err != nil {
-				return nil, err
-			}
+		err := d.dumpType(id)
+		if err == nil {
+			err = flush(false)
+		} else {
+			flush(true)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if !opts.Bare {
 		d.str(epilogue)
 	}
-	return d.out, nil
+	return d, flush(true)
 }
 
 // estimateSize guesses the header size to allocate its buffer once: about
 // 20 bytes of C per type (measured on kernel BTF).
 func estimateSize(spec *btf.Spec) int {
 	return int(spec.NextID())*24 + 4096
-}
-
-// Write prints the C header for spec to w.
-func Write(w io.Writer, spec *btf.Spec, opts Options) error {
-	b, err := Bytes(spec, opts)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
 }
 
 // WriteFile writes the C header for spec to path unless path already holds

@@ -11,7 +11,6 @@ package main
 // and takes over when --format c is chosen.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -83,16 +82,13 @@ func runDumpC(args []string) error {
 	if err != nil {
 		return err
 	}
-	hdr, err := cdump.Bytes(spec, cdump.Options{PointerSize: ptrSz, FixLayout: dumpCOpts.fixLayout})
+	opts := cdump.Options{PointerSize: ptrSz, FixLayout: dumpCOpts.fixLayout}
+	if dumpCOpts.output == "" {
+		return cdump.Write(os.Stdout, spec, opts) // writes in large chunks
+	}
+	hdr, err := cdump.Bytes(spec, opts)
 	if err != nil {
 		return err
-	}
-	if dumpCOpts.output == "" {
-		w := bufio.NewWriterSize(os.Stdout, 256<<10)
-		if _, err := w.Write(hdr); err != nil {
-			return err
-		}
-		return w.Flush()
 	}
 	changed, err := cdump.UpdateFile(dumpCOpts.output, hdr, 0o644)
 	if err != nil {

@@ -1,15 +1,65 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/btfkit/btfkit/internal/testc"
 )
+
+// The helpers here have names of their own: other files of this package's
+// tests have theirs, which change with those files.
+var dumpcBin struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// dumpcBinary builds the command once for these tests.
+func dumpcBinary(t *testing.T) string {
+	t.Helper()
+	b := &dumpcBin
+	b.Do(func() {
+		dir, err := os.MkdirTemp("", "btfkit-dumpc-test-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, "btfkit")
+		if out, err := exec.Command("go", "build", "-o", b.path, ".").CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// runDumpc runs the command and returns stdout, stderr and exit status.
+func runDumpc(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(dumpcBinary(t), args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
 
 // dumpCKernelInputs returns the Debian vmlinux and one module (vxlan.ko),
 // skipping visibly (failing with CI=true) when they are not installed.
@@ -72,7 +122,7 @@ func TestDumpCMatchesBpftool(t *testing.T) {
 	})
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
-			got, stderr, code := runBtfkit(t, append([]string{"dump", "--format", "c"}, r.ours...)...)
+			got, stderr, code := runDumpc(t, append([]string{"dump", "--format", "c"}, r.ours...)...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -108,7 +158,7 @@ prog.o: prog.c vmlinux.h
 	clang -target bpf -O2 -g -c prog.c -o prog.o
 
 vmlinux.h: FORCE
-	` + btfkitBinary(t) + ` dump --format c -o $@ $(BTF)
+	` + dumpcBinary(t) + ` dump --format c -o $@ $(BTF)
 
 FORCE:
 .PHONY: FORCE
@@ -158,22 +208,22 @@ int x(struct task_struct *t) { return t->pid; }
 // TestDumpCChangedExitCode: --changed-exit-code tells a script whether -o
 // wrote the file.
 func TestDumpCChangedExitCode(t *testing.T) {
-	in := gccBTFObject(t, "types.c")
+	in := testc.Compile(t, filepath.Join(testc.CorpusDir(), "types.c"), testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf"}})
 	out := filepath.Join(t.TempDir(), "types.h")
 	args := []string{"dump", "--format", "c", "-o", out, "--changed-exit-code", "3", in}
-	if _, stderr, code := runBtfkit(t, args...); code != 3 {
+	if _, stderr, code := runDumpc(t, args...); code != 3 {
 		t.Errorf("first write: exit %d, want 3 (%s)", code, stderr)
 	}
-	if _, stderr, code := runBtfkit(t, args...); code != 0 {
+	if _, stderr, code := runDumpc(t, args...); code != 0 {
 		t.Errorf("unchanged: exit %d, want 0 (%s)", code, stderr)
 	}
-	if _, _, code := runBtfkit(t, "dump", "--format", "c", "-o", out, in); code != 0 {
+	if _, _, code := runDumpc(t, "dump", "--format", "c", "-o", out, in); code != 0 {
 		t.Errorf("without --changed-exit-code: exit %d, want 0", code)
 	}
-	if _, stderr, code := runBtfkit(t, "dump", "-o", out, in); code != 1 || !strings.Contains(stderr, "--format c") {
+	if _, stderr, code := runDumpc(t, "dump", "-o", out, in); code != 1 || !strings.Contains(stderr, "--format c") {
 		t.Errorf("-o with the raw format: exit %d, stderr %q; want 1 and a message naming --format c", code, stderr)
 	}
-	if _, stderr, code := runBtfkit(t, "dump", "--format", "c", in, in); code != 1 || !strings.Contains(stderr, "--base") {
+	if _, stderr, code := runDumpc(t, "dump", "--format", "c", in, in); code != 1 || !strings.Contains(stderr, "--base") {
 		t.Errorf("several inputs without a base: exit %d, stderr %q; want 1 and a hint at --base", code, stderr)
 	}
 }
