@@ -34,7 +34,15 @@ type Options struct {
 // deduplicated.
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	m := newMerger()
-	if err := walkFile(path, o, func(f *fragment) error { return m.add(f) }); err != nil {
+	err := walkFile(path, o, m.add, func(infoBytes int, stable bool) {
+		// A Linux kernel has about one type per 49 bytes of .debug_info
+		// and one trailing word per 7.3 bytes. Reserving a little more
+		// saves regrowing (and copying) the largest slices; capacity that
+		// is never touched costs no memory.
+		m.reserve(infoBytes/44, infoBytes/6)
+		m.stableStrings = stable
+	})
+	if err != nil {
 		return nil, err
 	}
 	merged := m.finish()
@@ -56,14 +64,17 @@ func Fragments(path string, o Options) ([]*btf.Spec, error) {
 	err := walkFile(path, o, func(f *fragment) error {
 		out = append(out, f.spec())
 		return nil
-	})
+	}, nil)
 	return out, err
 }
 
 // walkFile converts the units of the file at path, o.Jobs at a time, and
 // hands the fragments to emit in unit order, on the calling goroutine.
 // A fragment belongs to emit only for the call.
-func walkFile(path string, o Options, emit func(*fragment) error) error {
+//
+// onOpen, when not nil, is told the size of .debug_info and whether the
+// readers' strings are views of the file that stay put during the walk.
+func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(infoBytes int, stable bool)) error {
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -74,6 +85,9 @@ func walkFile(path string, o Options, emit func(*fragment) error) error {
 			return err
 		}
 		defer src.close()
+		if onOpen != nil {
+			onOpen(0, false)
+		}
 		return walkStd(src, o, jobs, emit)
 	}
 	d, err := dwarf.Open(path)
@@ -81,6 +95,9 @@ func walkFile(path string, o Options, emit func(*fragment) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer d.Close()
+	if onOpen != nil {
+		onOpen(len(d.Sections().Info), true)
+	}
 	return walkFast(path, d, o, jobs, emit)
 }
 

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -51,13 +52,61 @@ type merger struct {
 	out    *btf.Spec
 	strBuf []byte
 	strIdx map[string]uint32
-	local  []uint32 // fragment string index -> offset, per fragment
-	ext    []uint32
+	ident  strIdent // (data pointer, length) -> offset: most names are views of .debug_str
+
+	// stableStrings says that a fragment string's data pointer identifies
+	// it for the whole merge (views of a mapping), so ident may be used.
+	stableStrings bool
+	local         []uint32 // fragment string index -> offset, per fragment
+	ext           []uint32
+}
+
+// strIdent maps a string's identity (data pointer and length) to its
+// offset in the merged table, so that a name seen in many units (one place
+// in .debug_str) is hashed by content only once.
+type strIdent struct {
+	slots []identSlot
+	used  int
+}
+
+type identSlot struct {
+	ptr uintptr
+	n   uint32
+	off uint32
+}
+
+func (t *strIdent) lookup(p uintptr, n uint32) (*identSlot, bool) {
+	if t.used*2 >= len(t.slots) {
+		old := t.slots
+		t.slots = make([]identSlot, max(len(old)*2, 1<<16))
+		t.used = 0
+		for _, sl := range old {
+			if sl.ptr != 0 {
+				s, _ := t.lookup(sl.ptr, sl.n)
+				*s = sl
+				t.used++
+			}
+		}
+	}
+	mask := uint64(len(t.slots) - 1)
+	h := (uint64(p)*0x9E3779B97F4A7C15 ^ uint64(n)) >> 20
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.ptr == 0 {
+			return sl, false
+		}
+		if sl.ptr == p && sl.n == n {
+			return sl, true
+		}
+	}
 }
 
 func newMerger() *merger {
 	return &merger{out: btf.NewSpec(), strBuf: []byte{0}, strIdx: make(map[string]uint32, 1<<16)}
 }
+
+// reserve grows the output for about n more types and w more words.
+func (m *merger) reserve(n, w int) { m.out.Reserve(n, w) }
 
 func (m *merger) add(f *fragment) error {
 	shift := uint32(m.out.NextID()) - 1
@@ -66,6 +115,15 @@ func (m *merger) add(f *fragment) error {
 	}
 	local := m.local[:0]
 	for _, s := range f.strs {
+		var slot *identSlot
+		p, n := uintptr(unsafe.Pointer(unsafe.StringData(s))), uint32(len(s))
+		if m.stableStrings {
+			var ok bool
+			if slot, ok = m.ident.lookup(p, n); ok {
+				local = append(local, slot.off)
+				continue
+			}
+		}
 		off, ok := m.strIdx[s]
 		if !ok {
 			off = uint32(len(m.strBuf))
@@ -74,7 +132,11 @@ func (m *merger) add(f *fragment) error {
 			// The key must outlive the reader's mapping: copy it once,
 			// as a view of our own table.
 			k := m.strBuf[off : len(m.strBuf)-1]
-			m.strIdx[string(k)] = off
+			m.strIdx[unsafe.String(&k[0], len(k))] = off
+		}
+		if slot != nil {
+			*slot = identSlot{p, n, off}
+			m.ident.used++
 		}
 		local = append(local, off)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -65,6 +66,12 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	langs, err := encode.ParseLanguages(encodeOpts.langExclude)
 	if err != nil {
 		return fmt.Errorf("--lang-exclude: %w", err)
+	}
+	// The live heap is mostly two big flat tables (the merged fragments,
+	// then dedup's); collecting at 1.5x live instead of 2x trims the peak
+	// by ~70 MiB on a kernel for ~2% more CPU.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
 	}
 	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs})
 	if err != nil {
