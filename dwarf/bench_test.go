@@ -4,8 +4,17 @@ import (
 	godwarf "debug/dwarf"
 	"debug/elf"
 	"runtime"
+	"syscall"
 	"testing"
+	"time"
 )
+
+// cpuTime is the CPU time (user + system, all threads) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // fullWalk decodes every DIE of the unit r is on and touches every
 // attribute value: strings are resolved, blocks sliced. It is the work
@@ -49,13 +58,21 @@ func loadSections(b *testing.B, path string) Sections {
 // BenchmarkWalk compares a full walk of the Debian vmlinux DWARF (every
 // attribute decoded, strings resolved) by this package with 1 and 2
 // workers against Go's debug/dwarf. Unit indexing and abbreviation parsing
-// are part of each iteration for both.
+// are part of each iteration for both; reading the sections is not (both
+// read from memory: a mapping here, heap copies for debug/dwarf). Besides
+// ns/op it reports cpu-ns/op, the process CPU time (all threads, GC
+// included), which is steadier than wall time on a busy machine.
+// scripts/bench-dwarf runs it and prints the ratios.
 func BenchmarkWalk(b *testing.B) {
 	vmlinux, _ := kernelInputs(b)
 	s := loadSections(b, vmlinux)
 	for _, workers := range []int{1, 2} {
 		b.Run(map[int]string{1: "btfkit-j1", 2: "btfkit-j2"}[workers], func(b *testing.B) {
+			runtime.GC()
 			b.ReportAllocs()
+			b.ResetTimer()
+			c0 := cpuTime()
+			defer func() { b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op") }()
 			for i := 0; i < b.N; i++ {
 				d, err := New(s)
 				if err != nil {
@@ -94,6 +111,8 @@ func BenchmarkWalk(b *testing.B) {
 		runtime.GC()
 		b.ReportAllocs()
 		b.ResetTimer()
+		c0 := cpuTime()
+		defer func() { b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op") }()
 		for i := 0; i < b.N; i++ {
 			d, err := godwarf.New(abbrev, nil, nil, info, nil, nil, nil, str)
 			if err != nil {
