@@ -1,8 +1,12 @@
 package encode
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -90,8 +94,17 @@ func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(in
 		}
 		return walkStd(src, o, jobs, emit)
 	}
+	if err := checkELF(path); err != nil {
+		return err
+	}
 	d, err := dwarf.Open(path)
 	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s: truncated or malformed ELF file (%v)", path, err)
+		}
+		if strings.Contains(err.Error(), path) {
+			return err
+		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer d.Close()
@@ -99,6 +112,20 @@ func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(in
 		onOpen(len(d.Sections().Info), true)
 	}
 	return walkFast(path, d, o, jobs, emit)
+}
+
+// checkELF gives a clear error for inputs that are not ELF files at all.
+func checkELF(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var magic [4]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil || string(magic[:]) != "\x7fELF" {
+		return fmt.Errorf("%s: not an ELF file (encode reads the DWARF of vmlinux, modules and object files)", path)
+	}
+	return nil
 }
 
 func walkStd(src *stdSource, o Options, jobs int, emit func(*fragment) error) error {
