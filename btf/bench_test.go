@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"testing"
+	"time"
 
 	cbtf "github.com/cilium/ebpf/btf"
 )
@@ -182,7 +183,7 @@ func TestLoadFasterThanCilium(t *testing.T) {
 	}
 	ours, theirs := run(visitOurs), run(visitCilium)
 	ratio := float64(ours.NsPerOp()) / float64(theirs.NsPerOp())
-	t.Logf("btfkit %v/op, cilium %v/op: ratio %.3f", ours.NsPerOp(), theirs.NsPerOp(), ratio)
+	t.Logf("btfkit %v/op, cilium %v/op: ratio %.3f", time.Duration(ours.NsPerOp()), time.Duration(theirs.NsPerOp()), ratio)
 	if ratio > 0.5 {
 		t.Fatalf("btfkit takes %.2f of cilium's time, want at most 0.5", ratio)
 	}
