@@ -71,9 +71,9 @@ func (f *File) symValues(link uint32) ([]uint64, error) {
 }
 
 // applyRelocations applies the relocations in section r to data, the
-// contents of the section they target. Supported: x86-64, AArch64, RISC-V
-// (RELA) and i386 (REL), the absolute and PC-relative data relocations
-// compilers emit into debug sections.
+// contents of the section they target. Supported: x86-64, AArch64, RISC-V,
+// s390x, ppc64 (RELA) and i386 (REL): the absolute (and, where compilers
+// use them, PC-relative and add/sub) data relocations of debug sections.
 func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error {
 	raw, err := f.Raw(r)
 	if err != nil {
@@ -234,6 +234,24 @@ func (f *File) relocKind(t uint32) (int, relocKindT) {
 			return 4, relocAbs
 		case elf.R_386_PC32:
 			return 4, relocPC
+		}
+	case elf.EM_S390:
+		switch elf.R_390(t) {
+		case elf.R_390_NONE:
+			return 0, relocNone
+		case elf.R_390_32:
+			return 4, relocAbs
+		case elf.R_390_64:
+			return 8, relocAbs
+		}
+	case elf.EM_PPC64:
+		switch elf.R_PPC64(t) {
+		case elf.R_PPC64_NONE:
+			return 0, relocNone
+		case elf.R_PPC64_ADDR32:
+			return 4, relocAbs
+		case elf.R_PPC64_ADDR64:
+			return 8, relocAbs
 		}
 	case elf.EM_RISCV:
 		switch elf.R_RISCV(t) {
