@@ -958,6 +958,9 @@ func (c *checker) checkStruct(t Type) {
 // btf_int_check_kflag_member.
 func (c *checker) checkIntMember(t Type, mdesc string, it Type, off, bfs uint32) {
 	ssize := uint64(t.Size())
+	if len(it.Extra()) != 1 {
+		return // a malformed INT, reported as such
+	}
 	_, ioff, ibits := it.IntEncoding()
 	var bitOff, nbits uint64
 	if t.KindFlag() {

@@ -911,3 +911,18 @@ func TestCheckKernelDifferential(t *testing.T) {
 	}
 	t.Logf("%d inputs, %d disagreements", n, disagree)
 }
+
+// TestCheckMalformedSpec: a Spec built with AddRaw whose trailing words do
+// not match its kind and vlen is reported, not a panic, also where other
+// types refer to it.
+func TestCheckMalformedSpec(t *testing.T) {
+	s := NewSpec()
+	bad := s.AddRaw(s.AddString("int"), Info(KindInt, 0, false), 4) // no encoding word
+	s.Add("s", KindStruct, 1, false, 4, s.AddString("a"), uint32(bad), 0)
+	s.Add("", KindArray, 0, false, 0, uint32(bad), uint32(bad), 2)
+	s.AddRaw(0, Info(KindStruct, 2, false), 8, 1, 2, 3) // 3 words for 2 members
+	var ce *CheckError
+	if err := s.Check(); !errors.As(err, &ce) || !ce.Has(RuleLayout) || ce.Problems[0].ID != bad {
+		t.Fatalf("got %v, want layout problems starting at [%d]", err, bad)
+	}
+}
