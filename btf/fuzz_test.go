@@ -110,3 +110,46 @@ func FuzzCheckKernel(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckSpec builds Specs with AddRaw from arbitrary words, trailing
+// words not necessarily matching kind and vlen (what a buggy producer
+// could build in memory), and runs Check on them: it must report, never
+// panic or hang.
+func FuzzCheckSpec(f *testing.F) {
+	f.Add(checkSpec().Marshal(nil)[HeaderLen:])
+	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 4, 4, 0, 0, 0, 1, 32, 0, 0, 1, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := NewSpec()
+		s.AddString("a")
+		s.AddString("b.c")
+		word := func() uint32 {
+			if len(data) < 4 {
+				data = nil
+				return 0
+			}
+			w := uint32(data[0]) | uint32(data[1])<<8 | uint32(data[2])<<16 | uint32(data[3])<<24
+			data = data[4:]
+			return w
+		}
+		for len(data) >= 13 && s.NumTypes() < 4096 {
+			nameOff, info, sizeType := word(), word(), word()
+			n := int(data[0] % 8)
+			data = data[1:]
+			// Mostly the right number of words, sometimes not.
+			if want := extraWords(Kind(info>>24&0x1f), int(info&0xffff)); want >= 0 && want <= 64 && n < 6 {
+				n = want
+			}
+			ext := make([]uint32, n)
+			for i := range ext {
+				ext[i] = word()
+			}
+			s.AddRaw(nameOff, info, sizeType, ext...)
+		}
+		_ = s.Check(Strict())
+		if s.NumTypes() > 0 {
+			split := NewSplitSpec(s)
+			split.Add("", KindPtr, 0, false, uint32(s.NumTypes()))
+			_ = split.Check(CheckBase())
+		}
+	})
+}
