@@ -151,6 +151,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	if ab == nil {
 		return pos, c.errAt(start, "unknown abbreviation code %d", code)
 	}
+	same := e.ab == ab && len(e.Fields) == int(ab.hi-ab.lo)
 	e.Tag, e.Children, e.ab = ab.tag, ab.children, ab
 	t := c.abbrevs
 	n := int(ab.hi - ab.lo)
@@ -174,15 +175,29 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 		// precomputed offsets, one bounds check for the whole DIE.
 		q := unsafe.Add(p, pos)
 		bad := false
-		for i := range fs {
-			l := lay[i]
-			v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
-			f := &fs[i]
-			*f = tmpl[i]
-			f.Val += v
-			if l.ref {
-				bad = bad || v >= unitSize
-				f.Val += unitOff
+		if same {
+			// The previous DIE decoded into e had the same abbreviation:
+			// Attr, Form, Class (and Len 0) are already in place.
+			for i := range fs {
+				l := lay[i]
+				v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
+				fs[i].Val = tmpl[i].Val + v
+				if l.ref {
+					bad = bad || v >= unitSize
+					fs[i].Val += unitOff
+				}
+			}
+		} else {
+			for i := range fs {
+				l := lay[i]
+				v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
+				f := &fs[i]
+				*f = tmpl[i]
+				f.Val += v
+				if l.ref {
+					bad = bad || v >= unitSize
+					f.Val += unitOff
+				}
 			}
 		}
 		if bad {
