@@ -74,6 +74,12 @@ func subset(s *btf.Spec, keep []bool) *btf.Spec {
 // in CI) when it is not installed.
 func requireVmlinux(t testing.TB) string {
 	t.Helper()
+	if raceEnabled {
+		// An encode of the vmlinux takes minutes under the race detector;
+		// TestReproducibleUnits races the same parallel code on a
+		// multi-unit object instead.
+		t.Skip("SKIP: vmlinux tests do not run under the race detector")
+	}
 	if v := os.Getenv("VMLINUX"); v != "" {
 		return v
 	}
