@@ -14,6 +14,9 @@ import (
 // TestCombineOneModule: a combination of one module is that module, so its
 // header must be bpftool's for the module with its base.
 func TestCombineOneModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and kernel-size inputs")
+	}
 	testc.Require(t, "bpftool")
 	vmlinux, modules := kernelInputs(t)
 	mod := modulePaths(t, modules, []string{"vxlan"})[0]
@@ -37,6 +40,9 @@ func TestCombineOneModule(t *testing.T) {
 // with vmlinux's own header (base types once, in bpftool's order), holds
 // each module's types after it, and compiles for BPF.
 func TestCombineSeveral(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and kernel-size inputs")
+	}
 	testc.Require(t, "bpftool", "clang")
 	vmlinux, modules := kernelInputs(t)
 	names := []string{"xfs", "btrfs", "kvm"}

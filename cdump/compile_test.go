@@ -78,6 +78,9 @@ func coreRelocs(t *testing.T, obj string) uint32 {
 // against the headers of the Debian 6.1 and the 6.18 kernel BTF with
 // clang -target bpf, and checks the object carries CO-RE relocations.
 func TestCOREProgramCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and kernel-size inputs")
+	}
 	testc.Require(t, "clang")
 	if _, err := os.Stat("/usr/include/bpf/bpf_core_read.h"); err != nil {
 		skipOrFail(t, "libbpf-dev headers not installed: %v", err)
@@ -258,6 +261,9 @@ func askableQueries(t *testing.T, cc, src, prog string, qs []layoutQuery) []layo
 // the generated header compiles with gcc and clang and gives every struct
 // and member the size and offset the original source gives it.
 func TestLayoutMatchesSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and kernel-size inputs")
+	}
 	testc.Require(t, "gcc")
 	srcs := testc.CorpusFiles(t)
 	more, _ := filepath.Glob(filepath.Join("testdata", "*.c"))

@@ -19,18 +19,21 @@ type frame struct {
 	start, cnt int
 }
 
-func (d *dumper) top(f *frame) btf.TypeID { return d.stack[f.start+f.cnt-1] }
+// top is the type on top of the frame.
+func (d *dumper) top(f *frame) btf.Type { return d.stack[f.start+f.cnt-1] }
 
 // emitTypeDecl prints a declaration of fname with type id, e.g.
 // "const char *name" or "int (*fn)(void *)".
 func (d *dumper) emitTypeDecl(id btf.TypeID, fname string, lvl int) {
 	start := len(d.stack)
 	for n := 0; ; n++ {
-		d.stack = append(d.stack, id)
 		if id == 0 || !d.valid(id) || n > maxDepth {
+			// Void, or an ID out of range: a view of no kind.
+			d.stack = append(d.stack, btf.Type{ID: id})
 			break
 		}
 		t := d.spec.Type(id)
+		d.stack = append(d.stack, t)
 		switch t.Kind() {
 		case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
 			btf.KindFuncProto, btf.KindTypeTag:
@@ -47,18 +50,11 @@ func (d *dumper) emitTypeDecl(id btf.TypeID, fname string, lvl int) {
 	d.stack = d.stack[:start]
 }
 
-func (d *dumper) kindOf(id btf.TypeID) btf.Kind {
-	if id == 0 || !d.valid(id) {
-		return btf.KindUnknown
-	}
-	return d.spec.Type(id).Kind()
-}
-
 // emitMods prints the const/volatile/restrict on top of the frame, the way
 // they precede a non-pointer type ("const volatile int").
 func (d *dumper) emitMods(f *frame) {
 	for f.cnt > 0 {
-		switch d.kindOf(d.top(f)) {
+		switch d.top(f).Kind() {
 		case btf.KindVolatile:
 			d.str("volatile ")
 		case btf.KindConst:
@@ -77,7 +73,7 @@ func (d *dumper) emitMods(f *frame) {
 // noreturn).
 func (d *dumper) dropMods(f *frame) {
 	for f.cnt > 0 {
-		switch d.kindOf(d.top(f)) {
+		switch d.top(f).Kind() {
 		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
 			f.cnt--
 		default:
@@ -99,18 +95,18 @@ func (d *dumper) emitTypeChain(f *frame, fname string, lvl int) {
 	lastWasPtr := true
 	for f.cnt > 0 {
 		f.cnt--
-		id := d.stack[f.start+f.cnt]
+		t := d.stack[f.start+f.cnt]
+		id := t.ID
 		if id == 0 {
 			d.emitMods(f)
 			d.str("void")
 			lastWasPtr = false
 			continue
 		}
-		if !d.valid(id) {
+		k := t.Kind()
+		if k == btf.KindUnknown { // an ID out of range
 			return
 		}
-		t := d.spec.Type(id)
-		k := t.Kind()
 		switch k {
 		case btf.KindInt, btf.KindFloat:
 			d.emitMods(f)
@@ -165,7 +161,7 @@ func (d *dumper) emitTypeChain(f *frame, fname string, lvl int) {
 				d.arrayDim(n)
 				return
 			}
-			multidim := d.kindOf(d.top(f)) == btf.KindArray
+			multidim := d.top(f).Kind() == btf.KindArray
 			if fname != "" && !lastWasPtr {
 				d.str(" ")
 			}

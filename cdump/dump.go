@@ -22,18 +22,16 @@ const (
 
 // typeState is the per-type bookkeeping of a dumper.
 type typeState struct {
-	order        uint8
 	emit         uint8
 	fwdEmitted   bool
 	nameResolved bool
 	renamed      bool // names holds the type's ___N name
-	referenced   bool
 }
 
-// dumper holds the state of one C dump over one Spec. Types are emitted at
-// most once per dumper, so several calls to dumpType share the emitted set,
+// dumper holds the emitting state of one C dump over one Spec. Types are
+// emitted at most once per dumper, so the roots share the emitted set,
 // exactly as one libbpf btf_dump object does across btf_dump__dump_type
-// calls.
+// calls. The order comes from an orderer (order.go).
 type dumper struct {
 	spec  *btf.Spec
 	n     int // one past the last type ID
@@ -48,9 +46,9 @@ type dumper struct {
 	identNames map[string]int // typedef names and enumerators
 
 	alignMemo []int16 // btf__align_of results + 1, 0 = not computed
+	sizeMemo  []int32 // btf__resolve_size results + 2, 0 = not computed
 
-	queue []btf.TypeID // types to emit for the current root, in order
-	stack []btf.TypeID // shared declaration stack
+	stack []btf.Type // shared declaration stack
 
 	out []byte
 }
@@ -63,17 +61,20 @@ func newDumper(spec *btf.Spec, ptrSz int) *dumper {
 		st:        make([]typeState, n),
 		names:     make(map[btf.TypeID]string),
 		alignMemo: make([]int16, n),
+		sizeMemo:  make([]int32, n),
 	}
 	if ptrSz != 4 && ptrSz != 8 {
 		ptrSz = guessPointerSize(spec)
 	}
 	d.ptrSz = ptrSz
-	d.st[0].order = ordered
 	d.st[0].emit = emitted
-	tags, idents := d.markReferenced()
+	return d
+}
+
+// sizeNameMaps makes the name maps, sized for the names the Spec has.
+func (d *dumper) sizeNameMaps(tags, idents int) {
 	d.typeNames = make(map[string]int, tags)
 	d.identNames = make(map[string]int, idents)
-	return d
 }
 
 // guessPointerSize finds the size of C "long" among the INT types, as
@@ -97,54 +98,6 @@ func guessPointerSize(spec *btf.Spec) int {
 // valid reports whether id is a type of the Spec (void included).
 func (d *dumper) valid(id btf.TypeID) bool { return int(id) < d.n }
 
-// ref marks a referenced type, ignoring IDs out of range.
-func (d *dumper) ref(id uint32) {
-	if int(id) < len(d.st) {
-		d.st[id].referenced = true
-	}
-}
-
-// markReferenced records which types some other type refers to. A
-// top-level anonymous enum (a set of constants) is one nothing refers to.
-// It also counts the names the dump may register: struct, union and enum
-// tags, and typedef names and enumerators (at most; to size the maps).
-func (d *dumper) markReferenced() (tags, idents int) {
-	for id := btf.TypeID(1); int(id) < d.n; id++ {
-		t := d.spec.Type(id)
-		ext := t.Extra()
-		switch t.Kind() {
-		case btf.KindStruct, btf.KindUnion:
-			tags++
-		case btf.KindEnum, btf.KindEnum64:
-			tags++
-			idents += t.Vlen()
-		case btf.KindTypedef:
-			idents++
-		}
-		switch t.Kind() {
-		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindPtr,
-			btf.KindTypedef, btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
-			d.ref(t.SizeType())
-		case btf.KindArray:
-			d.ref(ext[1])
-			d.ref(ext[0])
-		case btf.KindStruct, btf.KindUnion, btf.KindDatasec:
-			for i := 0; i+2 < len(ext); i += 3 {
-				if t.Kind() == btf.KindDatasec {
-					d.ref(ext[i])
-				} else {
-					d.ref(ext[i+1])
-				}
-			}
-		case btf.KindFuncProto:
-			for i := 1; i < len(ext); i += 2 {
-				d.ref(ext[i])
-			}
-		}
-	}
-	return tags, idents
-}
-
 // errLoop is a cycle of types that C cannot express.
 type errLoop struct{ id btf.TypeID }
 
@@ -152,113 +105,8 @@ func (e errLoop) Error() string {
 	return fmt.Sprintf("unsatisfiable type cycle at type [%d]", e.id)
 }
 
-// dumpType emits id and every type it needs that was not emitted yet.
-func (d *dumper) dumpType(id btf.TypeID) error {
-	if !d.valid(id) {
-		return fmt.Errorf("type id %d out of range", id)
-	}
-	d.queue = d.queue[:0]
-	if _, err := d.orderType(id, false, 0); err != nil {
-		return err
-	}
-	for _, q := range d.queue {
-		d.emitType(q, 0)
-	}
-	return nil
-}
-
 // maxDepth bounds recursion over malformed (cyclic) reference chains.
 const maxDepth = 1 << 14
-
-// orderType walks the types id depends on and queues, in an order C can
-// compile, those that need a top-level definition. It returns 1 when id is
-// a strong dependency (its full definition must come first) and 0 when a
-// forward declaration is enough (it is reached through a pointer).
-func (d *dumper) orderType(id btf.TypeID, throughPtr bool, depth int) (int, error) {
-	if !d.valid(id) || depth > maxDepth {
-		return 0, errLoop{id}
-	}
-	s := &d.st[id]
-	if s.order == ordered {
-		return 1, nil
-	}
-	t := d.spec.Type(id)
-	named := t.NameOff() != 0
-	if s.order == ordering {
-		k := t.Kind()
-		if (k == btf.KindStruct || k == btf.KindUnion) && throughPtr && named {
-			return 0, nil
-		}
-		return 0, errLoop{id}
-	}
-	depth++
-	switch t.Kind() {
-	case btf.KindInt, btf.KindFloat:
-		s.order = ordered
-		return 0, nil
-	case btf.KindPtr:
-		r, err := d.orderType(t.Ref(), true, depth)
-		d.st[id].order = ordered
-		return r, err
-	case btf.KindArray:
-		return d.orderType(btf.TypeID(t.Extra()[0]), false, depth)
-	case btf.KindStruct, btf.KindUnion:
-		if throughPtr && named {
-			return 0, nil
-		}
-		s.order = ordering
-		ext := t.Extra()
-		for i := 1; i < len(ext); i += 3 {
-			if _, err := d.orderType(btf.TypeID(ext[i]), false, depth); err != nil {
-				return 0, err
-			}
-		}
-		if named {
-			d.queue = append(d.queue, id)
-		}
-		d.st[id].order = ordered
-		return 1, nil
-	case btf.KindEnum, btf.KindEnum64, btf.KindFwd:
-		if named || !s.referenced {
-			d.queue = append(d.queue, id)
-		}
-		s.order = ordered
-		return 1, nil
-	case btf.KindTypedef:
-		strong, err := d.orderType(t.Ref(), throughPtr, depth)
-		if err != nil {
-			return 0, err
-		}
-		if throughPtr && strong == 0 {
-			return 0, nil
-		}
-		d.queue = append(d.queue, id)
-		d.st[id].order = ordered
-		return 1, nil
-	case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
-		return d.orderType(t.Ref(), throughPtr, depth)
-	case btf.KindFuncProto:
-		strong, err := d.orderType(t.Ref(), throughPtr, depth)
-		if err != nil {
-			return 0, err
-		}
-		ext := t.Extra()
-		for i := 1; i < len(ext); i += 2 {
-			r, err := d.orderType(btf.TypeID(ext[i]), throughPtr, depth)
-			if err != nil {
-				return 0, err
-			}
-			if r > 0 {
-				strong = 1
-			}
-		}
-		return strong, nil
-	case btf.KindFunc, btf.KindVar, btf.KindDatasec, btf.KindDeclTag:
-		s.order = ordered
-		return 0, nil
-	}
-	return 0, fmt.Errorf("type [%d]: unexpected kind %v", id, t.Kind())
-}
 
 // isBlacklisted: __builtin_va_list is the compiler's own; never redefine it.
 func (d *dumper) isBlacklisted(id btf.TypeID) bool {

@@ -69,6 +69,20 @@ func (d *dumper) alignOfUncached(id btf.TypeID) int {
 // FWD, functions, reference chains deeper than libbpf follows) or it does
 // not fit in 32 bits.
 func (d *dumper) resolveSize(id btf.TypeID) int64 {
+	if !d.valid(id) {
+		return -1
+	}
+	if m := d.sizeMemo[id]; m != 0 {
+		return int64(m) - 2
+	}
+	sz := d.resolveSizeUncached(id)
+	if sz >= -1 && sz < math.MaxInt32-2 {
+		d.sizeMemo[id] = int32(sz + 2)
+	}
+	return sz
+}
+
+func (d *dumper) resolveSizeUncached(id btf.TypeID) int64 {
 	const maxResolveDepth = 32
 	nelems := uint64(1)
 	size := int64(-1)

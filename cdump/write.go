@@ -71,10 +71,71 @@ func Write(w io.Writer, spec *btf.Spec, opts Options) error {
 // flushSize is how much output Write collects before passing it on.
 const flushSize = 64 << 10
 
+// orderBatch is a run of definitions to emit, in order, from the orderer
+// goroutine to the printer; the first message carries only the name counts,
+// the last one may carry the error that stops the dump.
+type orderBatch struct {
+	ids          []btf.TypeID
+	tags, idents int
+	err          error
+}
+
+// batchLen is how many definitions the orderer hands over at a time.
+const batchLen = 4096
+
+// dump prints the header for spec into the returned dumper's buffer, or in
+// chunks to w when w is not nil. The topological ordering runs on its own
+// goroutine ahead of the printing (two cores do the work of libbpf's one
+// loop); the printer consumes the order as one sequence, so the output is
+// the same whatever the scheduling.
 func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 	if spec == nil {
 		return nil, fmt.Errorf("cdump: nil Spec")
 	}
+	roots := opts.Roots
+	nroots := len(roots)
+	if nroots == 0 {
+		nroots = int(spec.NextID()) - 1
+	}
+	ch := make(chan orderBatch, 16)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(ch)
+		send := func(b orderBatch) bool {
+			select {
+			case ch <- b:
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		o := newOrderer(spec)
+		tags, idents := o.markReferenced()
+		if !send(orderBatch{tags: tags, idents: idents}) {
+			return
+		}
+		cur := make([]btf.TypeID, 0, batchLen+batchLen/4)
+		for i := 0; i < nroots; i++ {
+			id := btf.TypeID(i + 1)
+			if len(roots) > 0 {
+				id = roots[i]
+			}
+			if err := o.order(id); err != nil {
+				send(orderBatch{ids: cur, err: err})
+				return
+			}
+			cur = append(cur, o.queue...)
+			if len(cur) >= batchLen {
+				if !send(orderBatch{ids: cur}) {
+					return
+				}
+				cur = make([]btf.TypeID, 0, batchLen+batchLen/4)
+			}
+		}
+		send(orderBatch{ids: cur})
+	}()
+
 	d := newDumper(spec, opts.PointerSize)
 	d.fixLayout = opts.FixLayout
 	if w == nil {
@@ -90,26 +151,20 @@ func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 		d.out = d.out[:0]
 		return err
 	}
+	first := <-ch
+	d.sizeNameMaps(first.tags, first.idents)
 	if !opts.Bare {
 		d.str(prologue)
 	}
-	roots := opts.Roots
-	n := len(roots)
-	if n == 0 {
-		n = d.n - 1
-	}
-	for i := 0; i < n; i++ {
-		id := btf.TypeID(i + 1)
-		if len(roots) > 0 {
-			id = roots[i]
+	for b := range ch {
+		for _, id := range b.ids {
+			d.emitType(id, 0)
 		}
-		err := d.dumpType(id)
-		if err == nil {
-			err = flush(false)
-		} else {
+		if b.err != nil {
 			flush(true)
+			return nil, b.err
 		}
-		if err != nil {
+		if err := flush(false); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,181 @@
+package cdump
+
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// orderer decides the order of top-level definitions: libbpf's topological
+// walk with its order states and the "referenced" marks of anonymous
+// enums. It shares nothing mutable with the dumper that prints, so it runs
+// ahead of it on another goroutine (see dump in write.go); the output does
+// not depend on scheduling, since the printer consumes the order as one
+// sequence.
+type orderer struct {
+	spec       *btf.Spec
+	n          int     // one past the last type ID
+	state      []uint8 // notOrdered, ordering, ordered
+	referenced []bool
+	queue      []btf.TypeID // definitions the current root needs, in order
+}
+
+func newOrderer(spec *btf.Spec) *orderer {
+	n := int(spec.NextID())
+	o := &orderer{spec: spec, n: n, state: make([]uint8, n), referenced: make([]bool, n)}
+	o.state[0] = ordered
+	return o
+}
+
+// order queues the definitions root needs that were not queued before.
+// On an error (a cycle C cannot express) nothing of root is queued, as
+// libbpf emits nothing for that root.
+func (o *orderer) order(root btf.TypeID) error {
+	o.queue = o.queue[:0]
+	if int(root) >= o.n {
+		return fmt.Errorf("type id %d out of range", root)
+	}
+	if _, err := o.orderType(root, false, 0); err != nil {
+		o.queue = o.queue[:0]
+		return err
+	}
+	return nil
+}
+
+// ref marks a referenced type, ignoring IDs out of range.
+func (o *orderer) ref(id uint32) {
+	if int(id) < len(o.referenced) {
+		o.referenced[id] = true
+	}
+}
+
+// markReferenced records which types some other type refers to. A
+// top-level anonymous enum (a set of constants) is one nothing refers to.
+// It also counts the names the dump may register: struct, union and enum
+// tags, and typedef names and enumerators (at most; to size the maps).
+func (o *orderer) markReferenced() (tags, idents int) {
+	for id := btf.TypeID(1); int(id) < o.n; id++ {
+		t := o.spec.Type(id)
+		ext := t.Extra()
+		switch t.Kind() {
+		case btf.KindStruct, btf.KindUnion:
+			tags++
+		case btf.KindEnum, btf.KindEnum64:
+			tags++
+			idents += t.Vlen()
+		case btf.KindTypedef:
+			idents++
+		}
+		switch t.Kind() {
+		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindPtr,
+			btf.KindTypedef, btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+			o.ref(t.SizeType())
+		case btf.KindArray:
+			o.ref(ext[1])
+			o.ref(ext[0])
+		case btf.KindStruct, btf.KindUnion, btf.KindDatasec:
+			for i := 0; i+2 < len(ext); i += 3 {
+				if t.Kind() == btf.KindDatasec {
+					o.ref(ext[i])
+				} else {
+					o.ref(ext[i+1])
+				}
+			}
+		case btf.KindFuncProto:
+			for i := 1; i < len(ext); i += 2 {
+				o.ref(ext[i])
+			}
+		}
+	}
+	return tags, idents
+}
+
+// orderType walks the types id depends on and queues, in an order C can
+// compile, those that need a top-level definition. It returns 1 when id is
+// a strong dependency (its full definition must come first) and 0 when a
+// forward declaration is enough (it is reached through a pointer).
+func (o *orderer) orderType(id btf.TypeID, throughPtr bool, depth int) (int, error) {
+	if int(id) >= o.n || depth > maxDepth {
+		return 0, errLoop{id}
+	}
+	s := &o.state[id]
+	if *s == ordered {
+		return 1, nil
+	}
+	t := o.spec.Type(id)
+	named := t.NameOff() != 0
+	if *s == ordering {
+		k := t.Kind()
+		if (k == btf.KindStruct || k == btf.KindUnion) && throughPtr && named {
+			return 0, nil
+		}
+		return 0, errLoop{id}
+	}
+	depth++
+	switch t.Kind() {
+	case btf.KindInt, btf.KindFloat:
+		*s = ordered
+		return 0, nil
+	case btf.KindPtr:
+		r, err := o.orderType(t.Ref(), true, depth)
+		o.state[id] = ordered
+		return r, err
+	case btf.KindArray:
+		return o.orderType(btf.TypeID(t.Extra()[0]), false, depth)
+	case btf.KindStruct, btf.KindUnion:
+		if throughPtr && named {
+			return 0, nil
+		}
+		*s = ordering
+		ext := t.Extra()
+		for i := 1; i < len(ext); i += 3 {
+			if _, err := o.orderType(btf.TypeID(ext[i]), false, depth); err != nil {
+				return 0, err
+			}
+		}
+		if named {
+			o.queue = append(o.queue, id)
+		}
+		o.state[id] = ordered
+		return 1, nil
+	case btf.KindEnum, btf.KindEnum64, btf.KindFwd:
+		if named || !o.referenced[id] {
+			o.queue = append(o.queue, id)
+		}
+		*s = ordered
+		return 1, nil
+	case btf.KindTypedef:
+		strong, err := o.orderType(t.Ref(), throughPtr, depth)
+		if err != nil {
+			return 0, err
+		}
+		if throughPtr && strong == 0 {
+			return 0, nil
+		}
+		o.queue = append(o.queue, id)
+		o.state[id] = ordered
+		return 1, nil
+	case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
+		return o.orderType(t.Ref(), throughPtr, depth)
+	case btf.KindFuncProto:
+		strong, err := o.orderType(t.Ref(), throughPtr, depth)
+		if err != nil {
+			return 0, err
+		}
+		ext := t.Extra()
+		for i := 1; i < len(ext); i += 2 {
+			r, err := o.orderType(btf.TypeID(ext[i]), throughPtr, depth)
+			if err != nil {
+				return 0, err
+			}
+			if r > 0 {
+				strong = 1
+			}
+		}
+		return strong, nil
+	case btf.KindFunc, btf.KindVar, btf.KindDatasec, btf.KindDeclTag:
+		*s = ordered
+		return 0, nil
+	}
+	return 0, fmt.Errorf("type [%d]: unexpected kind %v", id, t.Kind())
+}
