@@ -46,13 +46,38 @@ func Load(data []byte) error {
 	if len(data) == 0 {
 		return &RejectedError{Errno: unix.EINVAL, Log: "empty input"}
 	}
+	err := load(data, 1)
+	var rej *RejectedError
+	if errors.As(err, &rej) && rej.Errno == unix.ENOSPC {
+		// With log level 1 the kernel logs every type; for BTF of more
+		// than a few hundred thousand types that overflows the 16 MiB
+		// buffer and the load fails with ENOSPC whatever the verdict.
+		// Load again without a log to learn the real verdict.
+		if err2 := load(data, 0); err2 == nil {
+			return nil
+		} else if errors.As(err2, &rej) {
+			rej.Log = "(verifier log overflowed 16 MiB; verdict from a load without log) " + rej.Log
+			return rej
+		} else {
+			return err2
+		}
+	}
+	return err
+}
+
+func load(data []byte, level uint32) error {
 	logBuf := make([]byte, 16<<20)
+	if level == 0 {
+		logBuf = logBuf[:1]
+	}
 	attr := btfLoadAttr{
 		btf:         uint64(uintptr(unsafe.Pointer(&data[0]))),
-		btfLogBuf:   uint64(uintptr(unsafe.Pointer(&logBuf[0]))),
 		btfSize:     uint32(len(data)),
-		btfLogSize:  uint32(len(logBuf)),
-		btfLogLevel: 1,
+		btfLogLevel: level,
+	}
+	if level > 0 {
+		attr.btfLogBuf = uint64(uintptr(unsafe.Pointer(&logBuf[0])))
+		attr.btfLogSize = uint32(len(logBuf))
 	}
 	fd, _, errno := unix.Syscall(unix.SYS_BPF, unix.BPF_BTF_LOAD, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr))
 	runtime.KeepAlive(data)
