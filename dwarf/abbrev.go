@@ -21,9 +21,10 @@ type abbrev struct {
 // varSize when the size depends on the data; ref marks unit-relative
 // references.
 type fieldLay struct {
+	mask uint64 // keeps the low size bytes of a little-endian 8-byte load
+	off  uint16 // offset of the attribute in the DIE, when abbrev.fixed >= 0
 	size uint8
 	ref  bool
-	off  uint16 // offset of the attribute in the DIE, when abbrev.fixed >= 0
 }
 
 const varSize = 0xff
@@ -168,6 +169,9 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 				a.sibling = int32(uint32(len(t.tmpl)) - a.lo)
 			}
 			l := fieldLay{size: fixedSize(form, uf)}
+			if l.size <= 8 {
+				l.mask = sizeMask[l.size]
+			}
 			switch form {
 			case FormRef1, FormRef2, FormRef4, FormRef8:
 				l.ref = true

@@ -76,9 +76,11 @@ func (f *Field) Ref() Offset { return Offset(f.Val) }
 
 // Entry is one DIE. Readers fill a caller-owned Entry; its Fields slice is
 // reused from one call to the next, so nothing is allocated per DIE once
-// it has grown to the largest abbreviation seen. Copy what you keep.
+// it has grown to the largest abbreviation seen. Copy what you keep, and
+// treat Fields as read-only: the decoder relies on what it left there.
 //
-// A null entry (the end of a list of siblings) has Tag 0 and no fields.
+// A null entry (the end of a list of siblings) has Tag 0, no fields and
+// the Depth of the siblings it ends.
 type Entry struct {
 	Offset   Offset // global offset
 	Tag      Tag

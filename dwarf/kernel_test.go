@@ -1,7 +1,6 @@
 package dwarf
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,18 @@ import (
 // Without them the test is skipped visibly, or fails when CI=true.
 func kernelInputs(t testing.TB) (vmlinux, modules string) {
 	t.Helper()
+	kernelPaths()
+	if _, err := os.Stat(kernelVmlinux); kernelVmlinux == "" || err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("kernel inputs missing (VMLINUX=%q); CI installs them with kernel-inputs", kernelVmlinux)
+		}
+		t.Skip("SKIP: kernel inputs not installed (set VMLINUX/MODULES or install linux-image-6.1.0-57-cloud-amd64-dbg)")
+	}
+	return kernelVmlinux, kernelModules
+}
+
+// kernelPaths finds the kernel inputs once; "" when they are absent.
+func kernelPaths() (vmlinux, modules string) {
 	kernelOnce.Do(func() {
 		kv, km := os.Getenv("VMLINUX"), os.Getenv("MODULES")
 		if kv == "" {
@@ -38,14 +49,11 @@ func kernelInputs(t testing.TB) (vmlinux, modules string) {
 				}
 			}
 		}
+		if _, err := os.Stat(kv); err != nil {
+			kv = ""
+		}
 		kernelVmlinux, kernelModules = kv, km
 	})
-	if _, err := os.Stat(kernelVmlinux); kernelVmlinux == "" || err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("kernel inputs missing (VMLINUX=%q); CI installs them with kernel-inputs", kernelVmlinux)
-		}
-		t.Skip("SKIP: kernel inputs not installed (set VMLINUX/MODULES or install linux-image-6.1.0-57-cloud-amd64-dbg)")
-	}
 	return kernelVmlinux, kernelModules
 }
 
@@ -75,5 +83,3 @@ func kernelModuleSample(t testing.TB, n int) []string {
 	}
 	return out
 }
-
-var _ = bufio.NewReader

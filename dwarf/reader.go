@@ -90,8 +90,10 @@ func (r *UnitReader) Next(e *Entry) (bool, error) {
 	r.pos = next
 	r.lastEnd = next
 	if e.Tag == 0 {
-		r.depth--
+		// A null entry has the depth of the siblings it ends (as readelf
+		// prints it).
 		e.Depth = r.depth
+		r.depth--
 		if r.depth < 0 {
 			r.depth = 0
 		}
