@@ -84,6 +84,8 @@ type unitConv struct {
 	free  chan *fragment // fragments the merge is done with, for reuse
 
 	tagStack []uint32 // the fast reader's open entries' tags, by depth
+	base     uint64   // offset of the unit's root entry
+	index    []int32  // offset - base -> rec index (see find)
 }
 
 func (c *unitConv) newFragment() *fragment {
@@ -130,6 +132,7 @@ func isStructTag(tag uint32) bool {
 func (c *unitConv) add(d *die) {
 	if d.depth == 0 {
 		c.reset()
+		c.base = d.off
 		c.lang = d.language
 		if c.langSkip != nil && c.langSkip(d.language) {
 			c.skip = true
@@ -149,6 +152,7 @@ func (c *unitConv) add(d *die) {
 	switch {
 	case isTypeTag(d.tag):
 		fr.rec = int32(len(c.recs))
+		c.indexRec(d.off, fr.rec)
 		c.recs = append(c.recs, rec{
 			off: d.off, typ: d.typ, size: d.byteSize, name: d.name,
 			constString: d.constString, annotation: d.annotation,
@@ -231,7 +235,18 @@ func (c *unitConv) addItem(r int32, it item) {
 }
 
 // find returns the index of the rec at offset off, or -1.
+//
+// index maps an offset relative to the unit's root to the rec there. It is
+// reused across units without clearing: an entry is believed only when the
+// rec it names has that offset, so stale entries are harmless.
 func (c *unitConv) find(off uint64) int {
+	if rel := off - c.base; off >= c.base && rel < uint64(len(c.index)) {
+		i := int(c.index[rel])
+		if i < len(c.recs) && c.recs[i].off == off {
+			return i
+		}
+		return -1
+	}
 	recs := c.recs
 	lo, hi := 0, len(recs)
 	for lo < hi {
@@ -246,6 +261,29 @@ func (c *unitConv) find(off uint64) int {
 		return lo
 	}
 	return -1
+}
+
+// maxIndex bounds the direct index (entries of 4 bytes per byte of unit);
+// offsets beyond it are found by binary search.
+const maxIndex = 64 << 20
+
+func (c *unitConv) indexRec(off uint64, i int32) {
+	rel := off - c.base
+	if off < c.base || rel >= maxIndex {
+		return
+	}
+	if rel >= uint64(len(c.index)) {
+		n := max(2*len(c.index), int(rel)+1, 1<<16)
+		n = min(n, maxIndex)
+		if n <= cap(c.index) {
+			c.index = c.index[:n]
+		} else {
+			x := make([]int32, n)
+			copy(x, c.index)
+			c.index = x
+		}
+	}
+	c.index[rel] = i
 }
 
 // gnuChain calls f for each DW_TAG_GNU_annotation in the chain starting at
