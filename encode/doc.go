@@ -1,7 +1,8 @@
 // Package encode turns DWARF into BTF the way pahole -J does: each compile
-// unit becomes a BTF fragment (a *btf.Spec with its own IDs and strings),
-// units are converted in parallel, the fragments are merged in unit order
-// and the result is deduplicated.
+// unit becomes a BTF fragment (types numbered from 1 in the unit, names as
+// views of the reader's string sections), units are converted in parallel
+// (dwarf.Walk), the fragments are merged in unit order as they come, their
+// names interned once, and the result is deduplicated (btf/dedup).
 //
 // It owns pahole's encoding rules for types: which DWARF entries become
 // which BTF kinds (INT and FLOAT from base types, with pahole's
@@ -26,6 +27,7 @@
 // merge matches them against ELF symbols.
 //
 // This package must not know how DWARF is decoded (that is the dwarf
-// package's), how BTF is deduplicated (btf/dedup, reached through Dedup),
-// or how BTF is written to disk or into an ELF file.
+// package's; only the adapters fastdwarf.go and stddwarf.go see readers),
+// how BTF is deduplicated (btf/dedup's API only), or how BTF is written to
+// disk or into an ELF file.
 package encode
