@@ -323,7 +323,11 @@ func TestDiffCrossTargets(t *testing.T) {
 }
 
 func TestDiffKernelModules(t *testing.T) {
-	for _, ko := range kernelModuleSample(t, 20) {
+	n := 20
+	if raceEnabled {
+		n = 3 // the race detector makes debug/dwarf very slow
+	}
+	for _, ko := range kernelModuleSample(t, n) {
 		st := compareWithGo(t, ko)
 		if st.goErr != nil {
 			t.Fatalf("%s: debug/dwarf: %v", ko, st.goErr)
@@ -334,8 +338,8 @@ func TestDiffKernelModules(t *testing.T) {
 
 func TestDiffVmlinux(t *testing.T) {
 	vmlinux, _ := kernelInputs(t)
-	if testing.Short() {
-		t.Skip("SKIP: -short")
+	if testing.Short() || raceEnabled {
+		t.Skip("SKIP: -short or -race")
 	}
 	st := compareWithGo(t, vmlinux)
 	if st.goErr != nil {

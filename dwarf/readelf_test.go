@@ -152,6 +152,9 @@ func TestReadelfCorpus(t *testing.T) {
 // figures of the issue, with 1, 2, 8 and 32 workers.
 func TestReadelfVmlinux(t *testing.T) {
 	vmlinux, _ := kernelInputs(t)
+	if raceEnabled {
+		t.Skip("SKIP: -race (TestWalkWorkers covers concurrency on modules)")
+	}
 	want := cachedReadelfHist(t, vmlinux)
 	if want.Units != 2172 || want.DIEs != 14259548 {
 		t.Errorf("readelf: %d units, %d DIEs; the issue says 2,172 and 14,259,548", want.Units, want.DIEs)

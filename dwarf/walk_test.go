@@ -3,7 +3,7 @@ package dwarf
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,42 +12,38 @@ import (
 	"testing"
 )
 
+var digestSeed = maphash.MakeSeed()
+
 // unitDigest hashes everything a full walk of one unit yields: offsets,
 // tags, depths, attributes, forms, classes, values, strings and bytes.
 func unitDigest(r *UnitReader) (uint64, error) {
 	d := r.Data()
-	h := fnv.New64a()
+	var h uint64 = 14695981039346656037
+	mix := func(v uint64) { h = (h ^ v) * 1099511628211 }
 	var e Entry
-	var buf [8]byte
-	put := func(v uint64) {
-		for i := range buf {
-			buf[i] = byte(v >> (8 * i))
-		}
-		h.Write(buf[:])
-	}
 	for {
 		ok, err := r.Next(&e)
 		if err != nil {
 			return 0, err
 		}
 		if !ok {
-			return h.Sum64(), nil
+			return h, nil
 		}
-		put(uint64(e.Offset))
-		put(uint64(e.Tag)<<32 | uint64(e.Depth))
+		mix(uint64(e.Offset))
+		mix(uint64(e.Tag)<<32 | uint64(e.Depth))
 		for i := range e.Fields {
 			f := &e.Fields[i]
-			put(uint64(f.Attr)<<32 | uint64(f.Form)<<8 | uint64(f.Class))
+			mix(uint64(f.Attr)<<32 | uint64(f.Form)<<8 | uint64(f.Class))
 			if f.Class == ClassString {
 				s, err := d.String(f)
 				if err != nil {
 					return 0, err
 				}
-				h.Write([]byte(s))
+				mix(maphash.String(digestSeed, s))
 			} else if f.HasBytes() {
-				h.Write(d.Bytes(f))
+				mix(maphash.Bytes(digestSeed, d.Bytes(f)))
 			} else {
-				put(f.Val)
+				mix(f.Val)
 			}
 		}
 	}
