@@ -49,6 +49,13 @@ type dumper struct {
 	sizeMemo  []int32 // btf__resolve_size results + 2, 0 = not computed
 
 	stack []btf.Type // shared declaration stack
+	depth int        // nesting of emitType and emitStructDef (cycle guard)
+
+	steps    int // emitType calls so far
+	maxSteps int // bound on steps (see newDumper)
+
+	written int   // bytes already passed on to the writer
+	err     error // set when the output outgrew maxOutput
 
 	out []byte
 }
@@ -68,6 +75,9 @@ func newDumper(spec *btf.Spec, ptrSz int) *dumper {
 	}
 	d.ptrSz = ptrSz
 	d.st[0].emit = emitted
+	// Anonymous types are walked at each use, so malformed BTF can make the
+	// walk exponential; kernel BTF takes about 1.1 steps per type.
+	d.maxSteps = 16*n + 1<<20
 	return d
 }
 
@@ -119,9 +129,17 @@ func (d *dumper) isBlacklisted(id btf.TypeID) bool {
 // struct or union being defined around it, whose own forward declaration is
 // then unnecessary.
 func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
-	if !d.valid(id) {
+	if !d.valid(id) || d.depth > maxDepth {
+		return // malformed: a reference cycle without a definition
+	}
+	if d.steps++; d.steps > d.maxSteps {
+		if d.err == nil {
+			d.err = fmt.Errorf("cdump: more than %d steps for %d types (anonymous types nest exponentially?)", d.maxSteps, d.n)
+		}
 		return
 	}
+	d.depth++
+	defer func() { d.depth-- }()
 	s := &d.st[id]
 	if s.emit == emitted {
 		return
@@ -210,6 +228,27 @@ func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
 			d.emitType(btf.TypeID(ext[i]), contID)
 		}
 	}
+}
+
+// maxOutputBase and maxOutputPerType bound the header's size. Anonymous
+// types are printed inline at each use, so malformed BTF where anonymous
+// structs nest in several members each grows the output exponentially;
+// real headers take about 25 bytes per type.
+var (
+	maxOutputBase    = 32 << 20
+	maxOutputPerType = 256
+)
+
+// overflow reports (and records as d.err) whether the output outgrew
+// maxOutput.
+func (d *dumper) overflow() bool {
+	if d.err != nil {
+		return true
+	}
+	if max := maxOutputBase + maxOutputPerType*d.n; d.written+len(d.out) > max {
+		d.err = fmt.Errorf("cdump: header would exceed %d MiB for %d types (anonymous types nest exponentially?)", max>>20, d.n)
+	}
+	return d.err != nil
 }
 
 // Output helpers.

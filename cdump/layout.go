@@ -188,7 +188,7 @@ func (d *dumper) emitBitPadding(cur, next, nextAlign int, inBitfield bool, lvl i
 		}
 		cur = newOff
 	}
-	for cur != next {
+	for cur != next && !d.overflow() {
 		bits := min(next-cur, padBits)
 		if bits == padBits {
 			d.str("\n")
@@ -231,6 +231,12 @@ func (d *dumper) emitStructFwd(id btf.TypeID, t btf.Type) {
 }
 
 func (d *dumper) emitStructDef(id btf.TypeID, t btf.Type, lvl int) {
+	if d.depth > maxDepth || d.overflow() {
+		d.str("struct {}") // malformed: an anonymous struct that contains itself
+		return
+	}
+	d.depth++
+	defer func() { d.depth-- }()
 	isStruct := t.Kind() == btf.KindStruct
 	align := d.alignOf(id)
 	packed := isStruct && d.isPacked(t)

@@ -148,6 +148,7 @@ func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 			return nil
 		}
 		_, err := w.Write(d.out)
+		d.written += len(d.out)
 		d.out = d.out[:0]
 		return err
 	}
@@ -159,6 +160,9 @@ func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 	for b := range ch {
 		for _, id := range b.ids {
 			d.emitType(id, 0)
+		}
+		if d.overflow() {
+			return nil, d.err
 		}
 		if b.err != nil {
 			flush(true)
