@@ -1,6 +1,7 @@
 package cdump
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -67,5 +68,52 @@ func TestWriteFileKeepsMode(t *testing.T) {
 	fi, _ := os.Stat(path)
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// TestDeterministic: the ordering goroutine and the printer hand over
+// batches; the header must not depend on how they interleave.
+func TestDeterministic(t *testing.T) {
+	path := filepath.Join(referenceDir(), "host-6.18", "vmlinux.btf")
+	if _, err := os.Stat(path); err != nil {
+		skipOrFail(t, "%s: %v", path, err)
+	}
+	s, err := btf.LoadFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Bytes(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 4
+	if testing.Short() {
+		n = 1
+	}
+	for i := 0; i < n; i++ {
+		var buf bytes.Buffer
+		if err := Write(&buf, s, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), first) {
+			t.Fatalf("run %d: Write differs from Bytes", i)
+		}
+	}
+}
+
+// TestRoots: with Roots only those types and what they need are printed.
+func TestRoots(t *testing.T) {
+	s := btf.NewSpec()
+	i := s.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+	s.Add("unused", btf.KindStruct, 1, false, 4, s.AddString("u"), uint32(i), 0)
+	td := s.Add("num_t", btf.KindTypedef, 0, false, uint32(i))
+	root := s.Add("used", btf.KindStruct, 1, false, 4, s.AddString("n"), uint32(td), 0)
+	got, err := Bytes(s, Options{Bare: true, Roots: []btf.TypeID{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "typedef int num_t;\n\nstruct used {\n\tnum_t n;\n};\n\n"
+	if string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
