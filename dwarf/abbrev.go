@@ -21,7 +21,6 @@ type abbrev struct {
 // varSize when the size depends on the data; ref marks unit-relative
 // references.
 type fieldLay struct {
-	mask uint64 // keeps the low size bytes of a little-endian 8-byte load
 	off  uint16 // offset of the attribute in the DIE, when abbrev.fixed >= 0
 	size uint8
 	ref  bool
@@ -29,8 +28,9 @@ type fieldLay struct {
 
 const varSize = 0xff
 
-// sizeMask[n] keeps the low n bytes of a little-endian 8-byte load.
-var sizeMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
+// sizeMask[n] keeps the low n bytes of a little-endian 8-byte load (n <=
+// 8; 256 entries so that indexing by a uint8 needs no bounds check).
+var sizeMask = [256]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
 // unitFormat is what the size of an attribute encoding depends on.
 type unitFormat struct {
@@ -169,9 +169,6 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 				a.sibling = int32(uint32(len(t.tmpl)) - a.lo)
 			}
 			l := fieldLay{size: fixedSize(form, uf)}
-			if l.size <= 8 {
-				l.mask = sizeMask[l.size]
-			}
 			switch form {
 			case FormRef1, FormRef2, FormRef4, FormRef8:
 				l.ref = true

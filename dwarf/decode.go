@@ -180,7 +180,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			// Attr, Form, Class (and Len 0) are already in place.
 			for i := range fs {
 				l := lay[i]
-				v := *(*uint64)(unsafe.Add(q, int(l.off))) & l.mask
+				v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
 				fs[i].Val = tmpl[i].Val + v
 				if l.ref {
 					bad = bad || v >= unitSize
@@ -190,7 +190,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 		} else {
 			for i := range fs {
 				l := lay[i]
-				v := *(*uint64)(unsafe.Add(q, int(l.off))) & l.mask
+				v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
 				f := &fs[i]
 				*f = tmpl[i]
 				f.Val += v
@@ -223,7 +223,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 		// Fast path: a fixed-size encoding is one masked 8-byte load
 		// (which needs 8 readable bytes, not just size).
 		if l := lay[i]; l.size != varSize && dataLen-pos >= 8 && end-pos >= int(l.size) {
-			v := *(*uint64)(unsafe.Add(p, pos)) & l.mask
+			v := *(*uint64)(unsafe.Add(p, pos)) & sizeMask[l.size]
 			pos += int(l.size)
 			f.Val += v
 			if l.ref {
