@@ -33,7 +33,7 @@ func runReadelfHist(t testing.TB, path string) readelfHist {
 	for tag, name := range tagNames {
 		byName[name] = tag
 	}
-	cmd := exec.Command("readelf", "--debug-dump=info", "--wide", path)
+	cmd := exec.Command("readelf", "--debug-dump=info", "--debug-dump=no-follow-links", "--wide", path)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
