@@ -42,49 +42,47 @@ func (o *orderer) order(root btf.TypeID) error {
 	return nil
 }
 
-// ref marks a referenced type, ignoring IDs out of range.
-func (o *orderer) ref(id uint32) {
-	if int(id) < len(o.referenced) {
-		o.referenced[id] = true
+// markReferenced records in ref which types the types with IDs in
+// [from, to) refer to. (A top-level anonymous enum, a set of constants, is
+// one nothing refers to.) It also counts the names those types may
+// register: struct, union and enum tags, typedef names and enumerators (at
+// most; to size the maps). Two halves of the ID range can be marked into
+// two slices at once and merged.
+func markReferenced(spec *btf.Spec, from, to int, ref []bool) (tags, idents int) {
+	mark := func(id uint32) {
+		if int(id) < len(ref) {
+			ref[id] = true
+		}
 	}
-}
-
-// markReferenced records which types some other type refers to. A
-// top-level anonymous enum (a set of constants) is one nothing refers to.
-// It also counts the names the dump may register: struct, union and enum
-// tags, and typedef names and enumerators (at most; to size the maps).
-func (o *orderer) markReferenced() (tags, idents int) {
-	for id := btf.TypeID(1); int(id) < o.n; id++ {
-		t := o.spec.Type(id)
+	for id := btf.TypeID(from); int(id) < to; id++ {
+		t := spec.Type(id)
 		ext := t.Extra()
 		switch t.Kind() {
-		case btf.KindStruct, btf.KindUnion:
-			tags++
-		case btf.KindEnum, btf.KindEnum64:
-			tags++
-			idents += t.Vlen()
+		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindPtr,
+			btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+			mark(t.SizeType())
 		case btf.KindTypedef:
 			idents++
-		}
-		switch t.Kind() {
-		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindPtr,
-			btf.KindTypedef, btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
-			o.ref(t.SizeType())
+			mark(t.SizeType())
 		case btf.KindArray:
-			o.ref(ext[1])
-			o.ref(ext[0])
-		case btf.KindStruct, btf.KindUnion, btf.KindDatasec:
-			for i := 0; i+2 < len(ext); i += 3 {
-				if t.Kind() == btf.KindDatasec {
-					o.ref(ext[i])
-				} else {
-					o.ref(ext[i+1])
-				}
+			mark(ext[1])
+			mark(ext[0])
+		case btf.KindStruct, btf.KindUnion:
+			tags++
+			for i := 1; i < len(ext); i += 3 {
+				mark(ext[i])
+			}
+		case btf.KindDatasec:
+			for i := 0; i < len(ext); i += 3 {
+				mark(ext[i])
 			}
 		case btf.KindFuncProto:
 			for i := 1; i < len(ext); i += 2 {
-				o.ref(ext[i])
+				mark(ext[i])
 			}
+		case btf.KindEnum, btf.KindEnum64:
+			tags++
+			idents += t.Vlen()
 		}
 	}
 	return tags, idents

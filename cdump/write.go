@@ -100,6 +100,11 @@ func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 	ch := make(chan orderBatch, 16)
 	stop := make(chan struct{})
 	defer close(stop)
+	// The printer marks the upper half of the types' references while the
+	// orderer marks the lower half; the orderer merges both before ordering.
+	n := int(spec.NextID())
+	mid := 1 + (n-1)/2
+	upper := make(chan []bool, 1)
 	go func() {
 		defer close(ch)
 		send := func(b orderBatch) bool {
@@ -111,11 +116,24 @@ func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 			}
 		}
 		o := newOrderer(spec)
-		tags, idents := o.markReferenced()
+		tags, idents := markReferenced(spec, 1, mid, o.referenced)
+		var hi []bool
+		select {
+		case hi = <-upper:
+		case <-stop:
+			return
+		}
+		for i, r := range hi {
+			if r {
+				o.referenced[i] = true
+			}
+		}
 		if !send(orderBatch{tags: tags, idents: idents}) {
 			return
 		}
-		cur := make([]btf.TypeID, 0, batchLen+batchLen/4)
+		// Small batches first, so the printer starts early.
+		size := 256
+		cur := make([]btf.TypeID, 0, size+size/4)
 		for i := 0; i < nroots; i++ {
 			id := btf.TypeID(i + 1)
 			if len(roots) > 0 {
@@ -126,15 +144,19 @@ func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 				return
 			}
 			cur = append(cur, o.queue...)
-			if len(cur) >= batchLen {
+			if len(cur) >= size {
 				if !send(orderBatch{ids: cur}) {
 					return
 				}
-				cur = make([]btf.TypeID, 0, batchLen+batchLen/4)
+				size = min(2*size, batchLen)
+				cur = make([]btf.TypeID, 0, size+size/4)
 			}
 		}
 		send(orderBatch{ids: cur})
 	}()
+	hi := make([]bool, n)
+	hiTags, hiIdents := markReferenced(spec, mid, n, hi)
+	upper <- hi
 
 	d := newDumper(spec, opts.PointerSize)
 	d.fixLayout = opts.FixLayout
@@ -153,7 +175,7 @@ func dump(spec *btf.Spec, opts Options, w io.Writer) (*dumper, error) {
 		return err
 	}
 	first := <-ch
-	d.sizeNameMaps(first.tags, first.idents)
+	d.sizeNameMaps(first.tags+hiTags, first.idents+hiIdents)
 	if !opts.Bare {
 		d.str(prologue)
 	}
