@@ -17,6 +17,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
+	"syscall"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
@@ -120,6 +122,11 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 			}
 			base = b
 		}
+		if base == nil && ptrSz == 0 {
+			if s, ok := parseMapped(args[0]); ok {
+				return s, ptrSz, nil
+			}
+		}
 		s, err := btf.LoadFile(args[0], base)
 		return s, ptrSz, err
 	}
@@ -193,4 +200,38 @@ func elfPointerSize(path string) int {
 		return 8
 	}
 	return 0
+}
+
+// parseMapped parses a plain raw BTF file (vmlinux.btf) from a read-only
+// mapping of it: btf.Parse copies what it keeps, so the file's bytes need
+// no heap buffer of their own, which spares a whole-process run of a
+// kernel-sized BTF a few milliseconds. It reports false (and the caller
+// uses btf.LoadFile, whose errors name the problem) for anything else: an
+// ELF, a split or archive BTF, a file that cannot be mapped (sysfs).
+func parseMapped(path string) (*btf.Spec, bool) {
+	if abs, err := filepath.Abs(path); err != nil || strings.HasPrefix(abs, btf.SysfsDir+"/") {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() < btf.HeaderLen || fi.Size() > 1<<31 {
+		return nil, false
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	if err != nil {
+		return nil, false
+	}
+	defer syscall.Munmap(data)
+	if _, _, n, err := btf.ParseHeader(data); err != nil || n < len(data)-8 {
+		return nil, false // not raw BTF, or an archive of several
+	}
+	s, err := btf.Parse(data, nil)
+	if err != nil {
+		return nil, false
+	}
+	return s, true
 }

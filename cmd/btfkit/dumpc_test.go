@@ -113,6 +113,12 @@ func TestDumpCMatchesBpftool(t *testing.T) {
 			[]string{"/sys/kernel/btf/vmlinux"},
 			[]string{"btf", "dump", "file", "/sys/kernel/btf/vmlinux", "format", "c"}})
 	}
+	raw, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "reference", "host-6.18", "vmlinux.btf"))
+	if _, err := os.Stat(raw); err == nil { // raw BTF: read through a mapping
+		runs = append(runs, run{"raw-6.18", []string{raw}, []string{"btf", "dump", "file", raw, "format", "c"}})
+	} else {
+		t.Logf("SKIP: %s: %v", raw, err)
+	}
 	t.Run("debian", func(t *testing.T) {
 		vm, mod := dumpCKernelInputs(t)
 		runs = append(runs,
