@@ -1,0 +1,52 @@
+package dwarf
+
+// PCRange returns the [low, high) address range of an entry with
+// DW_AT_low_pc and DW_AT_high_pc, where high_pc is either an address or
+// (DWARF 4 and later) a constant offset from low_pc.
+func (e *Entry) PCRange() (low, high uint64, ok bool) {
+	lo := e.Field(AttrLowPC)
+	hi := e.Field(AttrHighPC)
+	if lo == nil || hi == nil || lo.Class != ClassAddress {
+		return 0, 0, false
+	}
+	switch hi.Class {
+	case ClassAddress:
+		return lo.Val, hi.Val, true
+	case ClassConstant:
+		if hi.HasBytes() {
+			return 0, 0, false
+		}
+		return lo.Val, lo.Val + hi.Val, true
+	}
+	return 0, 0, false
+}
+
+// MemberOffset returns the byte offset a DW_AT_data_member_location field
+// gives: a constant, or an expression consisting of DW_OP_plus_uconst N or
+// DW_OP_constu N (what compilers emit for members at a fixed offset).
+// Other expressions and location lists give false.
+func (d *Data) MemberOffset(f *Field) (uint64, bool) {
+	switch f.Class {
+	case ClassConstant:
+		if f.HasBytes() {
+			return 0, false
+		}
+		return f.Val, true
+	case ClassExprLoc, ClassBlock:
+		b := d.Bytes(f)
+		if len(b) < 2 {
+			return 0, false
+		}
+		const opConstu, opPlusUconst = 0x10, 0x23
+		if b[0] != opConstu && b[0] != opPlusUconst {
+			return 0, false
+		}
+		r := reader{data: b, pos: 1, end: len(b)}
+		v := r.uleb()
+		if r.bad || r.pos != len(b) {
+			return 0, false
+		}
+		return v, true
+	}
+	return 0, false
+}
