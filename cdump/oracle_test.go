@@ -158,7 +158,10 @@ func kernelInputs(t testing.TB) (vmlinux, modules string) {
 		if k.vmlinux != "" {
 			return
 		}
-		tool := "/work/shared/tools/kernel-inputs"
+		tool := filepath.Join("..", "..", "shared", "tools", "kernel-inputs")
+		if _, err := os.Stat(tool); err != nil {
+			tool = "/work/shared/tools/kernel-inputs"
+		}
 		if v := os.Getenv("BTFKIT_KERNEL_INPUTS"); v != "" {
 			tool = v
 		}

@@ -67,7 +67,11 @@ func dumpCKernelInputs(t *testing.T) (vmlinux, module string) {
 	t.Helper()
 	vmlinux, modules := os.Getenv("VMLINUX"), os.Getenv("MODULES")
 	if vmlinux == "" {
-		out, err := exec.Command("/work/shared/tools/kernel-inputs").Output()
+		tool := filepath.Join("..", "..", "..", "shared", "tools", "kernel-inputs")
+		if _, err := os.Stat(tool); err != nil {
+			tool = "/work/shared/tools/kernel-inputs"
+		}
+		out, err := exec.Command(tool).Output()
 		if err == nil {
 			for _, f := range strings.Fields(string(out)) {
 				if v, ok := strings.CutPrefix(f, "VMLINUX="); ok {
