@@ -5,6 +5,8 @@ import (
 	"debug/elf"
 	"path/filepath"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testc"
 )
 
 // TestPCRangeAndMemberOffset checks PCRange against debug/dwarf's Ranges
@@ -14,6 +16,14 @@ import (
 // member locations are expressions).
 func TestPCRangeAndMemberOffset(t *testing.T) {
 	objs := navObjects(t)
+	for _, v := range []testc.Variant{
+		{CC: testc.GCC, Flags: []string{"-gdwarf-2", "-O0"}},
+		{CC: testc.GCC, Flags: []string{"-gdwarf-3", "-O2"}},
+	} {
+		for _, src := range testc.CorpusFiles(t) {
+			objs = append(objs, testc.Compile(t, src, v))
+		}
+	}
 	for _, obj := range objs {
 		d, err := Open(obj)
 		if err != nil {
