@@ -56,6 +56,16 @@ func TestVmlinuxMatchesPahole131(t *testing.T) {
 			t.Errorf("%v: %d types, pahole 1.31 has none", k, r.CountsA[k])
 		}
 	}
+	// FUNC_PROTOs that non-function types refer to (through pointers and
+	// typedefs) are ours too: with the reference's functions, variables
+	// and their own prototypes taken out, everything must be equal.
+	r = diff.Compare(got, withoutFuncs(want), diff.Options{})
+	if !r.Equal() {
+		t.Errorf("our BTF (A) differs from pahole 1.31's without functions and variables (B):\n%s", diffText(r))
+	}
+	if r.CountsA[btf.KindFuncProto] != 3396 {
+		t.Errorf("FUNC_PROTO: %d, pahole 1.31 has 3396 referred to by non-function types", r.CountsA[btf.KindFuncProto])
+	}
 	validate(t, "vmlinux", got.Marshal(nil))
 }
 
