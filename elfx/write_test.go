@@ -149,3 +149,48 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteSectionKernelModule replaces the .BTF of a real kernel module
+// (Debian's, when installed: scripts/install-test-deps) and adds a section.
+func TestWriteSectionKernelModule(t *testing.T) {
+	dir := os.Getenv("MODULES")
+	if dir == "" {
+		dir = "/usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64"
+	}
+	var ko string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && ko == "" && strings.HasSuffix(p, "/vxlan.ko") {
+			ko = p
+		}
+		return nil
+	})
+	if ko == "" {
+		t.Skipf("SKIP: no vxlan.ko under %s", dir)
+	}
+	path := filepath.Join(t.TempDir(), "m.ko")
+	b, err := os.ReadFile(ko)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, b, 0o644)
+	old := sectionOf(t, path, ".BTF")
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{".BTF", append(append([]byte(nil), old...), make([]byte, 4096)...)}, // grown: moves to the end
+		{".BTF", old[:len(old)/2]}, // shrunk: in place
+		{".BTF.base", bytes.Repeat([]byte{0xeb, 0x9f}, 100)},
+	} {
+		if err := WriteSection(path, c.name, c.data); err != nil {
+			t.Fatal(err)
+		}
+		if got := sectionOf(t, path, c.name); !bytes.Equal(got, c.data) {
+			t.Fatalf("%s: %d bytes, want %d", c.name, len(got), len(c.data))
+		}
+		toolCheck(t, path, c.name, c.data)
+	}
+	if got := sectionOf(t, path, ".modinfo"); !bytes.Equal(got, sectionOf(t, ko, ".modinfo")) {
+		t.Errorf(".modinfo changed")
+	}
+}
