@@ -12,8 +12,9 @@ package main
 //	pahole --version | --numeric_version | --supported_btf_features
 //
 // The BTF is what `btfkit encode` makes with the matching options, byte for
-// byte: both call encode.EncodeFile. Writing into the file uses
-// elfx.WriteSection, which leaves the file untouched on any error.
+// byte: both call encode.EncodeFile. With --btf_base the result is split
+// BTF, deduplicated against the base with btf/dedup. Writing into the file
+// uses elfx.WriteSection, which leaves the file untouched on any error.
 
 import (
 	"errors"
@@ -27,6 +28,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 )
@@ -409,15 +412,33 @@ func paholeEncodeOptions(c *paholeConfig) encode.Options {
 
 // paholeEncode encodes c.file and writes the result where pahole would.
 func paholeEncode(c *paholeConfig) error {
-	if c.base != "" {
-		return fmt.Errorf("%s: --btf_base (split BTF for modules) is not supported by btfkit's encoder yet", c.file)
-	}
 	if _, err := os.Stat(c.file); err != nil {
 		return err
+	}
+	var base *btf.Spec
+	if c.base != "" {
+		if c.features.Has(encode.FeatDistilledBase) {
+			return fmt.Errorf("%s: --btf_features=distilled_base (.BTF.base for out-of-tree modules) is not supported by btfkit pahole yet", c.file)
+		}
+		var err error
+		if base, err = btf.LoadFile(c.base, nil); err != nil {
+			return fmt.Errorf("--btf_base: %w", err)
+		}
 	}
 	spec, err := encode.EncodeFile(c.file, paholeEncodeOptions(c))
 	if err != nil {
 		return err
+	}
+	if base != nil {
+		// Split BTF, as pahole makes for modules: the file's types
+		// deduplicated against the base, types equal to base types
+		// mapped onto them (libbpf's btf__dedup with a base). The
+		// encoder has no base option yet, so it happens here.
+		split, _, err := dedup.DedupSpecsOnto(base, []*btf.Spec{spec}, dedup.Options{})
+		if err != nil {
+			return fmt.Errorf("%s: dedup against --btf_base %s: %w", c.file, c.base, err)
+		}
+		spec = split
 	}
 	raw := spec.Marshal(nil)
 	if c.detached != "" {

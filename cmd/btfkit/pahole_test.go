@@ -293,3 +293,69 @@ func TestPaholeSymlink(t *testing.T) {
 		t.Errorf("pahole --nonsense via symlink: %v, stderr %q", err, stderr.String())
 	}
 }
+
+// TestPaholeBase: with --btf_base the output is split BTF over the base:
+// its IDs continue the base's, types the base has are not repeated, and
+// bpftool reads it with -B.
+func TestPaholeBase(t *testing.T) {
+	dir := t.TempDir()
+	files := testc.CorpusFiles(t)
+	if len(files) < 2 {
+		t.Skip("SKIP: needs two corpus files")
+	}
+	baseObj := paholeFixture(t, filepath.Base(files[0]))
+	obj := paholeFixture(t, filepath.Base(files[1]))
+	baseBTF := filepath.Join(dir, "base.btf")
+	full := filepath.Join(dir, "full.btf")
+	split := filepath.Join(dir, "split.btf")
+	for _, c := range [][]string{
+		{"--btf_encode_detached=" + baseBTF, baseObj},
+		{"--btf_encode_detached=" + full, obj},
+		{"--btf_base", baseBTF, "--btf_encode_detached=" + split, obj},
+	} {
+		if _, errOut, code := runPahole(t, append([]string{"-J", "-j", "--btf_features=default"}, c...)...); code != 0 {
+			paholeSkipWithoutEncoder(t, errOut)
+			t.Fatalf("pahole %q: status %d: %s", c, code, errOut)
+		}
+	}
+	base, err := btf.LoadFile(baseBTF, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := btf.LoadFile(full, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := btf.LoadFile(split, base)
+	if err != nil {
+		t.Fatalf("split output does not read over its base: %v", err)
+	}
+	if ss.FirstID() != base.NextID() {
+		t.Errorf("split starts at ID %d, base ends at %d", ss.FirstID(), base.NextID())
+	}
+	if ss.NumTypes() >= fs.NumTypes() {
+		t.Errorf("split has %d types, the full encoding %d: nothing was deduplicated against the base", ss.NumTypes(), fs.NumTypes())
+	}
+	t.Logf("base %d types, full %d, split %d", base.NumTypes(), fs.NumTypes(), ss.NumTypes())
+
+	// In place, into a copy of the object: the same bytes.
+	in := filepath.Join(dir, "in.o")
+	paholeCopyFile(t, obj, in)
+	if _, errOut, code := runPahole(t, "-J", "-j", "--btf_features=default", "--btf_base", baseBTF, in); code != 0 {
+		t.Fatalf("pahole -J --btf_base in place: status %d: %s", code, errOut)
+	}
+	got, _, err := btf.ReadBTFBytes(in)
+	want, _ := os.ReadFile(split)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("in-place split BTF differs from the detached one (%v)", err)
+	}
+	testc.Require(t, "bpftool")
+	testc.Output(t, "bpftool", "-B", baseBTF, "btf", "dump", "file", in)
+
+	if _, errOut, code := runPahole(t, "-J", "--btf_features=default,distilled_base", "--btf_base", baseBTF, "--btf_encode_detached="+split, obj); code != 1 || !strings.Contains(errOut, "distilled_base") {
+		t.Errorf("distilled_base: status %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := runPahole(t, "-J", "--btf_base", filepath.Join(dir, "missing.btf"), "--btf_encode_detached="+split, obj); code != 1 || !strings.Contains(errOut, "--btf_base") {
+		t.Errorf("missing base: status %d, stderr %q", code, errOut)
+	}
+}
