@@ -112,6 +112,10 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 		lay:   make([]fieldLay, 0, nspec),
 	}
 	var extra []abbrev // codes out of sequence
+	var fis [numForms]formInfo
+	for f := Form(0); f < numForms; f++ {
+		fis[f] = makeFormInfo(f, uf)
+	}
 	for {
 		start := b.pos
 		code := b.uleb()
@@ -155,24 +159,27 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 					return nil, errorf(name, uint64(apos), "abbreviation %d: truncated implicit constant", code)
 				}
 			}
-			if !knownForm(form) {
+			var fi formInfo
+			if form < numForms {
+				fi = fis[form]
+			} else {
+				fi = makeFormInfo(form, uf)
+			}
+			if !fi.known {
 				return nil, errorf(name, uint64(apos), "abbreviation %d: unknown form 0x%x for %v", code, fm, f.Attr)
 			}
 			if form == FormFlagPresent {
 				f.Val = 1
 			}
-			f.Class = formClass(form, f.Attr, uf.version)
-			if needsFixup(form) {
-				a.fixup = true
+			f.Class = fi.class
+			if fi.attrDep {
+				f.Class = formClass(form, f.Attr, uf.version)
 			}
+			a.fixup = a.fixup || fi.fixup
 			if f.Attr == AttrSibling && a.sibling < 0 {
 				a.sibling = int32(uint32(len(t.tmpl)) - a.lo)
 			}
-			l := fieldLay{size: fixedSize(form, uf)}
-			switch form {
-			case FormRef1, FormRef2, FormRef4, FormRef8:
-				l.ref = true
-			}
+			l := fieldLay{size: fi.size, ref: fi.ref}
 			t.tmpl = append(t.tmpl, f)
 			t.lay = append(t.lay, l)
 		}
@@ -205,6 +212,35 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 		}
 	}
 	return t, nil
+}
+
+// formInfo is what parsing an abbreviation needs to know about a form,
+// computed once per table for the standard forms.
+type formInfo struct {
+	known   bool
+	fixup   bool
+	attrDep bool  // the class depends on the attribute
+	class   Class // otherwise, the class
+	size    uint8 // fixedSize
+	ref     bool  // unit-relative reference
+}
+
+const numForms = FormAddrx4 + 1
+
+func makeFormInfo(f Form, uf unitFormat) formInfo {
+	fi := formInfo{known: knownForm(f), fixup: needsFixup(f), size: fixedSize(f, uf)}
+	switch f {
+	case FormBlock1, FormBlock2, FormBlock4, FormBlock, FormSecOffset,
+		FormData1, FormData2, FormData4, FormData8, FormSdata, FormUdata, FormData16, FormImplicitConst:
+		fi.attrDep = true
+	default:
+		fi.class = formClass(f, 0, uf.version)
+	}
+	switch f {
+	case FormRef1, FormRef2, FormRef4, FormRef8:
+		fi.ref = true
+	}
+	return fi
 }
 
 // countAbbrev counts the declarations and attribute specifications of the

@@ -159,7 +159,9 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 		e.Fields = make([]Field, n, n+8)
 	}
 	fs := e.Fields[:n]
-	e.Fields = fs
+	if len(e.Fields) != n {
+		e.Fields = fs
+	}
 	native := c.native
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	unitOff := uint64(c.u.Offset)
