@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testc"
@@ -163,9 +165,19 @@ func paholeCopyFile(t *testing.T, src, dst string) {
 // TestPaholeMatchesEncode: `btfkit pahole -J ... --btf_encode_detached`
 // writes the bytes the matching `btfkit encode` call writes.
 func TestPaholeMatchesEncode(t *testing.T) {
-	if c, _, err := rootCmd.Find([]string{"encode"}); err != nil || c.Name() != "encode" {
+	encCmd, _, err := rootCmd.Find([]string{"encode"})
+	if err != nil || encCmd.Name() != "encode" {
 		t.Skip("SKIP: no 'btfkit encode' command in this build yet")
 	}
+	// The encode command runs in this process: leave its flags as found
+	// for other tests.
+	t.Cleanup(func() {
+		encCmd.Flags().VisitAll(func(f *pflag.Flag) {
+			f.Value.Set(f.DefValue)
+			f.Changed = false
+		})
+		rootCmd.SetArgs(nil)
+	})
 	dir := t.TempDir()
 	for _, src := range testc.CorpusFiles(t) {
 		obj := paholeFixture(t, filepath.Base(src))
