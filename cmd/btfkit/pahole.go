@@ -448,8 +448,13 @@ func paholeEncode(c *paholeConfig) error {
 }
 
 // paholeWriteFile writes data to path through a temporary file renamed into
-// place, so that a failure never leaves a partial file.
+// place, so that a failure never leaves a partial file (a path that is not
+// a regular file, such as /dev/stdout, is written directly).
 func paholeWriteFile(path string, data []byte) (err error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// /dev/stdout, a pipe: nothing to replace, write through.
+		return os.WriteFile(path, data, 0o644)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".btfkit-*")
 	if err != nil {
 		return err
