@@ -448,12 +448,21 @@ func paholeEncode(c *paholeConfig) error {
 }
 
 // paholeWriteFile writes data to path through a temporary file renamed into
-// place, so that a failure never leaves a partial file (a path that is not
-// a regular file, such as /dev/stdout, is written directly).
+// place, so that a failure never leaves a partial file. A symbolic link to
+// a regular file is followed; a path that is not a regular file, such as
+// /dev/stdout, is written directly.
 func paholeWriteFile(path string, data []byte) (err error) {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		// /dev/stdout, a pipe: nothing to replace, write through.
-		return os.WriteFile(path, data, 0o644)
+	if lst, err := os.Lstat(path); err == nil && !lst.Mode().IsRegular() {
+		// A symbolic link is followed to a regular file and that file is
+		// replaced; anything else (/dev/stdout, a pipe, a device, a link
+		// into /proc) is written through, never replaced.
+		real, rerr := filepath.EvalSymlinks(path)
+		st, serr := os.Stat(path)
+		if lst.Mode()&os.ModeSymlink == 0 || rerr != nil || serr != nil || !st.Mode().IsRegular() ||
+			strings.HasPrefix(real, "/proc/") || strings.HasPrefix(real, "/dev/") {
+			return os.WriteFile(path, data, 0o644)
+		}
+		path = real
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".btfkit-*")
 	if err != nil {

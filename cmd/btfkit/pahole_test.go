@@ -371,3 +371,49 @@ func TestPaholeBase(t *testing.T) {
 		t.Errorf("missing base: status %d, stderr %q", code, errOut)
 	}
 }
+
+// TestPaholeDetachedTargets: a symbolic link is followed, not replaced; a
+// FIFO (like /dev/stdout on a pipe) is written through.
+func TestPaholeDetachedTargets(t *testing.T) {
+	dir := t.TempDir()
+	obj := paholeFixture(t, "types.c")
+	want := filepath.Join(dir, "want.btf")
+	if _, errOut, code := runPahole(t, "-J", "--btf_features=default", "--btf_encode_detached="+want, obj); code != 0 {
+		paholeSkipWithoutEncoder(t, errOut)
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	wb, _ := os.ReadFile(want)
+
+	target := filepath.Join(dir, "target.btf")
+	os.WriteFile(target, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.btf")
+	os.Symlink("target.btf", link)
+	if _, errOut, code := runPahole(t, "-J", "--btf_features=default", "--btf_encode_detached="+link, obj); code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link was replaced")
+	}
+	if b, _ := os.ReadFile(target); !bytes.Equal(b, wb) {
+		t.Errorf("the link's target holds %d bytes, want %d", len(b), len(wb))
+	}
+
+	fifo := filepath.Join(dir, "fifo")
+	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+		t.Skipf("SKIP: mkfifo: %v", err)
+	}
+	got := make(chan []byte)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- b
+	}()
+	if _, errOut, code := runPahole(t, "-J", "--btf_features=default", "--btf_encode_detached="+fifo, obj); code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if b := <-got; !bytes.Equal(b, wb) {
+		t.Errorf("read %d bytes from the FIFO, want %d", len(b), len(wb))
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced")
+	}
+}
