@@ -41,6 +41,9 @@ func WriteSection(path, name string, data []byte) (err error) {
 	if err != nil {
 		return err
 	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".btfkit-*")
 	if err != nil {
 		return err

@@ -131,8 +131,9 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 		{notELF, ".BTF", "not an ELF"},
 		{exe, ".text", "SHF_ALLOC"},
 		{filepath.Join(dir, "missing"), ".BTF", "no such file"},
+		{dir, ".BTF", "not a regular file"},
 	} {
-		before, _ := os.ReadFile(c.path)
+		before, _ := os.ReadFile(c.path) // nil for a directory
 		err := WriteSection(c.path, c.name, []byte("x"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.path, err, c.want)
