@@ -96,6 +96,8 @@ type die struct {
 	encoding    uint8
 	annotation  uint64 // DW_AT_GNU_annotation: global offset of a DW_TAG_GNU_annotation
 	language    uint16 // DW_AT_language of the root entry
+
+	fx funcAttrs // subprograms, parameters, variables (funcs.go)
 }
 
 // reset clears d for the next entry, keeping nothing.

@@ -28,6 +28,11 @@ type Options struct {
 	// NoDedup returns the merged fragments without deduplication (for
 	// tests and debugging).
 	NoDedup bool
+	// Report, when not nil, is filled with the functions left out and
+	// why (funcsel.go).
+	Report *FuncReport
+
+	elf *elfInfo // ELF sections, symbols and kfuncs (EncodeFile)
 
 	stdReader bool // read with debug/dwarf instead of the dwarf package (tests)
 }
@@ -38,6 +43,17 @@ type Options struct {
 // deduplicated.
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	m := newMerger()
+	if !o.stdReader {
+		// Functions and variables need the ELF symbols and sections.
+		if err := checkELF(path); err != nil {
+			return nil, err
+		}
+		info, err := readELFInfo(path, o.Features)
+		if err != nil {
+			return nil, err
+		}
+		o.elf = info
+	}
 	err := walkFile(path, o, m.add, func(infoBytes int, stable bool) {
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
@@ -48,6 +64,9 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if err := m.finishFx(&o); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	merged := m.finish()
 	if o.NoDedup {

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/btfkit/btfkit/dwarf"
 )
@@ -10,25 +11,34 @@ import (
 // units at a time, and hands the fragments to emit in unit order.
 func walkFast(path string, d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) error {
 	big := d.Sections().BigEndian
-	convs := make(chan *unitConv, jobs+1)
+	// Each worker's converter comes with a funcConv for the unit's
+	// functions and variables (funcs.go).
+	type conv struct {
+		c  *unitConv
+		fx *funcConv
+	}
+	convs := make(chan conv, jobs+1)
 	free := make(chan *fragment, 2*jobs+2)
 	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
-		var c *unitConv
+		var cv conv
 		select {
-		case c = <-convs:
+		case cv = <-convs:
 		default:
-			c = newUnitConv(o, big)
-			c.free = free
+			cv = conv{newUnitConv(o, big), &funcConv{elf: o.elf, feat: o.Features}}
+			cv.c.free = free
 		}
-		defer func() { convs <- c }()
+		defer func() { convs <- cv }()
+		c := cv.c
 		u := r.Unit()
 		if u.Type != dwarf.UTCompile && u.Type != dwarf.UTPartial {
 			return c.newFragment(), nil
 		}
-		if err := walkUnitFast(r, c); err != nil {
+		if err := walkUnitFast(r, c, cv.fx); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return c.emit(), nil
+		f := c.emit()
+		cv.fx.emitFuncsVars(c, f)
+		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
 		if err := emit(f); err != nil {
 			return fmt.Errorf("%s: unit at .debug_info+0x%x: %w", path, uint64(u.Offset), err)
@@ -59,8 +69,9 @@ func wanted(tag, parent uint32) bool {
 	return false
 }
 
-// walkUnitFast feeds the entries of the reader's unit to c.
-func walkUnitFast(r *dwarf.UnitReader, c *unitConv) error {
+// walkUnitFast feeds the entries of the reader's unit to c, and those of
+// functions and variables to fx.
+func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 	c.reset()
 	dd := r.Data()
 	var e dwarf.Entry
@@ -99,19 +110,29 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv) error {
 		if e.Depth == 0 {
 			d.language = uint16(r.Language())
 			c.add(&d)
+			fx.reset()
+			fx.clang = strings.Contains(r.Producer(), "clang")
 			if c.skip {
 				return nil
 			}
 			continue
 		}
-		if wanted(d.tag, parent) {
+		if wanted(d.tag, parent) || fx.elf != nil && wantedFunc(d.tag, parent) {
 			for i := range e.Fields {
 				if err := fastField(dd, &d, &e.Fields[i]); err != nil {
 					return err
 				}
 			}
+			if fx.elf != nil && wantedFunc(d.tag, parent) {
+				if err := fastFuncFields(r, dd, &d, &e); err != nil {
+					return err
+				}
+			}
 		}
 		c.add(&d)
+		if fx.elf != nil && !c.skip {
+			fx.entry(&d)
+		}
 	}
 }
 

@@ -15,6 +15,8 @@ type fragment struct {
 	hdrs  []fragHdr
 	words []uint32
 	strs  []string
+
+	fx fragFx // function candidates and variables (funcs.go)
 }
 
 type fragHdr struct {
@@ -26,6 +28,7 @@ func (f *fragment) reset() {
 	f.words = f.words[:0]
 	clear(f.strs) // drop the views
 	f.strs = f.strs[:0]
+	f.fx.reset()
 }
 
 func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }
@@ -59,6 +62,8 @@ type merger struct {
 	stableStrings bool
 	local         []uint32 // fragment string index -> offset, per fragment
 	ext           []uint32
+
+	fx mergeFx // functions and variables (funcsel.go)
 }
 
 // strIdent maps a string's identity (data pointer and length) to its
@@ -164,6 +169,7 @@ func (m *merger) add(f *fragment) error {
 		m.ext = ext
 		m.out.AddRaw(name, h.info, st, ext...)
 	}
+	m.addFx(f, local, shift)
 	return nil
 }
 

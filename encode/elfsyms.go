@@ -1,0 +1,301 @@
+package encode
+
+import (
+	"debug/elf"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// elfInfo is what function and variable encoding needs from the ELF file
+// itself: its sections (to place variables), its symbols (which functions
+// have an address, which objects are really in a section) and its kfunc
+// sets (.BTF_ids).
+type elfInfo struct {
+	secs    []elfSec
+	percpu  int                 // index of .data..percpu, or -1
+	funcs   []elfFunc           // sorted by name
+	objects map[objKey]struct{} // STT_OBJECT symbols by (name, section)
+	machine elf.Machine
+	// nrRegParams and regParams describe the calling convention: how
+	// many parameters are passed in registers, and the DWARF register
+	// (DW_OP_regN number) of each.
+	nrRegParams int
+	regParams   [8]int8
+	addrSize    int
+	aggTwoRegs  bool // aggregates of up to two words go in two registers
+	kfuncErr    error
+}
+
+type elfSec struct {
+	name      string
+	addr, sz  uint64
+	typ       elf.SectionType
+	include   bool // variables in this section are encoded
+	hasSecinf bool
+}
+
+type objKey struct {
+	name  string
+	shndx int
+}
+
+// elfFunc is one function name of the symbol table: a name without its
+// ".suffix", with every symbol (name and address) that carries it.
+type elfFunc struct {
+	name      string
+	syms      []elfFuncSym
+	ambiguous bool // the symbols are at more than one address
+	kfunc     bool
+	kflags    uint32
+}
+
+type elfFuncSym struct {
+	name string
+	addr uint64
+}
+
+const (
+	kfFastcall      = 1 << 16 // KF_FASTCALL
+	btfSet8Kfuncs   = 1 << 0  // BTF_SET8_KFUNCS
+	btfIDsSection   = ".BTF_ids"
+	btfIDSet8Prefix = "__BTF_ID__set8__"
+	btfIDFuncPrefix = "__BTF_ID__func__"
+	percpuSection   = ".data..percpu"
+)
+
+// hasNonFuncSuffix reports whether the symbol name has a suffix that does
+// not stand for a whole function (.cold, .part) after its first '.'.
+func hasNonFuncSuffix(name string) bool {
+	i := strings.IndexByte(name, '.')
+	if i < 0 {
+		return false
+	}
+	s := name[i:]
+	return strings.Contains(s, ".cold") || strings.Contains(s, ".part")
+}
+
+// hasOptimizedSuffix reports whether the symbol is an optimized clone
+// (.isra, .constprop).
+func hasOptimizedSuffix(name string) bool {
+	i := strings.IndexByte(name, '.')
+	if i < 0 {
+		return false
+	}
+	s := name[i:]
+	return strings.Contains(s, ".constprop") || strings.Contains(s, ".isra")
+}
+
+// readELFInfo reads sections, symbols and kfunc sets of the ELF file at
+// path. feat decides which sections hold encodable variables.
+func readELFInfo(path string, feat Features) (*elfInfo, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer f.Close()
+	info := &elfInfo{percpu: -1, machine: f.Machine, objects: make(map[objKey]struct{})}
+	info.setABI(f)
+	info.secs = make([]elfSec, len(f.Sections))
+	for i, s := range f.Sections {
+		es := elfSec{name: s.Name, addr: s.Addr, sz: s.Size, typ: s.Type}
+		if feat.Has(FeatGlobalVar) {
+			es.include = true
+		}
+		if s.Name == percpuSection {
+			if info.percpu < 0 {
+				info.percpu = i
+			}
+			if feat.Has(FeatVar) {
+				es.include = true
+			}
+		}
+		info.secs[i] = es
+	}
+	syms, err := f.Symbols()
+	if err != nil && err != elf.ErrNoSymbols {
+		return nil, fmt.Errorf("%s: .symtab: %w", path, err)
+	}
+	for _, s := range syms {
+		switch elf.ST_TYPE(s.Info) {
+		case elf.STT_FUNC:
+			if s.Name == "" || hasNonFuncSuffix(s.Name) {
+				continue
+			}
+			name := s.Name
+			if i := strings.IndexByte(name, '.'); i >= 0 {
+				name = name[:i]
+			}
+			info.funcs = append(info.funcs, elfFunc{name: name, syms: []elfFuncSym{{s.Name, s.Value}}})
+		case elf.STT_OBJECT:
+			info.objects[objKey{s.Name, int(s.Section)}] = struct{}{}
+		}
+	}
+	// Sort by name, symbol table order within a name, and fold each name
+	// into one entry.
+	sort.SliceStable(info.funcs, func(i, j int) bool { return info.funcs[i].name < info.funcs[j].name })
+	out := info.funcs[:0]
+	for _, fn := range info.funcs {
+		if n := len(out); n > 0 && out[n-1].name == fn.name {
+			out[n-1].syms = append(out[n-1].syms, fn.syms...)
+			continue
+		}
+		out = append(out, fn)
+	}
+	for i := range out {
+		fn := &out[i]
+		for _, s := range fn.syms[1:] {
+			if s.addr != fn.syms[0].addr {
+				fn.ambiguous = true
+				break
+			}
+		}
+	}
+	info.funcs = out
+	if feat.Has(FeatDeclTagKfuncs) {
+		if err := info.collectKfuncs(f, syms); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return info, nil
+}
+
+// setABI records the calling convention's parameter registers, as DWARF
+// register numbers (DW_OP_reg0 + n), for the architectures pahole knows.
+func (info *elfInfo) setABI(f *elf.File) {
+	info.addrSize = 8
+	if f.Class == elf.ELFCLASS32 {
+		info.addrSize = 4
+	}
+	for i := range info.regParams {
+		info.regParams[i] = -1
+	}
+	set := func(regs ...int8) {
+		copy(info.regParams[:], regs)
+	}
+	// pahole 1.31's tables: the register count says which parameters
+	// should be in registers at all; the registers are known for s390,
+	// x86-64 and ARM only (elsewhere no register is "unexpected").
+	switch f.Machine {
+	case elf.EM_S390:
+		info.nrRegParams = 5
+		set(2, 3, 4, 5, 6)
+	case elf.EM_X86_64:
+		info.nrRegParams = 6
+		set(5, 4, 1, 2, 8, 9) // rdi rsi rdx rcx r8 r9
+	case elf.EM_SPARC, elf.EM_SPARCV9:
+		info.nrRegParams = 6
+	case elf.EM_AARCH64, elf.EM_ARM:
+		info.nrRegParams = 8
+		set(0, 1, 2, 3, 4, 5, 6, 7)
+	case elf.EM_ARC, elf.EM_MIPS, elf.EM_PPC, elf.EM_PPC64, elf.EM_RISCV:
+		info.nrRegParams = 8
+	}
+	info.aggTwoRegs = f.Machine != elf.EM_S390
+}
+
+// findFunc returns the ELF function entry with this name, or nil.
+func (info *elfInfo) findFunc(name string) *elfFunc {
+	i := sort.Search(len(info.funcs), func(i int) bool { return info.funcs[i].name >= name })
+	if i < len(info.funcs) && info.funcs[i].name == name {
+		return &info.funcs[i]
+	}
+	return nil
+}
+
+// section returns the index of the first PROGBITS or NOBITS section that
+// holds addr, or 0.
+func (info *elfInfo) section(addr uint64) int {
+	for i := 1; i < len(info.secs); i++ {
+		s := &info.secs[i]
+		if s.typ != elf.SHT_PROGBITS && s.typ != elf.SHT_NOBITS {
+			continue
+		}
+		if s.addr <= addr && addr-s.addr < s.sz {
+			return i
+		}
+	}
+	return 0
+}
+
+// collectKfuncs marks the functions listed in the kfunc sets of .BTF_ids
+// (BTF_SET8 with the BTF_SET8_KFUNCS flag) and records their flags. The
+// section is read as 32-bit words in the file's byte order.
+func (info *elfInfo) collectKfuncs(f *elf.File, syms []elf.Symbol) error {
+	var ids *elf.Section
+	idx := -1
+	for i, s := range f.Sections {
+		if s.Name == btfIDsSection {
+			ids, idx = s, i
+			break
+		}
+	}
+	if ids == nil || len(syms) == 0 || ids.Type == elf.SHT_NOBITS {
+		return nil
+	}
+	data, err := ids.Data()
+	if err != nil {
+		return fmt.Errorf("%s: %w", btfIDsSection, err)
+	}
+	bo := f.ByteOrder
+	word := func(off uint64) (uint32, bool) {
+		if off+4 > uint64(len(data)) || off+4 < off {
+			return 0, false
+		}
+		return bo.Uint32(data[off:]), true
+	}
+	type rng struct{ start, end uint64 }
+	var sets []rng
+	for _, s := range syms {
+		if int(s.Section) != idx || !strings.HasPrefix(s.Name, btfIDSet8Prefix) {
+			continue
+		}
+		off := s.Value - ids.Addr
+		flags, ok := word(off + 4)
+		if !ok || flags&btfSet8Kfuncs == 0 {
+			continue
+		}
+		sets = append(sets, rng{s.Value, s.Value + s.Size})
+	}
+	for _, s := range syms {
+		if int(s.Section) != idx {
+			continue
+		}
+		name, ok := btfIDFuncName(s.Name)
+		if !ok {
+			continue
+		}
+		for _, r := range sets {
+			if r.start <= s.Value && s.Value < r.end {
+				// The symbol names the id word of a (id, flags) pair.
+				flags, ok := word(s.Value - ids.Addr + 4)
+				if !ok {
+					return fmt.Errorf("%s: kfunc %q outside the section", btfIDsSection, name)
+				}
+				if fn := info.findFunc(name); fn != nil {
+					fn.kfunc = true
+					fn.kflags = flags
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// btfIDFuncName takes the function name out of a BTF_ID symbol name,
+// __BTF_ID__func__NAME__N.
+func btfIDFuncName(sym string) (string, bool) {
+	if !strings.HasPrefix(sym, btfIDFuncPrefix) {
+		return "", false
+	}
+	rest := sym[len(btfIDFuncPrefix):]
+	if !strings.Contains(rest, "__") {
+		return "", false
+	}
+	i := strings.LastIndexByte(rest, '_')
+	if i < 1 || rest[i-1] != '_' {
+		return "", false
+	}
+	return rest[:i-1], true
+}

@@ -1,0 +1,304 @@
+package encode
+
+import (
+	"encoding/binary"
+
+	"github.com/btfkit/btfkit/dwarf"
+)
+
+// DWARF attributes, forms and operations function and variable encoding
+// reads.
+const (
+	attrCallingConvention = 0x36
+	ccNocall              = 0x03
+
+	opAddr         = 0x03
+	opConstu       = 0x10
+	opConsts       = 0x11
+	opPlusUconst   = 0x23
+	opLit0         = 0x30
+	opLit31        = 0x4f
+	opReg0         = 0x50
+	opReg31        = 0x6f
+	opBreg0        = 0x70
+	opBreg31       = 0x8f
+	opFbreg        = 0x91
+	opPiece        = 0x93
+	opStackValue   = 0x9f
+	opAddrx        = 0xa1
+	opEntryValue   = 0xa3
+	opGNUEntryVal  = 0xf3
+	maxOpsDecoded  = 16
+	wantedFuncTags = 0
+)
+
+// wantedFunc reports whether the entry is one whose function/variable
+// attributes are read: top-level subprograms and variables, and the
+// parameters of subprograms.
+func wantedFunc(tag, parent uint32) bool {
+	switch tag {
+	case tagSubprogram, tagVariable:
+		return parent == tagCompileUnit || parent == tagPartialUnit
+	case tagFormalParameter:
+		return parent == tagSubprogram
+	}
+	return false
+}
+
+// fastFuncFields fills d.fx from the entry's fields (fast reader).
+func fastFuncFields(r *dwarf.UnitReader, dd *dwarf.Data, d *die, e *dwarf.Entry) error {
+	fx := &d.fx
+	fx.loc.init()
+	for i := range e.Fields {
+		f := &e.Fields[i]
+		switch f.Attr {
+		case dwarf.AttrLowPC:
+			if f.Class == dwarf.ClassAddress {
+				fx.lowPC = f.Val
+				fx.has |= fxLowPC
+			}
+		case dwarf.AttrAbstractOrigin:
+			if f.Class == dwarf.ClassReference {
+				fx.origin = f.Val
+				fx.has |= fxOrigin
+			}
+		case dwarf.AttrSpecification:
+			if f.Class == dwarf.ClassReference {
+				fx.spec = f.Val
+				fx.has |= fxSpec
+			}
+		case dwarf.AttrDeclaration:
+			fx.has |= fxDecl
+		case dwarf.AttrExternal:
+			fx.has |= fxExternal
+		case dwarf.AttrArtificial:
+			if f.Val != 0 {
+				fx.has |= fxArtificial
+			}
+		case dwarf.AttrInline:
+			if f.Val != 0 {
+				fx.has |= fxInline
+			}
+		case attrCallingConvention:
+			if f.Val == ccNocall {
+				fx.has |= fxNoCall
+			}
+		case dwarf.AttrConstValue:
+			fx.has |= fxConstValue
+		case 0x2139: // DW_AT_GNU_annotation
+			fx.has |= fxAnnotated
+		case dwarf.AttrLocation:
+			fx.has |= fxLoc
+			switch f.Class {
+			case dwarf.ClassExprLoc, dwarf.ClassBlock:
+				fx.has |= fxLocExpr
+				expr := dd.Bytes(f)
+				if d.tag == tagVariable {
+					varLocation(expr, r.Unit().AddrSize, fx)
+				} else {
+					fx.loc.add(expr, 0, int(r.Unit().AddrSize))
+				}
+			case dwarf.ClassLocList, dwarf.ClassLocListPtr:
+				if d.tag != tagFormalParameter {
+					break
+				}
+				n := 0
+				as := int(r.Unit().AddrSize)
+				err := r.LocList(f, func(le dwarf.LocEntry) error {
+					fx.loc.add(le.Expr, n, as)
+					n++
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// varLocation reads a variable's single location expression the way
+// pahole does: DW_OP_addr A [DW_OP_plus_uconst N] is a global at A(+N).
+func varLocation(expr []byte, addrSize int, fx *funcAttrs) {
+	var ops [3]op
+	n := decodeOps(expr, addrSize, ops[:])
+	if n == 0 || ops[0].atom != opAddr {
+		return
+	}
+	fx.has |= fxAddr
+	fx.addr = ops[0].n
+	if n == 2 && ops[1].atom == opPlusUconst {
+		fx.addr += ops[1].n
+	}
+}
+
+// op is one decoded DWARF expression operation: its opcode, first
+// operand, and for DW_OP_entry_value the sub-expression.
+type op struct {
+	atom uint8
+	n    uint64
+	sub  []byte
+}
+
+// decodeOps decodes up to len(out) operations of expr and returns the
+// total number of operations in expr (which may exceed len(out)); an
+// operation it cannot size ends the count.
+func decodeOps(expr []byte, addrSize int, out []op) int {
+	n := 0
+	for p := 0; p < len(expr); {
+		a := expr[p]
+		p++
+		o := op{atom: a}
+		switch {
+		case a == opAddr:
+			if p+addrSize > len(expr) {
+				return n + 1
+			}
+			if addrSize == 4 {
+				o.n = uint64(binary.LittleEndian.Uint32(expr[p:]))
+			} else {
+				o.n = binary.LittleEndian.Uint64(expr[p:])
+			}
+			p += addrSize
+		case a == 0x08 || a == 0x09 || a == 0x15 || a == 0x94 || a == 0x95:
+			p++
+		case a == 0x0a || a == 0x0b || a == 0x28 || a == 0x2f || a == 0x98:
+			p += 2
+		case a == 0x0c || a == 0x0d || a == 0x99 || a == 0x9a || a == 0xfa:
+			p += 4
+		case a == 0x0e || a == 0x0f:
+			p += 8
+		case a == opConstu || a == opPlusUconst || a == 0x90 || a == opPiece || a == opAddrx ||
+			a == 0xa2 || a == 0xa8 || a == 0xa9 || a == 0xf7 || a == 0xf9 || a == 0xfb || a == 0xfc:
+			v, k := uleb(expr[p:])
+			o.n = v
+			p += k
+		case a == opConsts || a >= opBreg0 && a <= opBreg31 || a == opFbreg:
+			v, k := uleb(expr[p:]) // value unused; only the length matters
+			o.n = v
+			p += k
+		case a == 0x92 || a == 0x9d || a == 0xa5 || a == 0xf5: // two LEB operands
+			_, k := uleb(expr[p:])
+			p += k
+			_, k = uleb(expr[p:])
+			p += k
+		case a == 0xa0 || a == 0xf2: // implicit_pointer: offset, sleb
+			p += 4
+			_, k := uleb(expr[min(p, len(expr)):])
+			p += k
+		case a == 0x9e || a == opEntryValue || a == opGNUEntryVal: // block
+			l, k := uleb(expr[p:])
+			p += k
+			if uint64(len(expr)-p) < l {
+				return n + 1
+			}
+			o.sub = expr[p : p+int(l)]
+			p += int(l)
+		case a == 0xa4 || a == 0xf4: // const_type: uleb, size byte, block
+			_, k := uleb(expr[p:])
+			p += k
+			if p < len(expr) {
+				p += 1 + int(expr[p])
+			}
+		case a == 0xa6 || a == 0xa7 || a == 0xf6: // deref_type: byte, uleb
+			p++
+			_, k := uleb(expr[min(p, len(expr)):])
+			p += k
+		case a >= 0x06 && a <= 0x2e, a >= opLit0 && a <= opReg31, a == 0x96, a == 0x97,
+			a == 0x9b, a == 0x9c, a == opStackValue, a == 0xe0, a == 0xf0:
+			// no operands
+		default:
+			return n + 1
+		}
+		if n < len(out) {
+			out[n] = o
+		}
+		n++
+		if p > len(expr) {
+			break
+		}
+	}
+	return n
+}
+
+// add folds one location-list entry (the n-th) into the summary, as
+// pahole's parameter__decode_location reads it. Aggregates larger than a
+// word read pieces (regBig); everything else regSmall.
+func (l *locSummary) add(expr []byte, n int, addrSize int) {
+	var ops [maxOpsDecoded]op
+	cnt := decodeOps(expr, addrSize, ops[:])
+	if cnt == 0 {
+		return
+	}
+	stackValue := cnt <= maxOpsDecoded && ops[cnt-1].atom == opStackValue
+	if cnt == 2 && stackValue {
+		cnt = 1
+	}
+	set := func(reg *int8, r uint8) {
+		if *reg == paramRegUnknown {
+			*reg = int8(r)
+		}
+	}
+	a := ops[0].atom
+	if cnt != 1 {
+		switch {
+		case a >= opLit0 && a <= opLit31 || a == opConstu || a == opConsts:
+			if n == 0 {
+				l.constant = true
+			}
+			return
+		}
+		// Scalars and small aggregates.
+		switch {
+		case a >= opReg0 && a <= opReg31:
+			if n == 0 {
+				set(&l.regSmall, a-opReg0)
+			}
+		case a >= opBreg0 && a <= opBreg31:
+			if n == 0 {
+				for i := 1; i < min(cnt, maxOpsDecoded); i++ {
+					if ops[i].atom == opStackValue {
+						set(&l.regSmall, a-opBreg0)
+						break
+					}
+				}
+			}
+		}
+		// Aggregates in two registers: the first register piece.
+		for i := 0; i < min(cnt, maxOpsDecoded); i++ {
+			if b := ops[i].atom; b >= opReg0 && b <= opReg31 {
+				set(&l.regBig, b-opReg0)
+				break
+			}
+		}
+		return
+	}
+	both := func(r uint8) {
+		set(&l.regSmall, r)
+		set(&l.regBig, r)
+	}
+	switch {
+	case a >= opReg0 && a <= opReg31:
+		if n == 0 {
+			both(a - opReg0)
+		}
+	case a >= opBreg0 && a <= opBreg31:
+		if n == 0 && stackValue {
+			both(a - opBreg0)
+		}
+	case a == opFbreg:
+		if n == 0 {
+			l.stack = true
+		}
+	case a >= opLit0 && a <= opLit31 || a == opConstu || a == opConsts:
+		if n == 0 {
+			l.constant = true
+		}
+	case a == opEntryValue || a == opGNUEntryVal:
+		var sub [2]op
+		if decodeOps(ops[0].sub, addrSize, sub[:]) == 1 && sub[0].atom >= opReg0 && sub[0].atom <= opReg31 {
+			both(sub[0].atom - opReg0)
+		}
+	}
+}

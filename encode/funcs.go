@@ -1,0 +1,925 @@
+package encode
+
+import "github.com/btfkit/btfkit/btf"
+
+// Functions and variables, per unit.
+//
+// The walk records every top-level subprogram (with its direct parameter
+// children) and every top-level variable of a unit next to the type
+// records. After the unit's types have their IDs, funcConv applies
+// pahole's per-unit rules: names and types of out-of-line instances come
+// from their abstract origin, parameter locations are checked against
+// the calling convention (optimized-out parameters, unexpected
+// registers), and the result is a list of function candidates ("states"
+// in pahole) carried by the fragment. Which candidates become FUNCs is
+// decided after the merge (funcsel.go), when every unit's candidates and
+// the ELF symbol table are known. Variables are decided per unit and
+// carried by the fragment too, so that the merge can drop duplicates.
+
+// Extra presence bits for funcAttrs.has.
+const (
+	fxLowPC = 1 << iota
+	fxOrigin
+	fxSpec
+	fxLoc        // DW_AT_location present (any form)
+	fxConstValue // DW_AT_const_value present (any form)
+	fxArtificial
+	fxInline    // DW_AT_inline non-zero
+	fxNoCall    // DW_AT_calling_convention == DW_CC_nocall
+	fxAddr      // variable: location is DW_OP_addr [DW_OP_plus_uconst]
+	fxLocExpr   // location is a single expression (exprloc), not a list
+	fxDecl      // DW_AT_declaration present (any value)
+	fxExternal  // DW_AT_external present (any value)
+	fxAnnotated // DW_AT_GNU_annotation present
+)
+
+// paramRegUnknown marks a parameter location with no known register.
+const paramRegUnknown = -1
+
+// funcAttrs are the attributes of subprograms, parameters and variables
+// that only function and variable encoding reads. Readers fill them in
+// die.fx.
+type funcAttrs struct {
+	has    uint32
+	lowPC  uint64
+	origin uint64 // DW_AT_abstract_origin
+	spec   uint64 // DW_AT_specification
+	addr   uint64 // variables
+	loc    locSummary
+}
+
+// locSummary is what pahole learns from a parameter's location: the
+// register it is in on entry (for a scalar and for an aggregate larger
+// than a word, which are read differently), whether it lives on the
+// stack or is a constant.
+type locSummary struct {
+	regSmall, regBig int8 // DWARF register numbers, paramRegUnknown if none
+	stack, constant  bool
+}
+
+func (l *locSummary) init() { l.regSmall, l.regBig = paramRegUnknown, paramRegUnknown }
+
+// fnRec is one top-level subprogram of the unit.
+type fnRec struct {
+	off         uint64
+	name        string
+	typ         uint64
+	has         uint32 // die.has bits
+	fx          uint32 // funcAttrs.has bits
+	lowPC       uint64
+	origin      uint64
+	spec        uint64
+	annotation  uint64
+	unspec      bool
+	p0, np      int32 // parameters: prms[p0 : p0+np]
+	a0, na      int32 // LLVM decl tags: annots[a0 : a0+na]
+	reordered   bool
+	optimized   bool // optimized_parms
+	unexpected  bool // unexpected_reg
+	uncertain   bool
+	sigChanged  bool
+	retResolved bool
+}
+
+// prmRec is one formal parameter of a subprogram.
+type prmRec struct {
+	off        uint64
+	name       string
+	typ        uint64
+	has        uint32
+	fx         uint32
+	origin     uint64
+	annotation uint64
+	idx        int32
+	loc        locSummary
+	locReg     int8
+	size       uint64
+	hasLoc     bool
+	hasConst   bool
+	passedMem  bool
+	optimized  bool
+	unexpected bool
+}
+
+// varRec is one top-level variable.
+type varRec struct {
+	off        uint64
+	name       string
+	typ        uint64
+	has        uint32
+	fx         uint32
+	addr       uint64
+	spec       uint64
+	annotation uint64
+	a0, na     int32
+}
+
+// annotRec is an LLVM btf_decl_tag annotation of a function (comp -1), a
+// parameter (comp = its index) or a variable.
+type annotRec struct {
+	value string
+	comp  int32
+}
+
+// funcConv is the per-unit state of function and variable encoding.
+type funcConv struct {
+	elf    *elfInfo // nil: no functions or variables
+	feat   Features
+	clang  bool
+	curFn  int32 // the open top-level subprogram, -1 if none
+	curPrm int32 // the open parameter of curFn, -1 if none
+	curVar int32
+	fns    []fnRec
+	prms   []prmRec
+	vars   []varRec
+	annots []annotRec
+	fnAnn  []annotRec // scratch
+}
+
+func (fc *funcConv) reset() {
+	fc.clang = false
+	fc.curFn, fc.curPrm, fc.curVar = -1, -1, -1
+	fc.fns = fc.fns[:0]
+	fc.prms = fc.prms[:0]
+	fc.vars = fc.vars[:0]
+	clear(fc.annots)
+	fc.annots = fc.annots[:0]
+}
+
+// entry records d if it is a top-level subprogram or variable, a
+// parameter of one, or an annotation of those.
+func (fc *funcConv) entry(d *die) {
+	switch d.depth {
+	case 1:
+		fc.curFn, fc.curPrm, fc.curVar = -1, -1, -1
+		switch d.tag {
+		case tagSubprogram:
+			fc.fns = append(fc.fns, fnRec{
+				off: d.off, name: d.name, typ: d.typ, has: d.has, fx: d.fx.has,
+				lowPC: d.fx.lowPC, origin: d.fx.origin, spec: d.fx.spec, annotation: d.annotation,
+				p0: int32(len(fc.prms)), a0: -1,
+			})
+			if d.children {
+				fc.curFn = int32(len(fc.fns) - 1)
+			}
+		case tagVariable:
+			fc.vars = append(fc.vars, varRec{
+				off: d.off, name: d.name, typ: d.typ, has: d.has, fx: d.fx.has,
+				addr: d.fx.addr, spec: d.fx.spec, annotation: d.annotation, a0: -1,
+			})
+			if d.children {
+				fc.curVar = int32(len(fc.vars) - 1)
+			}
+		}
+	case 2:
+		fc.curPrm = -1
+		if fc.curVar >= 0 && d.tag == tagLLVMAnnotation && d.name == annotationDeclTagName {
+			v := &fc.vars[fc.curVar]
+			fc.addAnnot(&v.a0, &v.na, annotRec{d.constString, -1})
+			return
+		}
+		if fc.curFn < 0 {
+			return
+		}
+		fn := &fc.fns[fc.curFn]
+		switch d.tag {
+		case tagFormalParameter:
+			p := prmRec{
+				off: d.off, name: d.name, typ: d.typ, has: d.has, fx: d.fx.has,
+				origin: d.fx.origin, annotation: d.annotation, idx: fn.np, loc: d.fx.loc,
+			}
+			if d.fx.has&fxLoc == 0 {
+				p.loc.init()
+			}
+			fc.prms = append(fc.prms, p)
+			fn.np++
+			if d.children {
+				fc.curPrm = int32(len(fc.prms) - 1)
+			}
+		case tagUnspecifiedParams:
+			fn.unspec = true
+		case tagLLVMAnnotation:
+			if d.name == annotationDeclTagName {
+				fc.addAnnot(&fn.a0, &fn.na, annotRec{d.constString, -1})
+			}
+		}
+	case 3:
+		if fc.curFn >= 0 && fc.curPrm >= 0 && d.tag == tagLLVMAnnotation && d.name == annotationDeclTagName {
+			fn := &fc.fns[fc.curFn]
+			fc.addAnnot(&fn.a0, &fn.na, annotRec{d.constString, fc.prms[fc.curPrm].idx})
+		}
+	}
+}
+
+// addAnnot appends an annotation to a record's run. Runs are contiguous
+// because a record's annotations come before the next record's.
+func (fc *funcConv) addAnnot(a0, na *int32, a annotRec) {
+	if *na == 0 {
+		*a0 = int32(len(fc.annots))
+	}
+	fc.annots = append(fc.annots, a)
+	*na++
+}
+
+// findFn returns the index of the subprogram at off, or -1.
+func (fc *funcConv) findFn(off uint64) int {
+	lo, hi := 0, len(fc.fns)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if fc.fns[m].off < off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(fc.fns) && fc.fns[lo].off == off {
+		return lo
+	}
+	return -1
+}
+
+// findPrm returns the index of the parameter at off, or -1.
+func (fc *funcConv) findPrm(off uint64) int {
+	lo, hi := 0, len(fc.prms)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if fc.prms[m].off < off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(fc.prms) && fc.prms[lo].off == off {
+		return lo
+	}
+	return -1
+}
+
+// typeByteSize is pahole's size of a parameter's type for register
+// assignment: a pointer is a word; otherwise the first DW_AT_byte_size
+// found following DW_AT_type.
+func (c *unitConv) typeByteSize(has uint32, off uint64, addrSize int) uint64 {
+	for n := 0; n < 64 && has&hasType != 0; n++ {
+		i := c.find(off)
+		if i < 0 {
+			return 0
+		}
+		r := &c.recs[i]
+		if r.tag == tagPointerType {
+			return uint64(addrSize)
+		}
+		if r.has&hasByteSize != 0 && r.size != 0 {
+			return r.size
+		}
+		has, off = r.has, r.typ
+	}
+	return 0
+}
+
+// tagSize is pahole's tag__size of the type at off: the size a variable
+// of that type takes.
+func (c *unitConv) tagSize(off uint64, addrSize int, depth int) uint64 {
+	if depth > 64 {
+		return 0
+	}
+	i := c.find(off)
+	if i < 0 {
+		return 0
+	}
+	r := &c.recs[i]
+	switch r.tag {
+	case tagPointerType, tagReferenceType, tagRvalueRefType:
+		return uint64(addrSize)
+	case tagBaseType, tagEnumerationType:
+		return r.size
+	case tagSubroutineType:
+		if r.size != 0 {
+			return r.size
+		}
+		return uint64(addrSize)
+	}
+	if r.has&hasType == 0 {
+		if isStructTag(r.tag) && r.size == 1 && r.nMembers == 0 {
+			return 0
+		}
+		return r.size
+	}
+	size := c.tagSize(r.typ, addrSize, depth+1)
+	if r.tag == tagArrayType {
+		n := uint64(1)
+		for j := r.first; j >= 0; j = c.items[j].next {
+			if c.items[j].kind == itSubrange {
+				n *= c.items[j].loc
+			}
+		}
+		size *= n
+	}
+	return size
+}
+
+// isStructParam is pahole's param__is_struct: the parameter's type is a
+// struct, possibly behind const and typedefs.
+func (c *unitConv) isStructParam(has uint32, off uint64) bool {
+	for n := 0; n < 64 && has&hasType != 0; n++ {
+		i := c.find(off)
+		if i < 0 {
+			return false
+		}
+		r := &c.recs[i]
+		switch r.tag {
+		case tagStructureType:
+			return true
+		case tagConstType, tagTypedef:
+			has, off = r.has, r.typ
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// analyzeFuncs applies pahole's per-unit function rules: names, return
+// and parameter types from abstract origins, shared location facts, and
+// the checks of parameter locations against the calling convention.
+func (fc *funcConv) analyzeFuncs(c *unitConv) {
+	info := fc.elf
+	addrSize := 8
+	nrRegs := 0
+	var regs [8]int8
+	aggTwo := true
+	if info != nil {
+		addrSize, nrRegs, regs, aggTwo = info.addrSize, info.nrRegParams, info.regParams, info.aggTwoRegs
+	}
+	// Sizes and the register each parameter is found in.
+	for i := range fc.prms {
+		p := &fc.prms[i]
+		has, typ := p.has, p.typ
+		if p.fx&fxOrigin != 0 {
+			has, typ = 0, 0
+			if j := fc.findPrm(p.origin); j >= 0 {
+				has, typ = fc.prms[j].has, fc.prms[j].typ
+			}
+		}
+		p.size = c.typeByteSize(has, typ, addrSize)
+		lim := uint64(addrSize)
+		if aggTwo {
+			lim *= 2
+		}
+		p.passedMem = p.size > lim
+		p.hasLoc = p.fx&fxLoc != 0
+		p.hasConst = p.fx&fxConstValue != 0
+		p.locReg = p.loc.regSmall
+		if p.size > uint64(addrSize) && aggTwo {
+			p.locReg = p.loc.regBig
+		}
+	}
+	// Out-of-line instances take names and types from their origins and
+	// share what they know about locations with the origin's parameters.
+	for i := range fc.fns {
+		fn := &fc.fns[i]
+		if fn.name == "" && fn.fx&(fxOrigin|fxSpec) != 0 {
+			j := -1
+			if fn.fx&fxOrigin != 0 {
+				j = fc.findFn(fn.origin)
+			}
+			if j < 0 && fn.fx&fxSpec != 0 {
+				j = fc.findFn(fn.spec)
+			}
+			if j >= 0 {
+				fn.name = fc.fns[j].name
+			}
+		}
+		for k := fn.p0; k < fn.p0+fn.np; k++ {
+			p := &fc.prms[k]
+			if p.has&hasType != 0 || p.fx&fxOrigin == 0 {
+				continue
+			}
+			j := fc.findPrm(p.origin)
+			if j < 0 {
+				continue
+			}
+			o := &fc.prms[j]
+			p.name = o.name
+			if p.idx != o.idx {
+				fn.reordered = true
+			}
+			p.has |= o.has & hasType
+			p.typ = o.typ
+			if p.hasLoc {
+				o.hasLoc = true
+			}
+			if p.hasConst {
+				o.hasConst = true
+			}
+			if p.loc.constant {
+				o.loc.constant = true
+			}
+			if p.loc.stack {
+				o.loc.stack = true
+			}
+			if p.locReg != paramRegUnknown {
+				o.locReg = p.locReg
+			}
+			if p.size != 0 {
+				o.size = p.size
+			}
+			if p.passedMem {
+				o.passedMem = true
+			}
+		}
+	}
+	for i := range fc.fns {
+		fn := &fc.fns[i]
+		if fc.clang && fn.fx&fxInline == 0 {
+			if fn.fx&fxOrigin == 0 {
+				fn.sigChanged = fn.fx&fxNoCall != 0
+			} else if j := fc.findFn(fn.origin); j >= 0 {
+				fn.sigChanged = fc.fns[j].fx&fxNoCall != 0
+			}
+		}
+		fc.analyzeLocations(fn, nrRegs, regs, addrSize, aggTwo)
+		unexpected, structParam := false, false
+		for k := fn.p0; k < fn.p0+fn.np; k++ {
+			p := &fc.prms[k]
+			if p.optimized || !p.hasLoc {
+				fn.optimized = true
+			}
+			if p.unexpected {
+				unexpected = true
+			}
+		}
+		if unexpected {
+			for k := fn.p0; k < fn.p0+fn.np; k++ {
+				if c.isStructParam(fc.prms[k].has, fc.prms[k].typ) {
+					structParam = true
+					break
+				}
+			}
+			fn.unexpected = !structParam
+		}
+		if fn.has&hasType == 0 && fn.fx&fxOrigin != 0 {
+			if j := fc.findFn(fn.origin); j >= 0 {
+				fn.has |= fc.fns[j].has & hasType
+				fn.typ = fc.fns[j].typ
+			}
+		}
+	}
+}
+
+// analyzeLocations is pahole's check of where each parameter is on entry
+// against the calling convention (default, non-true_signature mode).
+func (fc *funcConv) analyzeLocations(fn *fnRec, nrRegs int, regs [8]int8, addrSize int, aggTwo bool) {
+	slotsOf := func(p *prmRec) int {
+		if !aggTwo || p.size <= uint64(addrSize) {
+			return 1
+		}
+		s := int((p.size + uint64(addrSize) - 1) / uint64(addrSize))
+		return max(s, 1)
+	}
+	if fc.clang && !fn.sigChanged {
+		reg := 0
+		for k := fn.p0; k < fn.p0+fn.np; k++ {
+			p := &fc.prms[k]
+			slots := slotsOf(p)
+			if p.passedMem {
+				continue
+			}
+			if reg >= nrRegs {
+				break
+			}
+			if p.locReg != paramRegUnknown {
+				ok := false
+				for s := 0; s < slots && reg+s < nrRegs; s++ {
+					if regs[reg+s] == p.locReg {
+						ok = true
+						break
+					}
+				}
+				if !ok {
+					p.unexpected = true
+				}
+			}
+			reg += slots
+		}
+		return
+	}
+	reg := 0
+	for k := fn.p0; k < fn.p0+fn.np; k++ {
+		p := &fc.prms[k]
+		consumes := true
+		avail := reg < nrRegs
+		expected := int8(-1)
+		if avail {
+			expected = regs[reg]
+		}
+		regSlots := slotsOf(p)
+		if p.passedMem {
+			regSlots = 1
+		}
+		switch {
+		case p.hasLoc:
+			switch {
+			case !avail:
+				consumes = false
+			case p.locReg == paramRegUnknown:
+				p.optimized = true
+			case expected >= 0 && expected != p.locReg:
+				p.unexpected = true
+			}
+		case p.hasConst && !fc.clang:
+			p.optimized = true
+		}
+		if consumes {
+			reg += regSlots
+		}
+	}
+}
+
+// hasPackedStructBeyondRegs is pahole's uncertain-location check: a
+// named struct passed after the register parameters whose layout implies
+// it is packed.
+func (fc *funcConv) hasUncertainArgLoc(c *unitConv, fn *fnRec, nrRegs int) bool {
+	if int(fn.np) < nrRegs {
+		return false
+	}
+	for k := fn.p0 + int32(nrRegs); k < fn.p0+fn.np; k++ {
+		p := &fc.prms[k]
+		if p.has&hasType == 0 {
+			continue
+		}
+		i := c.find(p.typ)
+		if i < 0 {
+			continue
+		}
+		r := &c.recs[i]
+		if !isStructTag(r.tag) || r.name == "" {
+			continue
+		}
+		if c.structIsPacked(i, fc.elf.addrSize) {
+			return true
+		}
+	}
+	return false
+}
+
+// emitFuncsVars records the unit's function candidates and encodes its
+// variables into the fragment.
+func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
+	if fc.elf == nil || c.skip {
+		return
+	}
+	fc.analyzeFuncs(c)
+	ff := &s.fx
+	decl := fc.feat.Has(FeatDeclTag)
+	for i := range fc.fns {
+		fn := &fc.fns[i]
+		if fn.has&hasDeclaration != 0 || fn.fx&fxDecl != 0 {
+			continue
+		}
+		named := true
+		for k := fn.p0; k < fn.p0+fn.np; k++ {
+			if fc.prms[k].name == "" {
+				named = false
+				break
+			}
+		}
+		if fn.name == "" {
+			continue
+		}
+		f := fragFunc{name: c.strs.add(fn.name), addr: fn.lowPC, hasAddr: fn.fx&fxLowPC != 0}
+		if !named {
+			f.flags |= ffNoArgNames
+			ff.funcs = append(ff.funcs, f)
+			continue
+		}
+		if fn.unexpected {
+			f.flags |= ffUnexpectedReg
+		}
+		if fn.optimized {
+			f.flags |= ffOptimizedParms
+		}
+		if fn.reordered {
+			f.flags |= ffReorderedParm
+		}
+		if fn.sigChanged {
+			f.flags |= ffSigChanged
+		}
+		if fc.hasUncertainArgLoc(c, fn, nrRegsOf(fc.elf)) {
+			f.flags |= ffUncertainLoc
+		}
+		f.ret = c.ref(fn.has, fn.typ)
+		f.p0 = uint32(len(ff.words))
+		for k := fn.p0; k < fn.p0+fn.np; k++ {
+			p := &fc.prms[k]
+			if fn.reordered && (!p.hasLoc || p.optimized) {
+				continue
+			}
+			ff.words = append(ff.words, c.strs.add(p.name), c.ref(p.has, p.typ))
+			f.np++
+		}
+		if fn.unspec {
+			ff.words = append(ff.words, 0, 0)
+			f.np++
+		}
+		if decl {
+			f.a0 = uint32(len(ff.words))
+			for k := fn.a0; k < fn.a0+fn.na; k++ {
+				ff.words = append(ff.words, c.strs.add(fc.annots[k].value), uint32(fc.annots[k].comp))
+				f.na++
+			}
+			for k := fn.p0; k < fn.p0+fn.np; k++ {
+				p := &fc.prms[k]
+				if p.fx&fxAnnotated != 0 {
+					idx := uint32(p.idx)
+					c.gnuChain(p.annotation, func(a *rec) bool {
+						if a.name == annotationDeclTagName {
+							ff.words = append(ff.words, c.strs.add(a.constString), idx)
+							f.na++
+						}
+						return true
+					})
+				}
+			}
+			if fn.fx&fxAnnotated != 0 {
+				c.gnuChain(fn.annotation, func(a *rec) bool {
+					if a.name == annotationDeclTagName {
+						ff.words = append(ff.words, c.strs.add(a.constString), ^uint32(0))
+						f.na++
+					}
+					return true
+				})
+			}
+		}
+		ff.funcs = append(ff.funcs, f)
+	}
+	if fc.feat&(FeatVar|FeatGlobalVar) != 0 {
+		fc.emitVars(c, s)
+	}
+}
+
+func nrRegsOf(info *elfInfo) int {
+	if info == nil {
+		return 0
+	}
+	return info.nrRegParams
+}
+
+// emitVars encodes the unit's variables that live in an encoded section
+// as VARs of the fragment, each with the section entry it needs.
+func (fc *funcConv) emitVars(c *unitConv, s *fragment) {
+	info := fc.elf
+	ff := &s.fx
+	for i := range fc.vars {
+		v := &fc.vars[i]
+		if v.has&hasDeclaration != 0 && v.fx&fxSpec == 0 {
+			continue
+		}
+		if v.fx&fxArtificial != 0 || v.fx&fxAddr == 0 || v.has&hasDeclaration != 0 {
+			continue
+		}
+		addr := v.addr
+		shndx := info.section(addr)
+		if shndx == 0 || !info.secs[shndx].include {
+			continue
+		}
+		addr -= info.secs[shndx].addr
+		name, typ, has, ext := v.name, v.typ, v.has, v.has&hasExternal != 0
+		a0, na := v.a0, v.na
+		gnu, gnuOff := v.fx&fxAnnotated != 0, v.annotation
+		if v.fx&fxSpec != 0 {
+			j := fc.findVar(v.spec)
+			if j < 0 {
+				continue
+			}
+			sp := &fc.vars[j]
+			name, typ, has, ext = sp.name, sp.typ, sp.has, sp.has&hasExternal != 0
+			a0, na = sp.a0, sp.na
+			gnu, gnuOff = sp.fx&fxAnnotated != 0, sp.annotation
+		}
+		if name == "" || filterVariableName(name) {
+			continue
+		}
+		if addr == 0 {
+			if _, ok := info.objects[objKey{name, shndx}]; !ok {
+				continue
+			}
+		}
+		if !btfNameValid(name) || has&hasType == 0 {
+			continue
+		}
+		size := c.tagSize(typ, info.addrSize, 0)
+		if size == 0 || size > 1<<32-1 || addr > 1<<32-1 {
+			continue
+		}
+		linkage := uint32(btf.LinkageStatic)
+		if ext {
+			linkage = uint32(btf.LinkageGlobal)
+		}
+		fv := fragVar{name: c.strs.add(name), typ: c.ref(has, typ), linkage: linkage,
+			shndx: uint32(shndx), off: uint32(addr), size: uint32(size), a0: uint32(len(ff.words))}
+		if fc.feat.Has(FeatDeclTag) {
+			for k := a0; k < a0+na; k++ {
+				ff.words = append(ff.words, c.strs.add(fc.annots[k].value), ^uint32(0))
+				fv.na++
+			}
+			if gnu {
+				c.gnuChain(gnuOff, func(a *rec) bool {
+					if a.name == annotationDeclTagName {
+						ff.words = append(ff.words, c.strs.add(a.constString), ^uint32(0))
+						fv.na++
+					}
+					return true
+				})
+			}
+		}
+		ff.vars = append(ff.vars, fv)
+	}
+}
+
+func (fc *funcConv) findVar(off uint64) int {
+	vs := fc.vars
+	lo, hi := 0, len(vs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if vs[m].off < off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(vs) && vs[lo].off == off {
+		return lo
+	}
+	return -1
+}
+
+// filterVariableName reports whether a variable name has one of the
+// prefixes pahole leaves out (compiler and macro artefacts).
+func filterVariableName(name string) bool {
+	if name == "" || name[0] != '_' {
+		return false
+	}
+	for _, p := range [...]string{"__UNIQUE_ID", "__tpstrtab_", "__exitcall_", "__gendwarfksyms_ptr_", "__func_stack_frame_non_standard_"} {
+		if len(name) >= len(p) && name[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+// btfNameValid is the kernel's rule for names of variables: a C
+// identifier (dots allowed) shorter than 128 characters.
+func btfNameValid(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if i >= 128 {
+			return false
+		}
+		ok := ch == '_' || ch == '.' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z'
+		if i > 0 {
+			ok = ok || ch >= '0' && ch <= '9'
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Fragment additions: function candidates and variables.
+
+// Flags of a function candidate.
+const (
+	ffUnexpectedReg = 1 << iota
+	ffOptimizedParms
+	ffUncertainLoc
+	ffReorderedParm
+	ffSigChanged
+	ffNoArgNames
+)
+
+// fragFunc is one function candidate: names are fragment string indexes
+// (index+1), types fragment type IDs; parameters and annotations are
+// pairs in fragFx.words.
+type fragFunc struct {
+	name    uint32
+	addr    uint64
+	hasAddr bool
+	flags   uint8
+	ret     uint32
+	p0, np  uint32
+	a0, na  uint32
+}
+
+// fragVar is one variable: its VAR and its section entry.
+type fragVar struct {
+	name, typ, linkage uint32
+	shndx, off, size   uint32
+	a0, na             uint32 // decl tags: pairs (value, component) in words
+}
+
+// fragFx is what a fragment carries besides types.
+type fragFx struct {
+	funcs []fragFunc
+	vars  []fragVar
+	words []uint32
+}
+
+func (f *fragFx) reset() {
+	f.funcs = f.funcs[:0]
+	f.vars = f.vars[:0]
+	f.words = f.words[:0]
+}
+
+// stripTypedefs follows typedefs and qualifiers from the type at off to
+// the rec of the type under them, or -1.
+func (c *unitConv) stripTypedefs(has uint32, off uint64) int {
+	for n := 0; n < 64 && has&hasType != 0; n++ {
+		i := c.find(off)
+		if i < 0 {
+			return -1
+		}
+		r := &c.recs[i]
+		switch r.tag {
+		case tagTypedef, tagConstType, tagVolatileType, tagRestrictType, tagAtomicType:
+			has, off = r.has, r.typ
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// naturalAlign is pahole's natural alignment of the type at rec i.
+func (c *unitConv) naturalAlign(i int, addrSize int, depth int) uint64 {
+	if i < 0 || depth > 32 {
+		return 1
+	}
+	r := &c.recs[i]
+	a := uint64(0)
+	switch r.tag {
+	case tagBaseType, tagEnumerationType:
+		a = r.size
+	case tagPointerType, tagReferenceType, tagRvalueRefType:
+		a = uint64(addrSize)
+	case tagStructureType, tagClassType, tagUnionType:
+		for j := r.first; j >= 0; j = c.items[j].next {
+			it := &c.items[j]
+			if it.kind != itMember || (it.has&hasMemberLoc == 0 && r.tag != tagUnionType) {
+				continue
+			}
+			a = max(a, c.naturalAlign(c.stripTypedefs(it.has, it.typ), addrSize, depth+1))
+		}
+	case tagArrayType:
+		a = c.naturalAlign(c.stripTypedefs(r.has, r.typ), addrSize, depth+1)
+	}
+	return max(a, 1)
+}
+
+// structIsPacked approximates pahole's class__infer_packed_attributes for
+// the struct at rec i: a struct without holes or tail padding is packed
+// when a member sits at an offset unnatural for it or its size is not a
+// multiple of its largest member alignment.
+func (c *unitConv) structIsPacked(i int, addrSize int) bool {
+	r := &c.recs[i]
+	if r.tag != tagStructureType && r.tag != tagClassType {
+		return false
+	}
+	end := uint64(0)
+	maxAlign := uint64(1)
+	unnatural := false
+	for j := r.first; j >= 0; j = c.items[j].next {
+		it := &c.items[j]
+		if it.kind != itMember || it.has&hasMemberLoc == 0 && it.has&hasDataBitOffset == 0 {
+			continue
+		}
+		off := it.loc
+		if it.has&hasDataBitOffset != 0 {
+			off = it.dataBitOff / 8
+		}
+		if off > end && it.bitSize == 0 {
+			return false // a hole
+		}
+		t := c.stripTypedefs(it.has, it.typ)
+		sz := c.tagSize(it.typ, addrSize, 0)
+		if it.bitSize != 0 {
+			sz = (it.bitSize + 7) / 8
+		}
+		end = max(end, off+sz)
+		a := c.naturalAlign(t, addrSize, 0)
+		if a == 1 {
+			continue
+		}
+		maxAlign = max(maxAlign, a)
+		if off%a != 0 {
+			unnatural = true
+		}
+	}
+	if r.size > end {
+		return false // tail padding
+	}
+	return unnatural || r.size%maxAlign != 0
+}

@@ -1,0 +1,449 @@
+package encode
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Selection of functions, after the merge.
+//
+// Every unit contributes candidates (pahole's "function states") for its
+// defined subprograms; a candidate counts when its name is a function of
+// the ELF symbol table (symbol names without their ".suffix"). The
+// candidates are sorted by name, stably, so that those of one name stay in
+// unit order, and each name is then decided once, with pahole 1.31's rules:
+//
+//   - its prototypes must agree between units (consistent_func), loosely:
+//     const is looked through, structs, unions, enums and typedefs match by
+//     name;
+//   - no parameter may be in an unexpected register (unless a struct is
+//     passed by value, which shifts registers legitimately), no struct
+//     argument on the stack may be packed, no parameter reordered;
+//   - an optimized clone (.isra, .constprop) with optimized-out parameters
+//     is skipped (optimized_func keeps the others);
+//   - all symbols of the name must be at one address.
+//
+// The FUNC_PROTO and FUNC of each kept name follow all types, in name
+// order, with the function's DECL_TAGs (and the bpf_kfunc and
+// bpf_fastcall tags of kfuncs); then one DATASEC per section with
+// variables, in section order.
+
+// mergedFunc is a candidate with merged string offsets and type IDs.
+type mergedFunc struct {
+	name    uint32 // string offset
+	addr    uint64
+	hasAddr bool
+	flags   uint8
+	ret     uint32
+	p0, np  uint32 // pairs in mergeFx.words
+	a0, na  uint32
+	elf     *elfFunc
+}
+
+type secEntry struct {
+	id, off, size uint32
+}
+
+type varKey struct {
+	shndx, off uint32
+	name       uint32
+}
+
+// mergeFx is the merger's part of function and variable encoding.
+type mergeFx struct {
+	funcs   []mergedFunc
+	words   []uint32
+	secs    map[uint32][]secEntry
+	seenVar map[varKey]bool
+}
+
+// addFx appends the fragment's variables (dropping a variable already
+// encoded at the same place) and keeps its function candidates.
+func (m *merger) addFx(f *fragment, local []uint32, shift uint32) {
+	fx := &f.fx
+	if len(fx.funcs) == 0 && len(fx.vars) == 0 {
+		return
+	}
+	str := func(i uint32) uint32 {
+		if i == 0 {
+			return 0
+		}
+		return local[i-1]
+	}
+	typ := func(id uint32) uint32 {
+		if id == 0 {
+			return 0
+		}
+		return id + shift
+	}
+	mf := &m.fx
+	for _, v := range fx.vars {
+		name := str(v.name)
+		k := varKey{v.shndx, v.off, name}
+		if mf.seenVar == nil {
+			mf.seenVar = make(map[varKey]bool)
+			mf.secs = make(map[uint32][]secEntry)
+		}
+		if mf.seenVar[k] {
+			continue
+		}
+		mf.seenVar[k] = true
+		id := m.out.AddRaw(name, btf.Info(btf.KindVar, 0, false), typ(v.typ), v.linkage)
+		for i := uint32(0); i < v.na; i++ {
+			w := fx.words[v.a0+2*i:]
+			m.out.AddRaw(str(w[0]), btf.Info(btf.KindDeclTag, 0, false), uint32(id), w[1])
+		}
+		mf.secs[v.shndx] = append(mf.secs[v.shndx], secEntry{uint32(id), v.off, v.size})
+	}
+	for _, fn := range fx.funcs {
+		g := mergedFunc{name: str(fn.name), addr: fn.addr, hasAddr: fn.hasAddr, flags: fn.flags, ret: typ(fn.ret)}
+		g.p0 = uint32(len(mf.words))
+		for i := uint32(0); i < fn.np; i++ {
+			w := fx.words[fn.p0+2*i:]
+			mf.words = append(mf.words, str(w[0]), typ(w[1]))
+		}
+		g.np = fn.np
+		g.a0 = uint32(len(mf.words))
+		for i := uint32(0); i < fn.na; i++ {
+			w := fx.words[fn.a0+2*i:]
+			mf.words = append(mf.words, str(w[0]), w[1])
+		}
+		g.na = fn.na
+		mf.funcs = append(mf.funcs, g)
+	}
+}
+
+// intern returns the offset of s in the merged string table, adding it.
+func (m *merger) intern(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	if off, ok := m.strIdx[s]; ok {
+		return off
+	}
+	off := uint32(len(m.strBuf))
+	m.strBuf = append(m.strBuf, s...)
+	m.strBuf = append(m.strBuf, 0)
+	m.strIdx[string(m.strBuf[off:len(m.strBuf)-1])] = off
+	return off
+}
+
+func (m *merger) str(off uint32) string {
+	end := off
+	for int(end) < len(m.strBuf) && m.strBuf[end] != 0 {
+		end++
+	}
+	return string(m.strBuf[off:end])
+}
+
+// Skip reasons, as pahole words them.
+const (
+	ReasonUnexpectedReg = "unexpected register usage for parameter"
+	ReasonInconsistent  = "inconsistent prototype"
+	ReasonUncertainLoc  = "uncertain parameter location"
+	ReasonReordered     = "reordered parameters"
+	ReasonOptimized     = "optimized parameters"
+	ReasonAmbiguous     = "ambiguous address"
+	ReasonNoArgNames    = "unnamed parameters"
+	ReasonNoSymbol      = "no ELF function symbol"
+)
+
+// FuncReport lists the functions that have DWARF and an address but got
+// no FUNC, each with the reason.
+type FuncReport struct {
+	Skipped []SkippedFunc // sorted by name
+	Encoded int           // FUNCs encoded
+}
+
+// SkippedFunc is one function left out, and why.
+type SkippedFunc struct {
+	Name, Reason string
+}
+
+// finishFx decides the functions and appends FUNC_PROTOs, FUNCs, their
+// DECL_TAGs and the DATASECs.
+func (m *merger) finishFx(o *Options) error {
+	info := o.elf
+	if info == nil {
+		return nil
+	}
+	mf := &m.fx
+	feat := o.Features
+	// Candidates whose name is an ELF function; the rest are reported.
+	var states []mergedFunc
+	var skipped []SkippedFunc
+	noSym := map[string]bool{}
+	noNames := map[string]bool{}
+	for _, fn := range mf.funcs {
+		name := m.str(fn.name)
+		e := info.findFunc(name)
+		if e == nil {
+			if fn.hasAddr && fn.addr != 0 {
+				noSym[name] = true
+			}
+			continue
+		}
+		if fn.flags&ffNoArgNames != 0 {
+			if fn.hasAddr && fn.addr != 0 {
+				noNames[name] = true
+			}
+			continue
+		}
+		fn.elf = e
+		states = append(states, fn)
+	}
+	sort.SliceStable(states, func(i, j int) bool { return states[i].elf.name < states[j].elf.name })
+	kfTag, fcTag := uint32(0), uint32(0)
+	encoded := map[string]bool{}
+	nEncoded := 0
+	for i := 0; i < len(states); {
+		j := i + 1
+		a := &states[i]
+		for j < len(states) && states[j].elf == a.elf {
+			b := &states[j]
+			un := (a.flags | b.flags) & ffUnexpectedReg
+			inc := (a.flags | b.flags) & ffInconsistent
+			unc := (a.flags | b.flags) & ffUncertainLoc
+			reo := (a.flags | b.flags) & ffReorderedParm
+			if un == 0 && inc == 0 && reo == 0 && !m.funcsMatch(a, b) {
+				inc = ffInconsistent
+			}
+			const mask = ffUnexpectedReg | ffInconsistent | ffUncertainLoc | ffReorderedParm
+			a.flags = a.flags&^mask | un | inc | unc | reo
+			b.flags = b.flags&^mask | un | inc | unc | reo
+			j++
+		}
+		group := states[i:j]
+		i = j
+		canon := &group[0]
+		if len(group) > 1 {
+			canon = selectCanonical(group, feat)
+		}
+		st := &group[0]
+		reason := ""
+		if st.flags&ffUnexpectedReg != 0 {
+			reason = ReasonUnexpectedReg
+		}
+		if feat.Has(FeatConsistentFunc) && st.flags&ffInconsistent != 0 {
+			reason = ReasonInconsistent
+		}
+		if st.flags&ffUncertainLoc != 0 {
+			reason = ReasonUncertainLoc
+		}
+		if st.flags&ffReorderedParm != 0 {
+			reason = ReasonReordered
+		}
+		if skipOptimized(canon, feat) {
+			reason = ReasonOptimized
+		}
+		if st.elf.ambiguous {
+			reason = ReasonAmbiguous
+		}
+		if reason != "" {
+			skipped = append(skipped, SkippedFunc{st.elf.name, reason})
+			continue
+		}
+		encoded[st.elf.name] = true
+		nEncoded++
+		id := m.addFunc(canon)
+		if canon.elf.kfunc && feat.Has(FeatDeclTagKfuncs) && feat.Has(FeatDeclTag) {
+			if kfTag == 0 {
+				kfTag = m.intern("bpf_kfunc")
+			}
+			m.out.AddRaw(kfTag, btf.Info(btf.KindDeclTag, 0, false), id, ^uint32(0))
+			if canon.elf.kflags&kfFastcall != 0 {
+				if fcTag == 0 {
+					fcTag = m.intern("bpf_fastcall")
+				}
+				m.out.AddRaw(fcTag, btf.Info(btf.KindDeclTag, 0, false), id, ^uint32(0))
+			}
+		}
+	}
+	// DATASECs, in section order, entries by offset.
+	for shndx := uint32(1); shndx < uint32(len(info.secs)); shndx++ {
+		ents := mf.secs[shndx]
+		if len(ents) == 0 {
+			continue
+		}
+		sort.SliceStable(ents, func(i, j int) bool { return ents[i].off < ents[j].off })
+		last := ents[len(ents)-1]
+		w := make([]uint32, 0, 3*len(ents))
+		for _, e := range ents {
+			w = append(w, e.id, e.off, e.size)
+		}
+		if len(ents) > 0xffff {
+			return fmt.Errorf("section %s: too many variables for one DATASEC (%d)", info.secs[shndx].name, len(ents))
+		}
+		m.out.AddRaw(m.intern(info.secs[shndx].name), btf.Info(btf.KindDatasec, len(ents), false), last.off+last.size, w...)
+	}
+	if o.Report != nil {
+		for n := range noSym {
+			if !encoded[n] {
+				skipped = append(skipped, SkippedFunc{n, ReasonNoSymbol})
+			}
+		}
+		for n := range noNames {
+			if !encoded[n] {
+				skipped = append(skipped, SkippedFunc{n, ReasonNoArgNames})
+			}
+		}
+		sort.Slice(skipped, func(i, j int) bool {
+			if skipped[i].Name != skipped[j].Name {
+				return skipped[i].Name < skipped[j].Name
+			}
+			return skipped[i].Reason < skipped[j].Reason
+		})
+		o.Report.Skipped = skipped
+		o.Report.Encoded = nEncoded
+	}
+	return nil
+}
+
+const ffInconsistent = 1 << 7
+
+// skipOptimized: without true_signature, a clone whose parameters were
+// optimized away keeps no FUNC (its signature is not the source one).
+func skipOptimized(s *mergedFunc, feat Features) bool {
+	return !feat.Has(FeatTrueSignature) && s.flags&ffOptimizedParms != 0 &&
+		(s.flags&ffSigChanged != 0 || optimizedSymbol(s))
+}
+
+// optimizedSymbol reports whether the candidate's address is that of an
+// .isra or .constprop symbol.
+func optimizedSymbol(s *mergedFunc) bool {
+	if s.addr == 0 {
+		return false
+	}
+	for _, sym := range s.elf.syms {
+		if sym.addr == s.addr && hasOptimizedSuffix(sym.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectCanonical picks the candidate whose prototype is encoded: the
+// first at a symbol's address that is not an optimized clone, else the
+// first at a symbol's address, else the first.
+func selectCanonical(group []mergedFunc, feat Features) *mergedFunc {
+	var first *mergedFunc
+	for i := range group {
+		s := &group[i]
+		for _, sym := range s.elf.syms {
+			if s.addr != sym.addr {
+				continue
+			}
+			if first == nil {
+				first = s
+			}
+			if !skipOptimized(s, feat) {
+				return s
+			}
+		}
+	}
+	if first != nil {
+		return first
+	}
+	return &group[0]
+}
+
+// addFunc appends the FUNC_PROTO and FUNC (and its DECL_TAGs) of s and
+// returns the FUNC's ID.
+func (m *merger) addFunc(s *mergedFunc) uint32 {
+	w := m.fx.words[s.p0 : s.p0+2*s.np]
+	proto := m.out.AddRaw(0, btf.Info(btf.KindFuncProto, int(s.np), false), s.ret, w...)
+	id := uint32(m.out.AddRaw(s.name, btf.Info(btf.KindFunc, btf.LinkageStatic, false), uint32(proto)))
+	for i := uint32(0); i < s.na; i++ {
+		a := m.fx.words[s.a0+2*i:]
+		m.out.AddRaw(a[0], btf.Info(btf.KindDeclTag, 0, false), id, a[1])
+	}
+	return id
+}
+
+// funcsMatch is pahole's funcs__match: same parameter count, return and
+// parameter types matching loosely (typesMatch).
+func (m *merger) funcsMatch(a, b *mergedFunc) bool {
+	if a.np != b.np {
+		return false
+	}
+	if !m.typesMatch(a.ret, b.ret, 0) {
+		return false
+	}
+	for i := uint32(0); i < a.np; i++ {
+		if !m.typesMatch(m.fx.words[a.p0+2*i+1], m.fx.words[b.p0+2*i+1], 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func fwdKind(t btf.Type) btf.Kind {
+	if t.Kind() == btf.KindFwd {
+		if t.KindFlag() {
+			return btf.KindUnion
+		}
+		return btf.KindStruct
+	}
+	return t.Kind()
+}
+
+// typesMatch is pahole's types__match over the merged types: kinds equal
+// (a FWD as the struct or union it declares, const looked through on
+// either side), named types by name, ints by size, encoding and name,
+// references by their targets, arrays by element count and type,
+// prototypes by all their types.
+func (m *merger) typesMatch(id1, id2 uint32, depth int) bool {
+	for n := 0; n < 256 && depth < 64; n++ {
+		if id1 == id2 {
+			return true
+		}
+		if id1 == 0 || id2 == 0 {
+			return false
+		}
+		t1, t2 := m.out.Type(btf.TypeID(id1)), m.out.Type(btf.TypeID(id2))
+		k1, k2 := fwdKind(t1), fwdKind(t2)
+		if k1 != k2 {
+			if k1 == btf.KindConst {
+				id1 = t1.SizeType()
+				continue
+			}
+			if k2 == btf.KindConst {
+				id2 = t2.SizeType()
+				continue
+			}
+			return false
+		}
+		switch k1 {
+		case btf.KindInt:
+			return t1.Size() == t2.Size() && t1.Extra()[0] == t2.Extra()[0] && t1.NameOff() == t2.NameOff()
+		case btf.KindFloat:
+			return t1.Size() == t2.Size() && t1.NameOff() == t2.NameOff()
+		case btf.KindTypedef, btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64:
+			return t1.NameOff() == t2.NameOff()
+		case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
+			id1, id2 = t1.SizeType(), t2.SizeType()
+		case btf.KindArray:
+			a1, a2 := t1.Extra(), t2.Extra()
+			if a1[2] != a2[2] {
+				return false
+			}
+			id1, id2 = a1[0], a2[0]
+		case btf.KindFuncProto:
+			if t1.Vlen() != t2.Vlen() || !m.typesMatch(t1.SizeType(), t2.SizeType(), depth+1) {
+				return false
+			}
+			p1, p2 := t1.Extra(), t2.Extra()
+			for i := 0; i < t1.Vlen(); i++ {
+				if !m.typesMatch(p1[2*i+1], p2[2*i+1], depth+1) {
+					return false
+				}
+			}
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
