@@ -3,11 +3,14 @@ package main
 // btfkit encode: DWARF to BTF, as pahole -J does.
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"time"
 
@@ -21,6 +24,7 @@ var encodeOpts struct {
 	features    string
 	langExclude string
 	verbose     bool
+	listFeat    bool
 }
 
 var encodeCmd = &cobra.Command{
@@ -36,10 +40,28 @@ in unit order and deduplicated, so the output does not depend on -j.
 comma-separated list ("float,enum64"), or "+name,..." for the default set plus
 those. Known names: ` + strings.Join(encode.FeatureNames, ", ") + `.
 So 'btfkit encode -o OUT vmlinux' means what
-'pahole -J --btf_features=default --btf_encode_detached=OUT vmlinux' means.`,
+'pahole -J --btf_features=default --btf_encode_detached=OUT vmlinux' means.
+Unknown names are an error (pahole's --btf_features_strict);
+--supported-features lists the known ones.
+
+With -v, encode also prints to standard output every function that has DWARF
+and an address but got no FUNC, one "NAME: REASON" line each, sorted by name,
+then one "# COUNT REASON" line per reason. The reasons are pahole's:
+"unexpected register usage for parameter", "inconsistent prototype",
+"uncertain parameter location", "reordered parameters", "optimized
+parameters", "ambiguous address"; and "unnamed parameters", "no ELF function
+symbol" for functions pahole never considers.`,
 	Example: `  btfkit encode -o vmlinux.btf vmlinux
   btfkit encode -j2 --features=+global_var --lang-exclude=rust -o vmlinux.btf vmlinux`,
-	Args: cobra.ExactArgs(1),
+	Args: func(cmd *cobra.Command, args []string) error {
+		if encodeOpts.listFeat {
+			return cobra.NoArgs(cmd, args)
+		}
+		if encodeOpts.out == "" {
+			return fmt.Errorf(`required flag(s) "output" not set`)
+		}
+		return cobra.ExactArgs(1)(cmd, args)
+	},
 	RunE: runEncode,
 }
 
@@ -49,12 +71,18 @@ func init() {
 	f.IntVarP(&encodeOpts.jobs, "jobs", "j", runtime.NumCPU(), "convert up to `N` compile units at once (the output does not depend on it)")
 	f.StringVar(&encodeOpts.features, "features", "default", "BTF features, pahole's --btf_features `LIST`")
 	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
-	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr")
-	encodeCmd.MarkFlagRequired("output")
+	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
+	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
 	rootCmd.AddCommand(encodeCmd)
 }
 
 func runEncode(cmd *cobra.Command, args []string) error {
+	if encodeOpts.listFeat {
+		for _, n := range encode.FeatureNames {
+			fmt.Fprintln(cmd.OutOrStdout(), n)
+		}
+		return nil
+	}
 	t0 := time.Now()
 	feat, unknown, err := encode.ParseFeatures(encodeOpts.features)
 	if err != nil {
@@ -73,7 +101,11 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs})
+	var rep *encode.FuncReport
+	if encodeOpts.verbose {
+		rep = new(encode.FuncReport)
+	}
+	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep})
 	if err != nil {
 		return err
 	}
@@ -82,10 +114,31 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	if encodeOpts.verbose {
-		fmt.Fprintf(os.Stderr, "btfkit encode: %s: %d types, encode %v, write %v\n",
-			args[0], spec.NumTypes(), t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
+		writeSkipReport(cmd.OutOrStdout(), rep)
+		fmt.Fprintf(os.Stderr, "btfkit encode: %s: %d types, %d functions encoded, %d left out, encode %v, write %v\n",
+			args[0], spec.NumTypes(), rep.Encoded, len(rep.Skipped), t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
 	}
 	return nil
+}
+
+// writeSkipReport prints the functions left out, one per line, then a
+// count per reason.
+func writeSkipReport(w io.Writer, rep *encode.FuncReport) {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	counts := map[string]int{}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(bw, "%s: %s\n", s.Name, s.Reason)
+		counts[s.Reason]++
+	}
+	reasons := make([]string, 0, len(counts))
+	for r := range counts {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		fmt.Fprintf(bw, "# %d %s\n", counts[r], r)
+	}
 }
 
 // writeEncoded writes data to path through a temporary file in the same
