@@ -72,7 +72,9 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	if o.NoDedup {
 		return merged, nil
 	}
-	out, _, err := dedup.Dedup(merged, dedup.Options{})
+	// Like libbpf, never merge VARs: two static variables of one name and
+	// type in two units are two variables (global_var).
+	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

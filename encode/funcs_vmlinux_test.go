@@ -1,11 +1,16 @@
 package encode
 
 import (
+	"errors"
+	"fmt"
+	"os"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/internal/kernload"
 )
 
 const refGlobalVarBTF = "/work/shared/reference/debian-6.1.0-57-cloud/pahole-1.31-head-global_var.btf"
@@ -76,4 +81,140 @@ func TestVmlinuxFuncsMatchPahole131(t *testing.T) {
 		t.Logf("skipped: %5d %s", counts[k], k)
 	}
 	validate(t, "vmlinux", got.Marshal(nil))
+}
+
+// varPlace is one DATASEC entry with what its VAR says.
+type varPlace struct {
+	sec, name, typ string
+	off, size      uint32
+	linkage        uint32
+}
+
+// varPlaces lists every DATASEC entry of s.
+func varPlaces(s *btf.Spec) []varPlace {
+	var out []varPlace
+	for id := btf.TypeID(1); id < s.NextID(); id++ {
+		t := s.Type(id)
+		if t.Kind() != btf.KindDatasec {
+			continue
+		}
+		for i := 0; i < t.Vlen(); i++ {
+			e := t.SecVar(i)
+			v := s.Type(e.Type)
+			out = append(out, varPlace{t.Name(), v.Name(), typeDesc(s, v.Ref(), 0), e.Offset, e.Size, v.Linkage()})
+		}
+	}
+	return out
+}
+
+// typeDesc spells a type as a short C-like string for comparisons
+// across two BTFs.
+func typeDesc(s *btf.Spec, id btf.TypeID, depth int) string {
+	if id == 0 {
+		return "void"
+	}
+	if depth > 8 {
+		return "..."
+	}
+	t := s.Type(id)
+	switch t.Kind() {
+	case btf.KindPtr:
+		return "*" + typeDesc(s, t.Ref(), depth+1)
+	case btf.KindConst:
+		return "const " + typeDesc(s, t.Ref(), depth+1)
+	case btf.KindVolatile:
+		return "volatile " + typeDesc(s, t.Ref(), depth+1)
+	case btf.KindArray:
+		a := t.Array()
+		return fmt.Sprintf("[%d]%s", a.Nelems, typeDesc(s, a.Elem, depth+1))
+	case btf.KindFuncProto:
+		return fmt.Sprintf("func/%d %s", t.Vlen(), typeDesc(s, t.Ref(), depth+1))
+	}
+	return t.Kind().String() + " " + t.Name()
+}
+
+// TestVmlinuxGlobalVar encodes the Debian vmlinux with global_var and
+// compares the variables with pahole 1.31's: the same DATASEC entries
+// (section, offset, size, name, linkage, type) except that pahole encodes
+// 48 variables twice at one offset, which the kernel refuses ("Invalid
+// offset"); ours has each once and the kernel accepts it.
+func TestVmlinuxGlobalVar(t *testing.T) {
+	requireFile(t, refGlobalVarBTF)
+	got := encodeVmlinux(t, DefaultFeatures|FeatGlobalVar, nil)
+	want, err := btf.LoadFile(refGlobalVarBTF, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Everything but VARs and DATASECs is as without global_var.
+	r := diff.Compare(got, want, diff.Options{ExcludeKinds: []btf.Kind{btf.KindVar, btf.KindDatasec}})
+	if !r.Equal() {
+		t.Errorf("our BTF (A) differs from pahole 1.31's (B) outside variables:\n%s", diffText(r))
+	}
+	gp, wp := varPlaces(got), varPlaces(want)
+	seen := map[varPlace]int{}
+	for _, p := range gp {
+		seen[p]++
+		if seen[p] == 2 {
+			t.Errorf("variable encoded twice: %+v", p)
+		}
+	}
+	wantSet := map[varPlace]bool{}
+	dups := map[string]int{}
+	for _, p := range wp {
+		if wantSet[p] {
+			dups[p.sec]++
+			continue
+		}
+		wantSet[p] = true
+		if seen[p] == 0 {
+			t.Errorf("pahole 1.31 has %+v, we do not", p)
+		}
+	}
+	for p := range seen {
+		if !wantSet[p] {
+			t.Errorf("we have %+v, pahole 1.31 does not", p)
+		}
+	}
+	// pahole 1.31's duplicates: 44 in .rodata, 3 in .bss, 1 in .data.
+	if dups[".rodata"] != 44 || dups[".bss"] != 3 || dups[".data"] != 1 || len(dups) != 3 {
+		t.Errorf("pahole 1.31's duplicate entries by section: %v, expected 44 .rodata, 3 .bss, 1 .data", dups)
+	}
+	if n := countKind(got, btf.KindDatasec); len(gp) != len(wantSet) || n != 13 {
+		t.Errorf("%d variables in %d DATASECs, pahole 1.31 has %d distinct in 13", len(gp), n, len(wantSet))
+	}
+	if n := countKind(got, btf.KindVar); n != len(gp) {
+		t.Errorf("%d VARs for %d DATASEC entries", n, len(gp))
+	}
+	if n := countKind(want, btf.KindVar); n != 22206 || len(wp) != 22206 {
+		t.Errorf("reference: %d VARs, %d entries; expected 22206", n, len(wp))
+	}
+	t.Logf("%d variables, pahole 1.31 %d (%d duplicates)", len(gp), len(wp), len(wp)-len(wantSet))
+	validate(t, "vmlinux global_var", got.Marshal(nil))
+	// The oracle for the bug: the kernel refuses pahole's BTF.
+	raw, err := os.ReadFile(refGlobalVarBTF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = kernload.Load(raw)
+	var rej *kernload.RejectedError
+	switch {
+	case errors.As(err, &rej):
+		if !strings.Contains(rej.Log, "Invalid offset") {
+			t.Logf("the kernel rejects pahole 1.31's global_var BTF, log: %.300s", rej.Log)
+		}
+	case errors.Is(err, kernload.ErrNotPermitted):
+		t.Logf("SKIP kernel load: %v", err)
+	default:
+		t.Errorf("the kernel accepted pahole 1.31's global_var BTF (err %v); the duplicate test above is stale", err)
+	}
+}
+
+func countKind(s *btf.Spec, k btf.Kind) int {
+	n := 0
+	for id := btf.TypeID(1); id < s.NextID(); id++ {
+		if s.Type(id).Kind() == k {
+			n++
+		}
+	}
+	return n
 }
