@@ -15,6 +15,7 @@ type elfInfo struct {
 	secs    []elfSec
 	percpu  int                 // index of .data..percpu, or -1
 	funcs   []elfFunc           // sorted by name
+	parts   map[string]bool     // names with only .part/.cold symbols seen (reports)
 	objects map[objKey]struct{} // STT_OBJECT symbols by (name, section)
 	machine elf.Machine
 	// nrRegParams and regParams describe the calling convention: how
@@ -56,7 +57,7 @@ type elfFuncSym struct {
 }
 
 const (
-	kfFastcall      = 1 << 16 // KF_FASTCALL
+	kfFastcall      = 1 << 12 // KF_FASTCALL
 	btfSet8Kfuncs   = 1 << 0  // BTF_SET8_KFUNCS
 	btfIDsSection   = ".BTF_ids"
 	btfIDSet8Prefix = "__BTF_ID__set8__"
@@ -94,7 +95,7 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer f.Close()
-	info := &elfInfo{percpu: -1, machine: f.Machine, objects: make(map[objKey]struct{})}
+	info := &elfInfo{percpu: -1, machine: f.Machine, objects: make(map[objKey]struct{}), parts: make(map[string]bool)}
 	info.setABI(f)
 	info.secs = make([]elfSec, len(f.Sections))
 	for i, s := range f.Sections {
@@ -119,7 +120,11 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 	for _, s := range syms {
 		switch elf.ST_TYPE(s.Info) {
 		case elf.STT_FUNC:
-			if s.Name == "" || hasNonFuncSuffix(s.Name) {
+			if s.Name == "" {
+				continue
+			}
+			if hasNonFuncSuffix(s.Name) {
+				info.parts[s.Name[:strings.IndexByte(s.Name, '.')]] = true
 				continue
 			}
 			name := s.Name

@@ -112,6 +112,7 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 			c.add(&d)
 			fx.reset()
 			fx.clang = strings.Contains(r.Producer(), "clang")
+			fx.setUnit(r, &e)
 			if c.skip {
 				return nil
 			}
@@ -124,7 +125,7 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 				}
 			}
 			if fx.elf != nil && wantedFunc(d.tag, parent) {
-				if err := fastFuncFields(r, dd, &d, &e); err != nil {
+				if err := fastFuncFields(r, dd, &d, &e, &fx.addrs); err != nil {
 					return err
 				}
 			}

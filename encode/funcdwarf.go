@@ -46,7 +46,7 @@ func wantedFunc(tag, parent uint32) bool {
 }
 
 // fastFuncFields fills d.fx from the entry's fields (fast reader).
-func fastFuncFields(r *dwarf.UnitReader, dd *dwarf.Data, d *die, e *dwarf.Entry) error {
+func fastFuncFields(r *dwarf.UnitReader, dd *dwarf.Data, d *die, e *dwarf.Entry, addrs *addrTable) error {
 	fx := &d.fx
 	fx.loc.init()
 	for i := range e.Fields {
@@ -94,7 +94,7 @@ func fastFuncFields(r *dwarf.UnitReader, dd *dwarf.Data, d *die, e *dwarf.Entry)
 				fx.has |= fxLocExpr
 				expr := dd.Bytes(f)
 				if d.tag == tagVariable {
-					varLocation(expr, r.Unit().AddrSize, fx)
+					varLocation(expr, r.Unit().AddrSize, fx, addrs)
 				} else {
 					fx.loc.add(expr, 0, int(r.Unit().AddrSize))
 				}
@@ -120,14 +120,32 @@ func fastFuncFields(r *dwarf.UnitReader, dd *dwarf.Data, d *die, e *dwarf.Entry)
 
 // varLocation reads a variable's single location expression the way
 // pahole does: DW_OP_addr A [DW_OP_plus_uconst N] is a global at A(+N).
-func varLocation(expr []byte, addrSize int, fx *funcAttrs) {
+func varLocation(expr []byte, addrSize int, fx *funcAttrs, addrs *addrTable) {
 	var ops [3]op
 	n := decodeOps(expr, addrSize, ops[:])
-	if n == 0 || ops[0].atom != opAddr {
+	if n == 0 {
+		return
+	}
+	switch ops[0].atom {
+	case opAddr:
+		fx.addr = ops[0].n
+		if addrs.bigEndin && len(expr) > addrSize {
+			if addrSize == 4 {
+				fx.addr = uint64(binary.BigEndian.Uint32(expr[1:]))
+			} else {
+				fx.addr = binary.BigEndian.Uint64(expr[1:])
+			}
+		}
+	case opAddrx:
+		a, ok := addrs.get(ops[0].n)
+		if !ok {
+			return
+		}
+		fx.addr = a
+	default:
 		return
 	}
 	fx.has |= fxAddr
-	fx.addr = ops[0].n
 	if n == 2 && ops[1].atom == opPlusUconst {
 		fx.addr += ops[1].n
 	}
@@ -301,4 +319,38 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 			both(sub[0].atom - opReg0)
 		}
 	}
+}
+
+// addrTable reads a unit's entries of .debug_addr (DW_OP_addrx).
+type addrTable struct {
+	sec      []byte
+	base     uint64
+	size     int
+	bigEndin bool
+}
+
+// setUnit records where the unit's .debug_addr entries start: its
+// DW_AT_addr_base, or just past the section's header.
+func (fc *funcConv) setUnit(r *dwarf.UnitReader, root *dwarf.Entry) {
+	s := r.Data().Sections()
+	fc.addrs = addrTable{sec: s.Addr, base: 8, size: r.Unit().AddrSize, bigEndin: s.BigEndian}
+	if f := root.Field(dwarf.AttrAddrBase); f != nil {
+		fc.addrs.base = f.Val
+	}
+}
+
+func (a *addrTable) get(idx uint64) (uint64, bool) {
+	off := a.base + idx*uint64(a.size)
+	if a.size != 4 && a.size != 8 || off < a.base || off+uint64(a.size) > uint64(len(a.sec)) {
+		return 0, false
+	}
+	b := a.sec[off:]
+	var bo binary.ByteOrder = binary.LittleEndian
+	if a.bigEndin {
+		bo = binary.BigEndian
+	}
+	if a.size == 4 {
+		return uint64(bo.Uint32(b)), true
+	}
+	return bo.Uint64(b), true
 }

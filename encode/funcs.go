@@ -126,8 +126,9 @@ type funcConv struct {
 	elf    *elfInfo // nil: no functions or variables
 	feat   Features
 	clang  bool
-	curFn  int32 // the open top-level subprogram, -1 if none
-	curPrm int32 // the open parameter of curFn, -1 if none
+	addrs  addrTable // the unit's .debug_addr entries (DW_OP_addrx)
+	curFn  int32     // the open top-level subprogram, -1 if none
+	curPrm int32     // the open parameter of curFn, -1 if none
 	curVar int32
 	fns    []fnRec
 	prms   []prmRec

@@ -1,6 +1,8 @@
 package encode
 
 import (
+	"debug/dwarf"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -217,4 +219,106 @@ func countKind(s *btf.Spec, k btf.Kind) int {
 		}
 	}
 	return n
+}
+
+// dwarfFuncsWithAddress lists, with Go's debug/dwarf as an independent
+// reader, the names of the top-level subprograms that have a low_pc
+// (names of out-of-line instances from their abstract origin).
+func dwarfFuncsWithAddress(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := f.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[dwarf.Offset]string{}
+	var pending []dwarf.Offset // concrete instances without a name: their origin
+	r := d.Reader()
+	for {
+		e, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e == nil {
+			break
+		}
+		switch e.Tag {
+		case dwarf.TagCompileUnit, dwarf.TagPartialUnit:
+			continue // step into the unit
+		case dwarf.TagSubprogram:
+			name, _ := e.Val(dwarf.AttrName).(string)
+			if name != "" {
+				names[e.Offset] = name
+			}
+			if _, ok := e.Val(dwarf.AttrLowpc).(uint64); ok {
+				if name != "" {
+					pending = append(pending, e.Offset)
+				} else if o, ok := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset); ok {
+					pending = append(pending, o)
+				} else if o, ok := e.Val(dwarf.AttrSpecification).(dwarf.Offset); ok {
+					pending = append(pending, o)
+				}
+			}
+		}
+		if e.Children {
+			r.SkipChildren()
+		}
+	}
+	out := map[string]bool{}
+	for _, o := range pending {
+		if n := names[o]; n != "" {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// TestVmlinuxSkipReport checks the -v report against two oracles: the
+// names debug/dwarf finds with an address, and pahole 1.31's FUNCs. Every
+// name with an address but no FUNC in pahole's BTF is reported, once,
+// with a reason; nothing else is.
+func TestVmlinuxSkipReport(t *testing.T) {
+	requireFile(t, refBTF)
+	var rep FuncReport
+	encodeVmlinux(t, DefaultFeatures, &rep)
+	vmlinux := requireVmlinux(t)
+	withAddr := dwarfFuncsWithAddress(t, vmlinux)
+	want, err := btf.LoadFile(refBTF, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := map[string]bool{}
+	for id := btf.TypeID(1); id < want.NextID(); id++ {
+		if tt := want.Type(id); tt.Kind() == btf.KindFunc {
+			funcs[tt.Name()] = true
+		}
+	}
+	reported := map[string]string{}
+	for _, s := range rep.Skipped {
+		if r, dup := reported[s.Name]; dup {
+			t.Errorf("%s reported twice (%s, %s)", s.Name, r, s.Reason)
+		}
+		reported[s.Name] = s.Reason
+	}
+	missing := 0
+	for n := range withAddr {
+		if !funcs[n] && reported[n] == "" {
+			if missing++; missing <= 20 {
+				t.Errorf("%s has an address and no FUNC but is not reported", n)
+			}
+		}
+	}
+	// The others have an address through their ELF symbol only (their
+	// DWARF code ranges are in DW_AT_ranges).
+	noLowPC := 0
+	for n := range reported {
+		if !withAddr[n] {
+			noLowPC++
+		}
+	}
+	t.Logf("%d names with a low_pc, %d FUNCs, %d reported (%d of them with an ELF address but no low_pc)", len(withAddr), len(funcs), len(reported), noLowPC)
 }

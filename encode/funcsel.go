@@ -3,6 +3,7 @@ package encode
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -148,6 +149,7 @@ const (
 	ReasonAmbiguous     = "ambiguous address"
 	ReasonNoArgNames    = "unnamed parameters"
 	ReasonNoSymbol      = "no ELF function symbol"
+	ReasonPartOnly      = "only .part/.cold symbols (partly inlined)"
 )
 
 // FuncReport lists the functions that have DWARF and an address but got
@@ -217,6 +219,17 @@ func (m *merger) finishFx(o *Options) error {
 		}
 		group := states[i:j]
 		i = j
+		if feat.Has(FeatTrueSignature) {
+			// An optimized clone found at its own address is encoded
+			// under its symbol's name (foo.isra.0), and the name is done.
+			if t, sym := trueSignature(group); t != nil {
+				encoded[t.elf.name] = true
+				nEncoded++
+				t.name = m.intern(sym)
+				m.addFunc(t)
+				continue
+			}
+		}
 		canon := &group[0]
 		if len(group) > 1 {
 			canon = selectCanonical(group, feat)
@@ -247,6 +260,9 @@ func (m *merger) finishFx(o *Options) error {
 		}
 		encoded[st.elf.name] = true
 		nEncoded++
+		if canon.elf.kfunc && feat.Has(FeatDeclTagKfuncs) && feat.Has(FeatAttributes) {
+			m.arenaTags(canon)
+		}
 		id := m.addFunc(canon)
 		if canon.elf.kfunc && feat.Has(FeatDeclTagKfuncs) && feat.Has(FeatDeclTag) {
 			if kfTag == 0 {
@@ -281,7 +297,11 @@ func (m *merger) finishFx(o *Options) error {
 	if o.Report != nil {
 		for n := range noSym {
 			if !encoded[n] {
-				skipped = append(skipped, SkippedFunc{n, ReasonNoSymbol})
+				r := ReasonNoSymbol
+				if info.parts[n] {
+					r = ReasonPartOnly
+				}
+				skipped = append(skipped, SkippedFunc{n, r})
 			}
 		}
 		for n := range noNames {
@@ -302,6 +322,55 @@ func (m *merger) finishFx(o *Options) error {
 }
 
 const ffInconsistent = 1 << 7
+
+// trueSignature returns the first candidate of the group that sits at
+// the address of a '.'-suffixed symbol, with that symbol's name, unless
+// its parameter locations make fentry untrustworthy.
+func trueSignature(group []mergedFunc) (*mergedFunc, string) {
+	for k := range group {
+		s := &group[k]
+		if s.addr == 0 || s.flags&(ffUnexpectedReg|ffUncertainLoc) != 0 {
+			continue
+		}
+		for _, sym := range s.elf.syms {
+			if sym.addr == s.addr && strings.IndexByte(sym.name, '.') >= 0 {
+				return s, sym.name
+			}
+		}
+	}
+	return nil, ""
+}
+
+// kfunc flags saying which pointers point into a BPF arena.
+const (
+	kfArenaRet  = 1 << 13
+	kfArenaArg1 = 1 << 14
+	kfArenaArg2 = 1 << 15
+	arenaAttr   = "address_space(1)"
+)
+
+// arenaTags rewrites the return and first two parameter types of an
+// arena kfunc (attributes): PTR -> T becomes PTR -> TYPE_TAG(kind_flag,
+// "address_space(1)") -> T, as pahole does with btf__add_type_attr.
+func (m *merger) arenaTags(s *mergedFunc) {
+	fl := s.elf.kflags
+	tag := func(id uint32) uint32 {
+		if id == 0 || !m.out.Has(btf.TypeID(id)) || m.out.Type(btf.TypeID(id)).Kind() != btf.KindPtr {
+			return id
+		}
+		attr := m.out.AddRaw(m.intern(arenaAttr), btf.Info(btf.KindTypeTag, 0, true), m.out.Type(btf.TypeID(id)).SizeType())
+		return uint32(m.out.AddRaw(0, btf.Info(btf.KindPtr, 0, false), uint32(attr)))
+	}
+	if fl&kfArenaRet != 0 {
+		s.ret = tag(s.ret)
+	}
+	for i, f := range []uint32{kfArenaArg1, kfArenaArg2} {
+		if fl&f != 0 && uint32(i) < s.np {
+			w := &m.fx.words[s.p0+2*uint32(i)+1]
+			*w = tag(*w)
+		}
+	}
+}
 
 // skipOptimized: without true_signature, a clone whose parameters were
 // optimized away keeps no FUNC (its signature is not the source one).
