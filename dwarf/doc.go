@@ -10,17 +10,20 @@
 // it 71,256,279 allocations and 3.28 GB per walk. On an idle machine of the
 // project's kind it takes about 2.3 s; an abbreviation-driven reader with
 // no per-DIE allocation takes about 0.30 s on one core. Measured here with
-// BenchmarkWalk (best of 3, every attribute decoded and every string
-// resolved, on a shared 2-vCPU machine with a load average near 10):
+// scripts/bench-dwarf (BenchmarkWalk, best of 3; every attribute decoded
+// and every string resolved; on a shared 2-vCPU machine with a load average
+// near 12):
 //
-//	debug/dwarf        11.45 s wall   5.03 s CPU   71,256,279 allocs   3,284 MB
-//	this package -j1    1.34 s wall   1.11 s CPU       15,258 allocs      64 MB
+//	debug/dwarf        9.88 s wall   5.48 s CPU   71,256,279 allocs   3,284 MB
+//	this package -j1   1.26 s wall   1.13 s CPU       15,258 allocs      63 MB
+//	this package -j2   2.41 s wall   1.14 s CPU       15,262 allocs      63 MB
 //
-// that is 8.6 times less wall time and 4.5 times less CPU time on one
-// core, and 7 allocations per unit instead of about one per attribute. A two-worker
-// full walk peaks at 231 MiB RSS, the mapped file included (TestWalkRSS).
-// (On that machine two workers did not beat one: a plain two-goroutine CPU
-// loop did not either; scripts/bench-dwarf prints the current ratios.)
+// that is 7.8 times less wall time and 4.8 times less CPU time on one
+// core, and 7 allocations per unit instead of about one per attribute. A
+// two-worker full walk peaks at 231 MiB RSS, the mapped file included
+// (TestWalkRSS). On that machine two workers were slower than one, as was
+// a plain two-goroutine CPU loop: the machine did not give one process two
+// CPUs' worth; Walk itself does no per-DIE synchronisation.
 //
 // debug/dwarf also cannot walk DWARF 4 .debug_types units, leaves
 // DW_FORM_loclistx unresolved, reads only one of the .debug_info sections
