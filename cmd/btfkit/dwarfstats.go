@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -44,6 +47,11 @@ func init() {
 }
 
 func dwarfStatsFail(path string, err error) error {
-	fmt.Fprintf(os.Stderr, "btfkit: %s: %v\n", path, err)
+	// The path is printed once: "open FILE: no such file" becomes "open: no such file".
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	fmt.Fprintf(os.Stderr, "btfkit: %s: %s\n", path, strings.TrimPrefix(err.Error(), path+": "))
 	return exitError{1}
 }
