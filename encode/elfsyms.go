@@ -16,6 +16,14 @@ type elfInfo struct {
 	percpu  int                 // index of .data..percpu, or -1
 	funcs   []elfFunc           // sorted by name
 	parts   map[string]bool     // names with only .part/.cold symbols seen (reports)
+	// rel is set for relocatable files (modules, objects). pahole reads
+	// those through libdwfl, which lays their sections out at distinct
+	// addresses for the DWARF but leaves symbol values section-relative:
+	// a DWARF address then never equals a symbol's, and a variable's
+	// section is the one its address falls in. objVals finds that section
+	// here, where DWARF addresses are section-relative too.
+	rel     bool
+	objVals map[objVal]int // (name, value) -> section index of an STT_OBJECT
 	objects map[objKey]struct{} // STT_OBJECT symbols by (name, section)
 	machine elf.Machine
 	// nrRegParams and regParams describe the calling convention: how
@@ -36,6 +44,11 @@ type elfSec struct {
 	hasSecinf bool
 }
 
+type objVal struct {
+	name  string
+	value uint64
+}
+
 type objKey struct {
 	name  string
 	shndx int
@@ -49,6 +62,7 @@ type elfFunc struct {
 	ambiguous bool // the symbols are at more than one address
 	kfunc     bool
 	kflags    uint32
+	rel       bool // in a relocatable file (see elfInfo.rel)
 }
 
 type elfFuncSym struct {
@@ -95,7 +109,8 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer f.Close()
-	info := &elfInfo{percpu: -1, machine: f.Machine, objects: make(map[objKey]struct{}), parts: make(map[string]bool)}
+	info := &elfInfo{percpu: -1, machine: f.Machine, objects: make(map[objKey]struct{}), parts: make(map[string]bool),
+		rel: f.Type == elf.ET_REL, objVals: make(map[objVal]int)}
 	info.setABI(f)
 	info.secs = make([]elfSec, len(f.Sections))
 	for i, s := range f.Sections {
@@ -134,6 +149,12 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 			info.funcs = append(info.funcs, elfFunc{name: name, syms: []elfFuncSym{{s.Name, s.Value}}})
 		case elf.STT_OBJECT:
 			info.objects[objKey{s.Name, int(s.Section)}] = struct{}{}
+			if f.Type == elf.ET_REL && s.Section < elf.SHN_LORESERVE {
+				k := objVal{s.Name, s.Value}
+				if _, dup := info.objVals[k]; !dup {
+					info.objVals[k] = int(s.Section)
+				}
+			}
 		}
 	}
 	// Sort by name, symbol table order within a name, and fold each name
@@ -155,6 +176,9 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 				break
 			}
 		}
+	}
+	for i := range out {
+		out[i].rel = info.rel
 	}
 	info.funcs = out
 	if feat.Has(FeatDeclTagKfuncs) {

@@ -679,11 +679,6 @@ func (fc *funcConv) emitVars(c *unitConv, s *fragment) {
 			continue
 		}
 		addr := v.addr
-		shndx := info.section(addr)
-		if shndx == 0 || !info.secs[shndx].include {
-			continue
-		}
-		addr -= info.secs[shndx].addr
 		name, typ, has, ext := v.name, v.typ, v.has, v.has&hasExternal != 0
 		a0, na := v.a0, v.na
 		gnu, gnuOff := v.fx&fxAnnotated != 0, v.annotation
@@ -696,6 +691,20 @@ func (fc *funcConv) emitVars(c *unitConv, s *fragment) {
 			name, typ, has, ext = sp.name, sp.typ, sp.has, sp.has&hasExternal != 0
 			a0, na = sp.a0, sp.na
 			gnu, gnuOff = sp.fx&fxAnnotated != 0, sp.annotation
+		}
+		var shndx int
+		if info.rel {
+			// A section-relative address: the section is that of the
+			// variable's symbol.
+			shndx = info.objVals[objVal{name, addr}]
+		} else {
+			shndx = info.section(addr)
+		}
+		if shndx == 0 || !info.secs[shndx].include {
+			continue
+		}
+		if !info.rel {
+			addr -= info.secs[shndx].addr
 		}
 		if name == "" || filterVariableName(name) {
 			continue

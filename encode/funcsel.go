@@ -329,7 +329,7 @@ const ffInconsistent = 1 << 7
 func trueSignature(group []mergedFunc) (*mergedFunc, string) {
 	for k := range group {
 		s := &group[k]
-		if s.addr == 0 || s.flags&(ffUnexpectedReg|ffUncertainLoc) != 0 {
+		if s.addr == 0 || s.elf.rel || s.flags&(ffUnexpectedReg|ffUncertainLoc) != 0 {
 			continue
 		}
 		for _, sym := range s.elf.syms {
@@ -382,7 +382,7 @@ func skipOptimized(s *mergedFunc, feat Features) bool {
 // optimizedSymbol reports whether the candidate's address is that of an
 // .isra or .constprop symbol.
 func optimizedSymbol(s *mergedFunc) bool {
-	if s.addr == 0 {
+	if s.addr == 0 || s.elf.rel {
 		return false
 	}
 	for _, sym := range s.elf.syms {
@@ -401,7 +401,7 @@ func selectCanonical(group []mergedFunc, feat Features) *mergedFunc {
 	for i := range group {
 		s := &group[i]
 		for _, sym := range s.elf.syms {
-			if s.addr != sym.addr {
+			if s.addr != sym.addr || s.elf.rel {
 				continue
 			}
 			if first == nil {
