@@ -12,10 +12,10 @@ import (
 // have an address, which objects are really in a section) and its kfunc
 // sets (.BTF_ids).
 type elfInfo struct {
-	secs    []elfSec
-	percpu  int                 // index of .data..percpu, or -1
-	funcs   []elfFunc           // sorted by name
-	parts   map[string]bool     // names with only .part/.cold symbols seen (reports)
+	secs   []elfSec
+	percpu int             // index of .data..percpu, or -1
+	funcs  []elfFunc       // sorted by name
+	parts  map[string]bool // names with only .part/.cold symbols seen (reports)
 	// rel is set for relocatable files (modules, objects). pahole reads
 	// those through libdwfl, which lays their sections out at distinct
 	// addresses for the DWARF but leaves symbol values section-relative:
@@ -23,7 +23,7 @@ type elfInfo struct {
 	// section is the one its address falls in. objVals finds that section
 	// here, where DWARF addresses are section-relative too.
 	rel     bool
-	objVals map[objVal]int // (name, value) -> section index of an STT_OBJECT
+	objVals map[objVal]int      // (name, value) -> section index of an STT_OBJECT
 	objects map[objKey]struct{} // STT_OBJECT symbols by (name, section)
 	machine elf.Machine
 	// nrRegParams and regParams describe the calling convention: how
