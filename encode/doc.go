@@ -21,10 +21,18 @@
 // and the options: workers return fragments keyed by unit index, the merge
 // walks units in order, and no map is iterated.
 //
-// Functions (FUNC and their FUNC_PROTOs) and variables (VAR, DATASEC) are
-// to be added to the same per-unit pass: subprogram and variable entries
-// get records of their own next to the type records, and a pass after the
-// merge matches them against ELF symbols.
+// Functions (FUNC and their FUNC_PROTOs) and variables (VAR, DATASEC) ride
+// on the same per-unit pass (funcs.go): top-level subprograms, their
+// parameters (with what their locations say, funcdwarf.go) and top-level
+// variables get records of their own next to the type records. Each unit
+// hands its function candidates and its variables to the merge in its
+// fragment; after the merge the candidates are matched against the ELF
+// symbol table and decided name by name with pahole 1.31's rules
+// (funcsel.go): consistent prototypes, expected registers, no packed
+// struct on the stack, no reordered parameters, no optimized clone with
+// optimized-out parameters, one address per name. The ELF side (sections,
+// symbols, .BTF_ids kfunc sets) is read in elfsyms.go. Options.Report
+// lists the functions left out and why.
 //
 // This package must not know how DWARF is decoded (that is the dwarf
 // package's; only the adapters fastdwarf.go and stddwarf.go see readers),
