@@ -169,8 +169,7 @@ func (m *merger) add(f *fragment) error {
 		m.ext = ext
 		m.out.AddRaw(name, h.info, st, ext...)
 	}
-	m.addFx(f, local, shift)
-	return nil
+	return m.addFx(f, local, shift)
 }
 
 // finish installs the string table and returns the merged Spec.

@@ -1,6 +1,10 @@
 package encode
 
-import "github.com/btfkit/btfkit/btf"
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+)
 
 // Functions and variables, per unit.
 //
@@ -715,6 +719,15 @@ func (fc *funcConv) emitVars(c *unitConv, s *fragment) {
 			}
 		}
 		if !btfNameValid(name) || has&hasType == 0 {
+			// pahole stops here unless encode_force says to leave
+			// the variable out.
+			if !fc.feat.Has(FeatEncodeForce) && ff.err == nil {
+				if has&hasType == 0 {
+					ff.err = fmt.Errorf("variable %q has void type (encode_force leaves it out)", name)
+				} else {
+					ff.err = fmt.Errorf("invalid BTF name for variable %q (encode_force leaves it out)", name)
+				}
+			}
 			continue
 		}
 		size := c.tagSize(typ, info.addrSize, 0)
@@ -836,9 +849,11 @@ type fragFx struct {
 	funcs []fragFunc
 	vars  []fragVar
 	words []uint32
+	err   error // the unit cannot be encoded (without encode_force)
 }
 
 func (f *fragFx) reset() {
+	f.err = nil
 	f.funcs = f.funcs[:0]
 	f.vars = f.vars[:0]
 	f.words = f.words[:0]

@@ -297,3 +297,20 @@ func TestFeatureDeclTagFuncs(t *testing.T) {
 		t.Errorf("without decl_tag: %s", keys(s.tags))
 	}
 }
+
+// TestFeatureEncodeForce: a variable whose name is not a valid BTF name
+// makes the encoding fail without encode_force (as pahole does); with it,
+// the variable is left out and the rest encoded.
+func TestFeatureEncodeForce(t *testing.T) {
+	elf := linkFixture(t, gccO2, "funcs_force.c")
+	if _, err := EncodeFile(elf, Options{Features: (DefaultFeatures | FeatGlobalVar) &^ FeatEncodeForce}); err == nil || !strings.Contains(err.Error(), "ff$bad_var") {
+		t.Errorf("without encode_force: err %v, want one naming ff$bad_var", err)
+	}
+	s := encodeFixture(t, elf, DefaultFeatures|FeatGlobalVar)
+	if s.vars["ff_good_var"] != ".data" || len(s.vars) != 1 {
+		t.Errorf("encode_force: variables %v, want only ff_good_var in .data", s.vars)
+	}
+	if _, ok := s.funcs["ff_func"]; !ok {
+		t.Errorf("encode_force: no FUNC ff_func")
+	}
+}

@@ -62,10 +62,13 @@ type mergeFx struct {
 
 // addFx appends the fragment's variables (dropping a variable already
 // encoded at the same place) and keeps its function candidates.
-func (m *merger) addFx(f *fragment, local []uint32, shift uint32) {
+func (m *merger) addFx(f *fragment, local []uint32, shift uint32) error {
 	fx := &f.fx
+	if fx.err != nil {
+		return fx.err
+	}
 	if len(fx.funcs) == 0 && len(fx.vars) == 0 {
-		return
+		return nil
 	}
 	str := func(i uint32) uint32 {
 		if i == 0 {
@@ -114,6 +117,7 @@ func (m *merger) addFx(f *fragment, local []uint32, shift uint32) {
 		g.na = fn.na
 		mf.funcs = append(mf.funcs, g)
 	}
+	return nil
 }
 
 // intern returns the offset of s in the merged string table, adding it.
