@@ -396,7 +396,26 @@ func paholeNumericVersion() string {
 func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, "Usage: pahole [OPTION...] FILE\n\n")
 	fmt.Fprintf(w, "btfkit's pahole %s command line: BTF encoding only.\n\n", paholeVersion)
-	fmt.Fprint(w, fs.FlagUsages())
+	args := map[string]string{
+		"jobs": "[=NR_JOBS]", "btf_encode_detached": "=FILENAME", "btf_base": "=PATH",
+		"btf_features": "=FEATURE_LIST", "btf_features_strict": "=FEATURE_LIST_STRICT",
+		"lang_exclude": "=LANGUAGES", "format_path": "=FORMAT_LIST",
+	}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		left := "    "
+		if f.Shorthand != "" {
+			left = "-" + f.Shorthand + ", "
+		}
+		left = "  " + left + "--" + f.Name + args[f.Name]
+		if len(left) > 28 {
+			fmt.Fprintf(w, "%s\n%29s%s\n", left, "", f.Usage)
+		} else {
+			fmt.Fprintf(w, "%-29s%s\n", left, f.Usage)
+		}
+	})
 	fmt.Fprintf(w, "\nMandatory or optional arguments to long options are also mandatory or optional\nfor any corresponding short options.\n")
 }
 
