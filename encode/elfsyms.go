@@ -168,13 +168,18 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 		}
 		out = append(out, fn)
 	}
-	for i := range out {
+	// pahole 1.31's check, quirks included: an address 0 never
+	// conflicts with the next symbol's, and the last name of the table is
+	// never checked (its fold loop ends before).
+	for i := 0; i+1 < len(out); i++ {
 		fn := &out[i]
-		for _, s := range fn.syms[1:] {
-			if s.addr != fn.syms[0].addr {
+		addr := uint64(0)
+		for _, s := range fn.syms {
+			if addr != 0 && addr != s.addr {
 				fn.ambiguous = true
 				break
 			}
+			addr = s.addr
 		}
 	}
 	for i := range out {
