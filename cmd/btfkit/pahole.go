@@ -453,7 +453,8 @@ func paholeEncode(c *paholeConfig) error {
 		// deduplicated against the base, types equal to base types
 		// mapped onto them (libbpf's btf__dedup with a base). The
 		// encoder has no base option yet, so it happens here.
-		split, _, err := dedup.DedupSpecsOnto(base, []*btf.Spec{spec}, dedup.Options{})
+		// VARs are never merged (libbpf), so global_var keeps every static.
+		split, _, err := dedup.DedupSpecsOnto(base, []*btf.Spec{spec}, dedup.Options{KeepDuplicateVars: true})
 		if err != nil {
 			return fmt.Errorf("%s: dedup against --btf_base %s: %w", c.file, c.base, err)
 		}
