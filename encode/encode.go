@@ -78,6 +78,7 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	keepStringOrder(out, merged) // strorder.go
 	return out, nil
 }
 

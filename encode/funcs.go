@@ -591,9 +591,17 @@ func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
 		if fn.name == "" {
 			continue
 		}
-		f := fragFunc{name: c.strs.add(fn.name), addr: fn.lowPC, hasAddr: fn.fx&fxLowPC != 0}
+		// Strings are added in pahole's order (parameter names as a
+		// function is saved; its own name only when its FUNC is added,
+		// funcsel.go), so that the string table comes out as its.
+		f := fragFunc{nameS: fn.name, addr: fn.lowPC, hasAddr: fn.fx&fxLowPC != 0}
 		if !named {
 			f.flags |= ffNoArgNames
+			ff.funcs = append(ff.funcs, f)
+			continue
+		}
+		if fc.elf.findFunc(fn.name) == nil {
+			f.flags |= ffNoSymbol
 			ff.funcs = append(ff.funcs, f)
 			continue
 		}
@@ -822,13 +830,14 @@ const (
 	ffReorderedParm
 	ffSigChanged
 	ffNoArgNames
+	ffNoSymbol // not an ELF function: for the report only
 )
 
 // fragFunc is one function candidate: names are fragment string indexes
 // (index+1), types fragment type IDs; parameters and annotations are
 // pairs in fragFx.words.
 type fragFunc struct {
-	name    uint32
+	nameS   string // a view of the reader's strings
 	addr    uint64
 	hasAddr bool
 	flags   uint8

@@ -1,7 +1,9 @@
 package encode
 
 import (
+	"bytes"
 	"debug/dwarf"
+	"encoding/binary"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -82,7 +84,36 @@ func TestVmlinuxFuncsMatchPahole131(t *testing.T) {
 	for _, k := range reasons {
 		t.Logf("skipped: %5d %s", counts[k], k)
 	}
-	validate(t, "vmlinux", got.Marshal(nil))
+	raw := got.Marshal(nil)
+	validate(t, "vmlinux", raw)
+	// Bytes: the header and the string table (pahole's insertion order,
+	// unreferenced strings included) are pahole's; the type section is
+	// the same length and differs only where dedup orders one
+	// unreferenced anonymous union and its struct the other way round.
+	ref, err := os.ReadFile(refBTF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) != len(ref) || len(raw) < 32 {
+		t.Fatalf("%d bytes, pahole 1.31 wrote %d", len(raw), len(ref))
+	}
+	if !bytes.Equal(raw[:32], ref[:32]) {
+		t.Errorf("header % x, pahole 1.31's % x", raw[:32], ref[:32])
+	}
+	strOff := 32 + int(binary.LittleEndian.Uint32(ref[16:]))
+	if !bytes.Equal(raw[strOff:], ref[strOff:]) {
+		t.Errorf("string table differs from pahole 1.31's")
+	}
+	n := 0
+	for i := 32; i < strOff; i++ {
+		if raw[i] != ref[i] {
+			n++
+		}
+	}
+	t.Logf("type section: %d of %d bytes differ from pahole 1.31's", n, strOff-32)
+	if n > 20 {
+		t.Errorf("type section: %d bytes differ from pahole 1.31's (20 expected: one swapped union/struct pair)", n)
+	}
 }
 
 // varPlace is one DATASEC entry with what its VAR says.

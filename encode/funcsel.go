@@ -33,7 +33,8 @@ import (
 
 // mergedFunc is a candidate with merged string offsets and type IDs.
 type mergedFunc struct {
-	name    uint32 // string offset
+	name    uint32 // string offset, once the FUNC is added
+	nameS   string
 	addr    uint64
 	hasAddr bool
 	flags   uint8
@@ -102,7 +103,7 @@ func (m *merger) addFx(f *fragment, local []uint32, shift uint32) error {
 		mf.secs[v.shndx] = append(mf.secs[v.shndx], secEntry{uint32(id), v.off, v.size})
 	}
 	for _, fn := range fx.funcs {
-		g := mergedFunc{name: str(fn.name), addr: fn.addr, hasAddr: fn.hasAddr, flags: fn.flags, ret: typ(fn.ret)}
+		g := mergedFunc{nameS: strings.Clone(fn.nameS), addr: fn.addr, hasAddr: fn.hasAddr, flags: fn.flags, ret: typ(fn.ret)}
 		g.p0 = uint32(len(mf.words))
 		for i := uint32(0); i < fn.np; i++ {
 			w := fx.words[fn.p0+2*i:]
@@ -183,8 +184,11 @@ func (m *merger) finishFx(o *Options) error {
 	noSym := map[string]bool{}
 	noNames := map[string]bool{}
 	for _, fn := range mf.funcs {
-		name := m.str(fn.name)
-		e := info.findFunc(name)
+		name := fn.nameS
+		var e *elfFunc
+		if fn.flags&ffNoSymbol == 0 {
+			e = info.findFunc(name)
+		}
 		if e == nil {
 			if fn.hasAddr && fn.addr != 0 {
 				noSym[name] = true
@@ -267,6 +271,7 @@ func (m *merger) finishFx(o *Options) error {
 		if canon.elf.kfunc && feat.Has(FeatDeclTagKfuncs) && feat.Has(FeatAttributes) {
 			m.arenaTags(canon)
 		}
+		canon.name = m.intern(canon.nameS)
 		id := m.addFunc(canon)
 		if canon.elf.kfunc && feat.Has(FeatDeclTagKfuncs) && feat.Has(FeatDeclTag) {
 			if kfTag == 0 {

@@ -545,6 +545,7 @@ func (c *unitConv) emitStruct(s *fragment, r *rec) {
 	if union {
 		kind = btf.KindUnion
 	}
+	c.strs.add(r.name) // the name's string before its members' (pahole's string order)
 	w := c.work[:0]
 	kflag := false
 	vlen := 0
@@ -591,6 +592,7 @@ func (c *unitConv) emitEnum(s *fragment, r *rec) {
 		size = 4
 	}
 	enum64 := c.feat.Has(FeatEnum64)
+	c.strs.add(r.name) // the name's string before its enumerators' (pahole's string order)
 	w := c.work[:0]
 	vlen := 0
 	if size <= 4 || !enum64 {
