@@ -3,8 +3,8 @@ package encode
 import (
 	"bytes"
 	"debug/dwarf"
-	"encoding/binary"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
