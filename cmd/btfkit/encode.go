@@ -57,6 +57,9 @@ symbol" for functions pahole never considers.`,
 		if encodeOpts.listFeat {
 			return cobra.NoArgs(cmd, args)
 		}
+		if encodeModulesMode() { // --base, --out-dir, --in-place: encode_batch.go
+			return checkEncodeModulesArgs(args)
+		}
 		if encodeOpts.out == "" {
 			return fmt.Errorf(`required flag(s) "output" not set`)
 		}
@@ -82,6 +85,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), n)
 		}
 		return nil
+	}
+	if encodeModulesMode() {
+		return runEncodeModules(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	t0 := time.Now()
 	feat, unknown, err := encode.ParseFeatures(encodeOpts.features)

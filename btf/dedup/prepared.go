@@ -1,0 +1,271 @@
+package dedup
+
+// Deduplicating many split BTFs against one base (a kernel's modules against
+// its vmlinux) redoes the same work on the base each time: Dedup copies the
+// base's types into its tables, hashes every one of them into the candidate
+// index and collects the base's struct names for FWD resolution, ~10 ms of
+// the ~15 ms a typical module takes. A Base does that once; DedupOnto then
+// starts each run from copies of the prepared tables, so its result is
+// Dedup's, byte for byte (the equivalence test checks it on real modules).
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Base is a base BTF prepared for any number of DedupOnto runs. It is
+// read only once made: concurrent DedupOnto calls may share it.
+type Base struct {
+	spec  *btf.Spec
+	hdr   []thdr   // IDs 0 .. NextID()-1
+	woff  []uint32 // NextID()+1 entries
+	words []uint32
+	tab   table // the candidate index after prep: every base type, in ID order
+	// structNames maps the name of each base STRUCT/UNION to its ID, or 0
+	// when several share the name (resolveFwds' rule).
+	structNames map[uint32]uint32
+	// scratch holds *scratch: the big tables of finished runs, reused so
+	// that a run copies the base's share into memory it already has
+	// instead of allocating and clearing megabytes per module.
+	scratch sync.Pool
+}
+
+// scratch is a deduper's memory, kept between DedupOnto runs.
+type scratch struct {
+	hdr                []thdr
+	woff, words        []uint32
+	cmap, hypot, hlist []uint32
+	tab                table
+}
+
+// resize returns s with length n, reusing its memory when it is big enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, n+n/8)
+}
+
+// PrepareBase prepares base (a complete BTF, not split) for DedupOnto. It
+// also builds base's string index, so that base may then be read by
+// concurrent Merge and Dedup calls of split Specs against it.
+func PrepareBase(base *btf.Spec) (*Base, error) {
+	if base.Base() != nil {
+		return nil, fmt.Errorf("dedup: a prepared base must be a complete BTF, not split")
+	}
+	base.FindString("\x01dedup: build the string index")
+	// The base part of load's tables for an input split against base
+	// (base types are taken as they are), then prep's index of them.
+	n := uint32(base.NextID())
+	if n-1 > maxTypes {
+		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
+	}
+	d := &deduper{start: n, n: n, hdr: make([]thdr, n), woff: make([]uint32, n+1)}
+	nw := 0
+	for id := uint32(1); id < n; id++ {
+		_, _, _, ext := base.RawType(btf.TypeID(id))
+		nw += len(ext)
+	}
+	d.words = make([]uint32, 0, nw)
+	for id := uint32(1); id < n; id++ {
+		name, info, st, ext := base.RawType(btf.TypeID(id))
+		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+			return nil, fmt.Errorf("dedup: base type [%d]: unknown kind %d", id, k)
+		}
+		d.hdr[id] = thdr{name, info, st}
+		d.woff[id] = uint32(len(d.words))
+		d.words = append(d.words, ext...)
+	}
+	d.woff[n] = uint32(len(d.words))
+	d.prep()
+	b := &Base{spec: base, hdr: d.hdr, woff: d.woff, words: d.words, tab: d.tab,
+		structNames: make(map[uint32]uint32)}
+	for id := uint32(1); id < d.n; id++ {
+		if k := d.kind(id); k != btf.KindStruct && k != btf.KindUnion {
+			continue
+		}
+		name := d.hdr[id].name
+		if _, dup := b.structNames[name]; dup {
+			b.structNames[name] = 0
+		} else {
+			b.structNames[name] = id
+		}
+	}
+	return b, nil
+}
+
+// Spec returns the base BTF.
+func (b *Base) Spec() *btf.Spec { return b.spec }
+
+// DedupOnto is Dedup for a Spec split against b.Spec(): the same result
+// and Mapping, without redoing the base's share of the work.
+func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+	if in.Base() != b.spec {
+		return nil, Mapping{}, fmt.Errorf("dedup: DedupOnto: the input is not split against the prepared base")
+	}
+	sc, _ := b.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	d, err := loadOnto(b, in, sc)
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	defer func() {
+		// Everything the result needs was copied out of d's tables.
+		*sc = scratch{hdr: d.hdr, woff: d.woff, words: d.words, cmap: d.cmap,
+			hypot: d.hypot, hlist: d.hypotList[:0], tab: sc.tab}
+		b.scratch.Put(sc)
+	}()
+	strs, err := d.dedupStrings(in)
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	// prep: the base's entries, copied; the own types go in as Dedup's
+	// phases add them.
+	b.tab.cloneInto(&d.tab, &sc.tab)
+	if err := d.primTypes(); err != nil {
+		return nil, Mapping{}, err
+	}
+	if err := d.structTypes(); err != nil {
+		return nil, Mapping{}, err
+	}
+	if !opts.NoNameFwdResolution {
+		d.resolveFwdsOnto(b)
+	}
+	if err := d.refTypes(); err != nil {
+		return nil, Mapping{}, err
+	}
+	if !opts.KeepDuplicateVars {
+		d.varTypes()
+	}
+	sc.tab = d.tab
+	d.tab = table{}
+	return d.compactRemap(in, strs)
+}
+
+// DedupSpecsOntoBase is DedupSpecsOnto with a prepared base.
+func DedupSpecsOntoBase(b *Base, specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+	m, err := MergeOnto(b.spec, specs...)
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	return DedupOnto(b, m, opts)
+}
+
+// loadOnto is load for an input split against b: the base part of the
+// tables is copied from b.
+func loadOnto(b *Base, in *btf.Spec, sc *scratch) (*deduper, error) {
+	start := uint32(in.FirstID())
+	n := uint32(in.NextID())
+	if n-1 > maxTypes {
+		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
+	}
+	d := &deduper{start: start, n: n, hypotList: sc.hlist}
+	d.hdr = resize(sc.hdr, int(n))
+	copy(d.hdr, b.hdr)
+	d.woff = resize(sc.woff, int(n)+1)
+	copy(d.woff, b.woff[:start])
+	nw := len(b.words)
+	for id := start; id < n; id++ {
+		_, _, _, ext := in.RawType(btf.TypeID(id))
+		nw += len(ext)
+	}
+	d.words = resize(sc.words, nw)[:len(b.words)]
+	copy(d.words, b.words)
+	for id := start; id < n; id++ {
+		name, info, st, ext := in.RawType(btf.TypeID(id))
+		if kindOf(info) == btf.KindFwd {
+			st = 0 // as load does
+		}
+		d.hdr[id] = thdr{name, info, st}
+		d.woff[id] = uint32(len(d.words))
+		d.words = append(d.words, ext...)
+		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
+		}
+	}
+	d.woff[n] = uint32(len(d.words))
+	for id := start; id < n; id++ {
+		var bad uint32
+		h := &d.hdr[id]
+		btf.ForEachTypeRef(h.info, &h.size, d.ext(id), func(p *uint32) {
+			if *p >= n && bad == 0 {
+				bad = *p
+			}
+		})
+		if bad != 0 {
+			return nil, fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", id, d.kind(id), bad, n-1)
+		}
+	}
+	d.cmap = resize(sc.cmap, int(n))
+	d.hypot = resize(sc.hypot, int(n))
+	d.cmap[0], d.hypot[0] = 0, 0
+	for id := uint32(1); id < n; id++ {
+		if id < start {
+			d.cmap[id] = id
+		} else if k := d.kind(id); k == btf.KindVar || k == btf.KindDatasec {
+			d.cmap[id] = id
+		} else {
+			d.cmap[id] = unprocessed
+		}
+		d.hypot[id] = unprocessed
+	}
+	return d, nil
+}
+
+// resolveFwdsOnto is resolveFwds with the base's struct names collected
+// in advance (base types are always their own canonical types).
+func (d *deduper) resolveFwdsOnto(b *Base) {
+	own := make(map[uint32]uint32)
+	for id := d.start; id < d.n; id++ {
+		k := d.kind(id)
+		if k != btf.KindStruct && k != btf.KindUnion {
+			continue
+		}
+		if d.cmap[id] != id {
+			continue
+		}
+		name := d.hdr[id].name
+		if _, dup := own[name]; dup {
+			own[name] = 0
+		} else {
+			own[name] = id
+		}
+	}
+	for id := d.start; id < d.n; id++ {
+		if d.kind(id) != btf.KindFwd || d.cmap[id] != id {
+			continue
+		}
+		name := d.hdr[id].name
+		c, inOwn := own[name]
+		bc, inBase := b.structNames[name]
+		switch {
+		case inOwn && inBase:
+			continue // two or more of that name
+		case inBase:
+			c = bc
+		}
+		if c == 0 {
+			continue
+		}
+		if d.kind(c) != fwdKind(d.hdr[id].info) {
+			continue
+		}
+		d.cmap[id] = c
+	}
+}
+
+// cloneInto sets *dst to a copy of t that shares no memory with it, in
+// mem's memory where that is big enough.
+func (t *table) cloneInto(dst, mem *table) {
+	*dst = table{
+		buckets: append(mem.buckets[:0], t.buckets...),
+		bits:    t.bits,
+		keys:    append(mem.keys[:0], t.keys...),
+		vals:    append(mem.vals[:0], t.vals...),
+		next:    append(mem.next[:0], t.next...),
+	}
+}

@@ -1,0 +1,138 @@
+package dedup
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// TestDedupOntoEqualsDedup: a prepared base gives Dedup's result byte for
+// byte, and the same Mapping, on real module BTF (pahole 1.31's split BTF
+// of the Debian modules against the vmlinux BTF), each module alone and
+// (in -short mode 16 of them) and, for every 8th, two neighbours merged (so that there is real work: every type of the
+// second one has a twin in the first or in the base), with and without
+// KeepDuplicateVars, with two goroutines sharing the Base.
+func TestDedupOntoEqualsDedup(t *testing.T) {
+	basePath, data := embedded(t)
+	tarball := filepath.Join(filepath.Dir(basePath), "modules-pahole-1.31-head.tar.xz")
+	if _, err := os.Stat(tarball); err != nil {
+		t.Skipf("SKIP: %v", err)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("tar", "-xJf", tarball, "-C", dir).CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "btf", "*.btf"))
+	sort.Strings(paths)
+	if len(paths) < 2 {
+		t.Fatalf("only %d module BTFs in %s", len(paths), tarball)
+	}
+	if testing.Short() {
+		paths = paths[:16]
+	}
+	base := mustParse(t, data, nil)
+	pb, err := PrepareBase(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods := make([]*btf.Spec, len(paths))
+	for i, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mods[i] = mustParse(t, raw, base)
+	}
+
+	check := func(name string, in *btf.Spec, opts Options) error {
+		want, wm, err := Dedup(in, opts)
+		if err != nil {
+			return fmt.Errorf("%s: Dedup: %v", name, err)
+		}
+		got, gm, err := DedupOnto(pb, in, opts)
+		if err != nil {
+			return fmt.Errorf("%s: DedupOnto: %v", name, err)
+		}
+		if !bytes.Equal(got.Marshal(nil), want.Marshal(nil)) {
+			return fmt.Errorf("%s: DedupOnto gives %d types, Dedup %d, and the bytes differ", name, got.NumTypes(), want.NumTypes())
+		}
+		for id := in.FirstID(); id < in.NextID(); id++ {
+			if gm.Map(id) != wm.Map(id) {
+				return fmt.Errorf("%s: type %d maps to %d, Dedup maps it to %d", name, id, gm.Map(id), wm.Map(id))
+			}
+		}
+		return nil
+	}
+
+	var wg sync.WaitGroup
+	errs := make([]error, len(mods))
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(mods); i += 2 {
+				name := filepath.Base(paths[i])
+				if err := check(name, mods[i], Options{KeepDuplicateVars: true}); err != nil {
+					errs[i] = err
+					continue
+				}
+				if !testing.Short() && i%8 != 0 {
+					continue // pairs of every 8th module (Dedup is the slow side)
+				}
+				j := (i + 1) % len(mods)
+				pair, err := MergeOnto(base, mods[i], mods[j])
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				pname := name + "+" + filepath.Base(paths[j])
+				if err := check(pname, pair, Options{}); err != nil {
+					errs[i] = err
+					continue
+				}
+				errs[i] = check(pname, pair, Options{KeepDuplicateVars: true})
+			}
+		}()
+	}
+	wg.Wait()
+	bad := 0
+	for _, err := range errs {
+		if err != nil {
+			bad++
+			if bad <= 10 {
+				t.Error(err)
+			}
+		}
+	}
+	if bad > 10 {
+		t.Errorf("... %d failures in all", bad)
+	}
+	t.Logf("%d modules, alone and paired", len(mods))
+}
+
+// TestDedupOntoWrongBase: an input split against another base is refused.
+func TestDedupOntoWrongBase(t *testing.T) {
+	a := btf.NewSpec()
+	a.Add("int", btf.KindInt, 0, false, 4, 0x01000020)
+	b := btf.NewSpec()
+	b.Add("int", btf.KindInt, 0, false, 4, 0x01000020)
+	pb, err := PrepareBase(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := btf.NewSplitSpec(b)
+	in.Add("long", btf.KindInt, 0, false, 8, 0x01000040)
+	if _, _, err := DedupOnto(pb, in, Options{}); err == nil {
+		t.Error("DedupOnto accepted a Spec split against another base")
+	}
+	if _, err := PrepareBase(in); err == nil {
+		t.Error("PrepareBase accepted split BTF")
+	}
+}

@@ -1,0 +1,226 @@
+package distill
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// embedded marks, during Relocate, a distilled STRUCT/UNION that a split
+// struct or union contains by value: its size must match the base's.
+const embedded = ^uint32(0)
+
+// Relocate renumbers split, BTF split against a distilled base (see
+// Distill), onto base, a complete BTF, with the semantics of libbpf's
+// btf__relocate: each distilled type maps onto the base type of the same
+// name and kind (INT by encoding and size, ENUM by size, onto an ENUM or
+// ENUM64; STRUCT and UNION by size when the base has several of the name
+// or split embeds it; FWD onto a STRUCT or UNION of its kind), split's own
+// types follow base's last type and its strings base's string table. It
+// is an error when a distilled type matches no base type, or two of the
+// same size. split is not modified; the result is split against base.
+func Relocate(split, base *btf.Spec) (*btf.Spec, error) {
+	dist := split.Base()
+	if dist == nil {
+		return nil, fmt.Errorf("relocate: the BTF is not split")
+	}
+	if dist == base {
+		return nil, fmt.Errorf("relocate: the BTF is already split against that base")
+	}
+	if base.Base() != nil {
+		return nil, fmt.Errorf("relocate: the new base is itself split")
+	}
+	nDist := uint32(dist.NextID())
+	nBase := uint32(base.NextID())
+	n := uint32(split.NextID())
+	distStrLen := dist.StringsStart() + uint32(dist.StringsLen())
+	baseStrLen := base.StringsStart() + uint32(base.StringsLen())
+
+	for id := btf.TypeID(1); id < btf.TypeID(nDist); id++ {
+		t := dist.Type(id)
+		switch t.Kind() {
+		case btf.KindInt, btf.KindFloat, btf.KindEnum, btf.KindStruct, btf.KindUnion, btf.KindFwd:
+			if t.NameOff() == 0 {
+				return nil, fmt.Errorf("relocate: distilled base type [%d] %s is anonymous", id, t.Kind())
+			}
+		default:
+			return nil, fmt.Errorf("relocate: distilled base type [%d] has kind %s, which a distilled base does not have", id, t.Kind())
+		}
+	}
+
+	idMap := make([]uint32, n)
+	for id := nDist; id < n; id++ {
+		idMap[id] = id + nBase - nDist
+	}
+	strMap := map[uint32]uint32{}
+	if err := mapDistilled(split, dist, base, idMap, strMap); err != nil {
+		return nil, err
+	}
+
+	out := btf.NewSplitSpec(base)
+	out.SetHeaderLen(split.HeaderLen())
+	out.SetRawStrings(split.RawStrings())
+	for id := nDist; id < n; id++ {
+		name, info, size, ext := split.RawType(btf.TypeID(id))
+		ext = append([]uint32(nil), ext...)
+		btf.ForEachTypeRef(info, &size, ext, func(p *uint32) {
+			if *p < n {
+				*p = idMap[*p]
+			}
+		})
+		var bad error
+		btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
+			switch {
+			case *p == 0 || bad != nil:
+			case *p >= distStrLen:
+				*p += baseStrLen - distStrLen
+			default:
+				m, ok := strMap[*p]
+				if !ok {
+					bad = fmt.Errorf("relocate: type [%d]: string %q (offset %d) is not the name of a distilled type", id, split.String(*p), *p)
+				}
+				*p = m
+			}
+		})
+		if bad != nil {
+			return nil, bad
+		}
+		out.AddRaw(name, info, size, ext...)
+	}
+	return out, nil
+}
+
+// mapDistilled maps each distilled base type onto a base type (idMap) and
+// its name onto the base's (strMap), as libbpf's
+// btf_relocate_map_distilled_base does.
+func mapDistilled(split, dist, base *btf.Spec, idMap []uint32, strMap map[uint32]uint32) error {
+	nDist := uint32(dist.NextID())
+	// Distilled structs and unions that split embeds by value.
+	for id := nDist; id < uint32(split.NextID()); id++ {
+		t := split.Type(btf.TypeID(id))
+		if t.Kind() != btf.KindStruct && t.Kind() != btf.KindUnion {
+			continue
+		}
+		for i := 0; i < t.Vlen(); i++ {
+			next := uint32(t.Member(i).Type)
+			for next != 0 {
+				mt := split.Type(btf.TypeID(next))
+				switch mt.Kind() {
+				case btf.KindConst, btf.KindRestrict, btf.KindVolatile, btf.KindTypedef, btf.KindTypeTag:
+					next = uint32(mt.Ref())
+				case btf.KindArray:
+					next = uint32(mt.Array().Elem)
+				case btf.KindStruct, btf.KindUnion:
+					if next < nDist {
+						idMap[next] = embedded
+					}
+					next = 0
+				default:
+					next = 0
+				}
+			}
+		}
+	}
+
+	// Distilled types by name.
+	byName := map[string][]uint32{}
+	for id := uint32(1); id < nDist; id++ {
+		name := dist.Type(btf.TypeID(id)).Name()
+		byName[name] = append(byName[name], id)
+	}
+	for _, ids := range byName {
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	}
+
+	// How many base structs and unions share each name.
+	composites := map[uint32]int{}
+	for id := btf.TypeID(1); id < base.NextID(); id++ {
+		t := base.Type(id)
+		if (t.Kind() == btf.KindStruct || t.Kind() == btf.KindUnion) && t.NameOff() != 0 {
+			composites[t.NameOff()]++
+		}
+	}
+
+	for id := btf.TypeID(1); id < base.NextID(); id++ {
+		bt := base.Type(id)
+		if bt.NameOff() == 0 {
+			continue
+		}
+		bk := bt.Kind()
+		needSize := false
+		switch bk {
+		case btf.KindInt, btf.KindFloat, btf.KindEnum, btf.KindEnum64:
+			needSize = true
+		case btf.KindFwd:
+		case btf.KindStruct, btf.KindUnion:
+			needSize = composites[bt.NameOff()] > 1
+		default:
+			continue
+		}
+		cands := byName[bt.Name()]
+		for _, did := range cands {
+			dt := dist.Type(btf.TypeID(did))
+			if needSize && dt.Size() != bt.Size() {
+				continue
+			}
+			switch dk := dt.Kind(); dk {
+			case btf.KindFwd:
+				switch bk {
+				case btf.KindFwd:
+					if dt.KindFlag() != bt.KindFlag() {
+						continue
+					}
+				case btf.KindStruct:
+					if dt.KindFlag() {
+						continue
+					}
+				case btf.KindUnion:
+					if !dt.KindFlag() {
+						continue
+					}
+				default:
+					continue
+				}
+			case btf.KindInt:
+				if bk != dk {
+					continue
+				}
+				de, _, _ := dt.IntEncoding()
+				be, _, _ := bt.IntEncoding()
+				if de != be {
+					continue
+				}
+			case btf.KindFloat:
+				if bk != dk {
+					continue
+				}
+			case btf.KindEnum:
+				if bk != btf.KindEnum && bk != btf.KindEnum64 {
+					continue
+				}
+			case btf.KindStruct, btf.KindUnion:
+				// libbpf compares sizes here only; the kind is left to
+				// the name (a struct and a union of one name are rare).
+				if idMap[did] == embedded && bt.Size() != dt.Size() {
+					continue
+				}
+			default:
+				continue
+			}
+			if idMap[did] != 0 && idMap[did] != embedded {
+				return fmt.Errorf("relocate: distilled base type %q [%d], size %d, has several candidates of that size in the base ([%d] and [%d])",
+					bt.Name(), did, bt.Size(), idMap[did], id)
+			}
+			idMap[did] = uint32(id)
+			strMap[dt.NameOff()] = bt.NameOff()
+		}
+	}
+	for id := uint32(1); id < nDist; id++ {
+		if idMap[id] == 0 || idMap[id] == embedded {
+			t := dist.Type(btf.TypeID(id))
+			return fmt.Errorf("relocate: distilled base type %q [%d] (%s) matches no type of the base", t.Name(), id, t.Kind())
+		}
+	}
+	return nil
+}

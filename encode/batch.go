@@ -1,0 +1,257 @@
+package encode
+
+// Batch encoding: many modules against one base in one process, the way a
+// kernel build or a distribution runs the encoder once per module, without
+// reloading the base each time.
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// moduleSuffixes are the file names FindModules takes for kernel modules,
+// longest first.
+var moduleSuffixes = []string{".ko.xz", ".ko.zst", ".ko.gz", ".ko"}
+
+// Module is one input of a batch: a kernel module file, plain or
+// compressed (.ko.xz, .ko.zst, .ko.gz).
+type Module struct {
+	Path string // the file
+	Name string // its base name without the .ko (and compression) suffix
+}
+
+// ModuleName returns the module name of a file name (mod.ko.xz -> mod), or
+// the base name unchanged when it has no module suffix.
+func ModuleName(path string) string {
+	b := filepath.Base(path)
+	for _, s := range moduleSuffixes {
+		if strings.HasSuffix(b, s) && len(b) > len(s) {
+			return b[:len(b)-len(s)]
+		}
+	}
+	return b
+}
+
+// IsModuleFile reports whether the file name ends in .ko, .ko.xz, .ko.zst
+// or .ko.gz.
+func IsModuleFile(path string) bool { return ModuleName(path) != filepath.Base(path) }
+
+// FindModules expands inputs into modules: a file is taken as it is, a
+// directory is searched recursively for module files (IsModuleFile). The
+// result is in input order, each directory's modules sorted by path. Two
+// modules of the same name are an error, since their outputs would have
+// the same name.
+func FindModules(inputs []string) ([]Module, error) {
+	var mods []Module
+	seen := map[string]string{}
+	add := func(p string) error {
+		m := Module{Path: p, Name: ModuleName(p)}
+		if prev, dup := seen[m.Name]; dup {
+			return fmt.Errorf("two modules named %s: %s and %s", m.Name, prev, p)
+		}
+		seen[m.Name] = p
+		mods = append(mods, m)
+		return nil
+	}
+	for _, in := range inputs {
+		st, err := os.Stat(in)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			if err := add(in); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && IsModuleFile(p) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no kernel modules (*.ko, *.ko.xz, *.ko.zst, *.ko.gz) in it", in)
+		}
+		sort.Strings(found)
+		for _, p := range found {
+			if err := add(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return mods, nil
+}
+
+// BatchOptions controls EncodeBatch.
+type BatchOptions struct {
+	// Options are the encoder options for every module. Options.Jobs is
+	// ignored: modules are encoded one unit at a time, Jobs modules at
+	// once (the output does not depend on either).
+	Options
+	// Jobs is the number of modules encoded at once; <= 0 means one per
+	// CPU.
+	Jobs int
+	// TempDir is where compressed modules are decompressed to (a file
+	// each, removed when done); "" means os.TempDir().
+	TempDir string
+}
+
+// BatchResult is the outcome for one module of a batch.
+type BatchResult struct {
+	Index  int       // the module's index in the input
+	Module Module    // the module
+	Spec   *btf.Spec // its BTF (split against the base, if any); nil on error
+	Err    error     // what went wrong, naming the file
+}
+
+// EncodeBatch encodes every module, split against base (nil: standalone
+// BTF), Jobs at a time, and calls done with each module's result as soon
+// as it is ready: from several goroutines at once, in no particular order.
+// Each module's BTF is what EncodeSplit gives for it alone. A module that
+// fails does not stop the others; EncodeBatch returns the number of
+// failures. done may return an error (say, writing the output failed);
+// it is counted as that module's failure, and done is not called again for
+// it.
+func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResult) error) (failed int) {
+	total := o.Jobs
+	if total <= 0 {
+		total = runtime.NumCPU()
+	}
+	jobs := min(total, len(mods))
+	eo := o.Options
+	// One unit at a time per module; fewer modules than jobs share the
+	// rest between them.
+	eo.Jobs = max(1, total/max(1, len(mods)))
+	var next atomic.Int64
+	var nfail atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(mods) {
+					return
+				}
+				r := BatchResult{Index: i, Module: mods[i]}
+				r.Spec, r.Err = encodeModule(mods[i].Path, base, eo, o.TempDir)
+				if err := done(r); err != nil && r.Err == nil {
+					r.Err = err
+				}
+				if r.Err != nil {
+					nfail.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return int(nfail.Load())
+}
+
+// EncodeModule is EncodeSplit for a module file that may be compressed
+// (.ko.xz, .ko.zst, .ko.gz): such a file is decompressed to a temporary
+// file in tempDir ("" for os.TempDir()), removed afterwards.
+func EncodeModule(path string, base *Base, o Options, tempDir string) (*btf.Spec, error) {
+	return encodeModule(path, base, o, tempDir)
+}
+
+func encodeModule(path string, base *Base, o Options, tempDir string) (*btf.Spec, error) {
+	local, cleanup, err := decompressModule(path, tempDir)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	spec, err := EncodeSplit(local, base, o)
+	if err != nil && local != path {
+		// Name the file the user gave, not the temporary one.
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err, local))
+	}
+	return spec, err
+}
+
+// unwrapPath strips a leading "local: " that errors of the encoder add.
+func unwrapPath(err error, local string) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, local+": ") {
+		return fmt.Errorf("%s", strings.TrimPrefix(msg, local+": "))
+	}
+	return err
+}
+
+// decompressModule returns a path to the uncompressed module: path itself
+// for a plain file, else a temporary file (removed by cleanup).
+func decompressModule(path, tempDir string) (local string, cleanup func(), err error) {
+	var open func(io.Reader) (io.Reader, func(), error)
+	switch {
+	case strings.HasSuffix(path, ".xz"):
+		open = func(r io.Reader) (io.Reader, func(), error) {
+			x, err := xz.NewReader(r)
+			return x, func() {}, err
+		}
+	case strings.HasSuffix(path, ".zst"):
+		open = func(r io.Reader) (io.Reader, func(), error) {
+			z, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1))
+			if err != nil {
+				return nil, nil, err
+			}
+			return z, z.Close, nil
+		}
+	case strings.HasSuffix(path, ".gz"):
+		open = func(r io.Reader) (io.Reader, func(), error) {
+			g, err := gzip.NewReader(r)
+			if err != nil {
+				return nil, nil, err
+			}
+			return g, func() { g.Close() }, nil
+		}
+	default:
+		return path, func() {}, nil
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return "", nil, err
+	}
+	defer in.Close()
+	r, closeR, err := open(in)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer closeR()
+	tmp, err := os.CreateTemp(tempDir, "btfkit-"+ModuleName(path)+"-*.ko")
+	if err != nil {
+		return "", nil, err
+	}
+	rm := func() { os.Remove(tmp.Name()) }
+	_, err = io.Copy(tmp, r)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		rm()
+		return "", nil, fmt.Errorf("%s: decompressing: %w", path, err)
+	}
+	return tmp.Name(), rm, nil
+}
