@@ -13,9 +13,10 @@ import (
 // sets (.BTF_ids).
 type elfInfo struct {
 	secs   []elfSec
-	percpu int             // index of .data..percpu, or -1
-	funcs  []elfFunc       // sorted by name
-	parts  map[string]bool // names with only .part/.cold symbols seen (reports)
+	percpu int              // index of .data..percpu, or -1
+	funcs  []elfFunc        // sorted by name
+	byName map[string]int32 // index in funcs
+	parts  map[string]bool  // names with only .part/.cold symbols seen (reports)
 	// rel is set for relocatable files (modules, objects). pahole reads
 	// those through libdwfl, which lays their sections out at distinct
 	// addresses for the DWARF but leaves symbol values section-relative:
@@ -182,8 +183,10 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 			addr = s.addr
 		}
 	}
+	info.byName = make(map[string]int32, len(out))
 	for i := range out {
 		out[i].rel = info.rel
+		info.byName[out[i].name] = int32(i)
 	}
 	info.funcs = out
 	if feat.Has(FeatDeclTagKfuncs) {
@@ -230,8 +233,7 @@ func (info *elfInfo) setABI(f *elf.File) {
 
 // findFunc returns the ELF function entry with this name, or nil.
 func (info *elfInfo) findFunc(name string) *elfFunc {
-	i := sort.Search(len(info.funcs), func(i int) bool { return info.funcs[i].name >= name })
-	if i < len(info.funcs) && info.funcs[i].name == name {
+	if i, ok := info.byName[name]; ok {
 		return &info.funcs[i]
 	}
 	return nil

@@ -600,11 +600,13 @@ func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
 			ff.funcs = append(ff.funcs, f)
 			continue
 		}
-		if fc.elf.findFunc(fn.name) == nil {
+		ei, ok := fc.elf.byName[fn.name]
+		if !ok {
 			f.flags |= ffNoSymbol
 			ff.funcs = append(ff.funcs, f)
 			continue
 		}
+		f.elfIdx = ei
 		if fn.unexpected {
 			f.flags |= ffUnexpectedReg
 		}
@@ -838,6 +840,7 @@ const (
 // pairs in fragFx.words.
 type fragFunc struct {
 	nameS   string // a view of the reader's strings
+	elfIdx  int32  // index in elfInfo.funcs (without ffNoSymbol|ffNoArgNames)
 	addr    uint64
 	hasAddr bool
 	flags   uint8

@@ -36,6 +36,10 @@ func x86ELF(syms map[string]uint64) *elfInfo {
 		}
 		info.funcs = append(info.funcs, elfFunc{name: base, syms: []elfFuncSym{{n, syms[n]}}})
 	}
+	info.byName = map[string]int32{}
+	for i, f := range info.funcs {
+		info.byName[f.name] = int32(i)
+	}
 	return info
 }
 

@@ -1,7 +1,9 @@
 package encode
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,6 +37,7 @@ import (
 type mergedFunc struct {
 	name    uint32 // string offset, once the FUNC is added
 	nameS   string
+	elfIdx  int32
 	addr    uint64
 	hasAddr bool
 	flags   uint8
@@ -103,7 +106,7 @@ func (m *merger) addFx(f *fragment, local []uint32, shift uint32) error {
 		mf.secs[v.shndx] = append(mf.secs[v.shndx], secEntry{uint32(id), v.off, v.size})
 	}
 	for _, fn := range fx.funcs {
-		g := mergedFunc{nameS: strings.Clone(fn.nameS), addr: fn.addr, hasAddr: fn.hasAddr, flags: fn.flags, ret: typ(fn.ret)}
+		g := mergedFunc{nameS: strings.Clone(fn.nameS), elfIdx: fn.elfIdx, addr: fn.addr, hasAddr: fn.hasAddr, flags: fn.flags, ret: typ(fn.ret)}
 		g.p0 = uint32(len(mf.words))
 		for i := uint32(0); i < fn.np; i++ {
 			w := fx.words[fn.p0+2*i:]
@@ -186,7 +189,9 @@ func (m *merger) finishFx(o *Options) error {
 	for _, fn := range mf.funcs {
 		name := fn.nameS
 		var e *elfFunc
-		if fn.flags&ffNoSymbol == 0 {
+		if fn.flags&(ffNoSymbol|ffNoArgNames) == 0 {
+			e = &info.funcs[fn.elfIdx]
+		} else if fn.flags&ffNoArgNames != 0 {
 			e = info.findFunc(name)
 		}
 		if e == nil {
@@ -204,7 +209,8 @@ func (m *merger) finishFx(o *Options) error {
 		fn.elf = e
 		states = append(states, fn)
 	}
-	sort.SliceStable(states, func(i, j int) bool { return states[i].elf.name < states[j].elf.name })
+	// By name: the ELF table is sorted by name, so by its index.
+	slices.SortStableFunc(states, func(a, b mergedFunc) int { return cmp.Compare(a.elfIdx, b.elfIdx) })
 	kfTag, fcTag := uint32(0), uint32(0)
 	encoded := map[string]bool{}
 	nEncoded := 0
