@@ -18,15 +18,15 @@ const (
 	FeatDeclTag                                // decl_tag: DECL_TAG from btf_decl_tag annotations
 	FeatTypeTag                                // type_tag: TYPE_TAG from btf_type_tag annotations
 	FeatEnum64                                 // enum64: ENUM64 for 8-byte enums (else 8-byte ENUM, values truncated)
-	FeatOptimizedFunc                          // optimized_func: functions with .isra/.constprop suffixes
+	FeatOptimizedFunc                          // optimized_func: accepted; pahole 1.31 always considers .isra/.constprop clones (no effect)
 	FeatConsistentFunc                         // consistent_func: skip functions with inconsistent prototypes
 	FeatDeclTagKfuncs                          // decl_tag_kfuncs: bpf_kfunc DECL_TAGs from .BTF_ids
 	FeatReproducibleBuild                      // reproducible_build: output independent of -j (always true here)
 	FeatDistilledBase                          // distilled_base: .BTF.base for modules
 	FeatGlobalVar                              // global_var: all global variables, not only per-CPU
-	FeatAttributes                             // attributes: type/decl tags with kind_flag set
-	FeatTrueSignature                          // true_signature: signatures of optimized functions as compiled
-	FeatLayout                                 // layout: the BTF kind layout section
+	FeatAttributes                             // attributes: address_space(1) type attributes on arena kfuncs' pointers
+	FeatTrueSignature                          // true_signature: optimized clones encoded under their symbol names (foo.isra.0)
+	FeatLayout                                 // layout: the BTF kind layout section (accepted, not written yet)
 
 	featEnd
 )
