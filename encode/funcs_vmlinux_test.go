@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -222,9 +223,18 @@ func TestVmlinuxGlobalVar(t *testing.T) {
 		t.Errorf("reference: %d VARs, %d entries; expected 22206", n, len(wp))
 	}
 	t.Logf("%d variables, pahole 1.31 %d (%d duplicates)", len(gp), len(wp), len(wp)-len(wantSet))
-	validate(t, "vmlinux global_var", got.Marshal(nil))
+	raw := got.Marshal(nil)
+	validate(t, "vmlinux global_var", raw)
+	// Variables are merged in unit order: -j1 gives the same bytes.
+	one, err := EncodeFile(requireVmlinux(t), Options{Features: DefaultFeatures | FeatGlobalVar, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(one.Marshal(nil), raw) {
+		t.Errorf("global_var: -j1 output differs from -j%d's", runtime.NumCPU())
+	}
 	// The oracle for the bug: the kernel refuses pahole's BTF.
-	raw, err := os.ReadFile(refGlobalVarBTF)
+	raw, err = os.ReadFile(refGlobalVarBTF)
 	if err != nil {
 		t.Fatal(err)
 	}
