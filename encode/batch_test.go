@@ -1,0 +1,305 @@
+package encode
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/diff"
+)
+
+const (
+	splitRefDir       = "/work/shared/reference/debian-6.1.0-57-cloud"
+	splitBaseBTF      = splitRefDir + "/embedded.btf"
+	splitModulesTarXZ = splitRefDir + "/modules-pahole-1.31-head.tar.xz"
+	splitRefTotal     = 162462 // types in all of pahole 1.31's module BTFs
+)
+
+// splitSkip skips the test, or fails it under CI=true.
+func splitSkip(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf("SKIP: "+format, args...)
+}
+
+// splitModulesDir is the Debian package's module directory
+// (/work/shared/tools/kernel-inputs prints it).
+func splitModulesDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("MODULES")
+	if dir == "" {
+		out, err := exec.Command("/work/shared/tools/kernel-inputs").Output()
+		if err != nil {
+			splitSkip(t, "the Debian kernel modules are not installed (kernel-inputs: %v)", err)
+		}
+		for _, f := range strings.Fields(string(out)) {
+			if v, ok := strings.CutPrefix(f, "MODULES="); ok {
+				dir = v
+			}
+		}
+	}
+	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
+		splitSkip(t, "the Debian kernel modules are not installed (%q)", dir)
+	}
+	return dir
+}
+
+// splitReference unpacks pahole 1.31's module BTFs into a temporary
+// directory and returns it (NAME.btf for each module).
+func splitReference(t testing.TB) string {
+	t.Helper()
+	for _, f := range []string{splitBaseBTF, splitModulesTarXZ} {
+		if _, err := os.Stat(f); err != nil {
+			splitSkip(t, "%v", err)
+		}
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("tar", "-xJf", splitModulesTarXZ, "-C", dir).CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "btf")
+}
+
+// TestModulesMatchPahole131 encodes every module of the Debian package
+// against the vmlinux's .BTF in one batch and compares each with pahole
+// 1.31's split BTF for it (the reference tarball): no semantic difference
+// (btf/diff, as 'btfkit diff --base'), each passes Check, and in all no
+// more types than pahole's 162,462.
+func TestModulesMatchPahole131(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: all 1,121 modules (-short)")
+	}
+	modDir := splitModulesDir(t)
+	refDir := splitReference(t)
+	base, err := LoadBase(splitBaseBTF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods, err := FindModules([]string{modDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, _ := filepath.Glob(filepath.Join(refDir, "*.btf"))
+	if len(mods) != len(refs) {
+		t.Errorf("%d modules, %d reference BTFs", len(mods), len(refs))
+	}
+	var mu sync.Mutex
+	total, refTotal := 0, 0
+	var differ []string
+	t0 := time.Now()
+	failed := EncodeBatch(mods, base, BatchOptions{Options: Options{Features: DefaultFeatures}}, func(r BatchResult) error {
+		if r.Err != nil {
+			t.Errorf("%s: %v", r.Module.Name, r.Err)
+			return nil
+		}
+		ref, err := btf.LoadFile(filepath.Join(refDir, r.Module.Name+".btf"), base.Spec())
+		if err != nil {
+			t.Errorf("%s: reference: %v", r.Module.Name, err)
+			return nil
+		}
+		res := diff.Compare(r.Spec, ref, diff.Options{})
+		cerr := r.Spec.Check()
+		mu.Lock()
+		defer mu.Unlock()
+		total += r.Spec.NumTypes()
+		refTotal += ref.NumTypes()
+		if !res.Equal() {
+			differ = append(differ, r.Module.Name)
+			t.Errorf("%s: differs from pahole 1.31 (%d differences): %s", r.Module.Name, len(res.Diffs), strings.Join(res.Diffs[:min(5, len(res.Diffs))], "; "))
+		}
+		if cerr != nil {
+			t.Errorf("%s: Check: %v", r.Module.Name, cerr)
+		}
+		return nil
+	})
+	if failed > 0 {
+		t.Errorf("%d modules failed", failed)
+	}
+	sort.Strings(differ)
+	t.Logf("%d modules in %v: %d types (pahole 1.31: %d); %d differ %v", len(mods), time.Since(t0).Round(time.Millisecond), total, refTotal, len(differ), differ)
+	if total > splitRefTotal {
+		t.Errorf("%d types in all, more than pahole 1.31's %d", total, splitRefTotal)
+	}
+}
+
+// splitSubset returns n modules of the Debian package spread over it.
+func splitSubset(t testing.TB, n int) []Module {
+	mods, err := FindModules([]string{splitModulesDir(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Module
+	for i := 0; i < len(mods) && len(out) < n; i += max(1, len(mods)/n) {
+		out = append(out, mods[i])
+	}
+	return out
+}
+
+// TestBatchEqualsOneByOne: a batch's outputs are byte for byte what
+// EncodeSplit gives for each module alone, for -j1, -j2 and -j8, and the
+// same after compressing the modules (xz, zstd, gzip).
+func TestBatchEqualsOneByOne(t *testing.T) {
+	n := 30
+	if testing.Short() {
+		n = 8
+	}
+	mods := splitSubset(t, n)
+	base, err := LoadBase(splitBaseBTF)
+	if err != nil {
+		splitSkip(t, "%v", err)
+	}
+	o := Options{Features: DefaultFeatures, Jobs: 1}
+	want := map[string][]byte{}
+	for _, m := range mods {
+		s, err := EncodeSplit(m.Path, base, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[m.Name] = s.Marshal(nil)
+	}
+	run := func(name string, mods []Module, jobs int) {
+		var mu sync.Mutex
+		got := map[string][]byte{}
+		failed := EncodeBatch(mods, base, BatchOptions{Options: o, Jobs: jobs, TempDir: t.TempDir()}, func(r BatchResult) error {
+			if r.Err != nil {
+				t.Errorf("%s: %v", name, r.Err)
+				return nil
+			}
+			mu.Lock()
+			got[r.Module.Name] = r.Spec.Marshal(nil)
+			mu.Unlock()
+			return nil
+		})
+		if failed != 0 {
+			t.Errorf("%s: %d failed", name, failed)
+		}
+		for m, w := range want {
+			if !bytes.Equal(got[m], w) {
+				t.Errorf("%s: %s differs from the module encoded alone", name, m)
+			}
+		}
+	}
+	for _, j := range []int{1, 2, 8} {
+		run(fmt.Sprintf("-j%d", j), mods, j)
+	}
+
+	// Compressed copies of a few of them.
+	dir := t.TempDir()
+	var comp []Module
+	for i, m := range mods[:min(6, len(mods))] {
+		raw, err := os.ReadFile(m.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		var ext string
+		switch i % 3 {
+		case 0:
+			ext = ".ko.xz"
+			w, _ := xz.NewWriter(&buf)
+			w.Write(raw)
+			w.Close()
+		case 1:
+			ext = ".ko.zst"
+			w, _ := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
+			w.Write(raw)
+			w.Close()
+		case 2:
+			ext = ".ko.gz"
+			w, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+			w.Write(raw)
+			w.Close()
+		}
+		p := filepath.Join(dir, m.Name+ext)
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		comp = append(comp, Module{Path: p, Name: m.Name})
+	}
+	found, err := FindModules([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != len(comp) {
+		t.Errorf("FindModules found %d compressed modules, want %d", len(found), len(comp))
+	}
+	sub := map[string][]byte{}
+	for _, m := range comp {
+		sub[m.Name] = want[m.Name]
+	}
+	saved := want
+	want = sub
+	run("compressed", found, runtime.NumCPU())
+	want = saved
+}
+
+// TestBatchFailures: a module that cannot be encoded fails alone, with
+// its name in the error; the others are still encoded.
+func TestBatchFailures(t *testing.T) {
+	mods := splitSubset(t, 3)
+	base, err := LoadBase(splitBaseBTF)
+	if err != nil {
+		splitSkip(t, "%v", err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "broken.ko")
+	os.WriteFile(bad, []byte("not an ELF file at all"), 0o644)
+	badXZ := filepath.Join(dir, "corrupt.ko.xz")
+	os.WriteFile(badXZ, []byte("\xfd7zXZ\x00garbage"), 0o644)
+	all := append([]Module{{Path: bad, Name: "broken"}, {Path: badXZ, Name: "corrupt"}}, mods...)
+	var mu sync.Mutex
+	ok := map[string]bool{}
+	errs := map[string]string{}
+	failed := EncodeBatch(all, base, BatchOptions{Options: Options{Features: DefaultFeatures}, Jobs: 2, TempDir: dir}, func(r BatchResult) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Err != nil {
+			errs[r.Module.Name] = r.Err.Error()
+		} else {
+			ok[r.Module.Name] = true
+		}
+		return nil
+	})
+	if failed != 2 {
+		t.Errorf("%d failed, want 2", failed)
+	}
+	for _, name := range []string{"broken", "corrupt"} {
+		if !strings.Contains(errs[name], name+".ko") {
+			t.Errorf("error for %s does not name the file: %q", name, errs[name])
+		}
+	}
+	for _, m := range mods {
+		if !ok[m.Name] {
+			t.Errorf("%s was not encoded", m.Name)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "btfkit-*")); len(left) > 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+func TestModuleName(t *testing.T) {
+	for in, want := range map[string]string{
+		"a/b/xfs.ko": "xfs", "kvm-intel.ko.xz": "kvm-intel", "x.ko.zst": "x",
+		"y.ko.gz": "y", "vmlinux": "vmlinux", ".ko": ".ko",
+	} {
+		if got := ModuleName(in); got != want {
+			t.Errorf("ModuleName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
