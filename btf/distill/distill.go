@@ -84,6 +84,7 @@ func Distill(src *btf.Spec) (base, split *btf.Spec, err error) {
 	// The new split BTF: src's own types, then the rest of the marked
 	// base types, then every reference renumbered.
 	split = btf.NewSplitSpec(base)
+	split.SetRawStrings(nil) // libbpf starts a split string table empty
 	split.SetHeaderLen(src.HeaderLen())
 	copyType := func(id uint32) {
 		name, info, size, ext := src.RawType(btf.TypeID(id))
