@@ -508,6 +508,7 @@ func (fc *funcConv) analyzeLocations(fn *fnRec, nrRegs int, regs [8]int8, addrSi
 		}
 		return
 	}
+	trueSig := fc.feat.Has(FeatTrueSignature) && fn.sigChanged
 	reg := 0
 	for k := fn.p0; k < fn.p0+fn.np; k++ {
 		p := &fc.prms[k]
@@ -521,23 +522,58 @@ func (fc *funcConv) analyzeLocations(fn *fnRec, nrRegs int, regs [8]int8, addrSi
 		if p.passedMem {
 			regSlots = 1
 		}
+		// trueSig: true_signature on a function whose signature the
+		// compiler changed (clang's DW_CC_nocall): parameters that are
+		// constants or not passed are dropped from the prototype.
 		switch {
 		case p.hasLoc:
 			switch {
+			case trueSig && p.loc.constant:
+				p.optimized = true
+				consumes = false
 			case !avail:
 				consumes = false
+			case trueSig && p.loc.stack:
+				if p.passedMem {
+					consumes = false
+				} else {
+					p.unexpected = true
+				}
 			case p.locReg == paramRegUnknown:
-				p.optimized = true
+				if trueSig {
+					p.unexpected = true
+				} else {
+					p.optimized = true
+				}
 			case expected >= 0 && expected != p.locReg:
 				p.unexpected = true
 			}
+			// (Aggregates split into register pieces, renamed
+			// param__member by pahole, are not handled: they stay.)
 		case p.hasConst && !fc.clang:
 			p.optimized = true
+		case trueSig:
+			if avail && fc.nextKeepsSlots(fn, k, reg+slotsOf(p), nrRegs, regs) {
+				reg += slotsOf(p)
+				continue
+			}
+			p.optimized = true
+			consumes = false
 		}
 		if consumes {
 			reg += regSlots
 		}
 	}
+}
+
+// nextKeepsSlots reports whether the parameter after k is in the register
+// at index next, i.e. parameter k still takes its registers.
+func (fc *funcConv) nextKeepsSlots(fn *fnRec, k int32, next int, nrRegs int, regs [8]int8) bool {
+	if k+1 >= fn.p0+fn.np {
+		return false
+	}
+	q := &fc.prms[k+1]
+	return q.locReg != paramRegUnknown && next < nrRegs && q.locReg == regs[next]
 }
 
 // hasPackedStructBeyondRegs is pahole's uncertain-location check: a
@@ -627,6 +663,9 @@ func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
 		for k := fn.p0; k < fn.p0+fn.np; k++ {
 			p := &fc.prms[k]
 			if fn.reordered && (!p.hasLoc || p.optimized) {
+				continue
+			}
+			if fn.sigChanged && p.optimized && fc.feat.Has(FeatTrueSignature) {
 				continue
 			}
 			ff.words = append(ff.words, c.strs.add(p.name), c.ref(p.has, p.typ))

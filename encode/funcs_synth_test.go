@@ -46,12 +46,18 @@ func x86ELF(syms map[string]uint64) *elfInfo {
 // convertFuncs runs one synthetic unit through the per-unit pass, the
 // merge and the function selection.
 func convertFuncs(t *testing.T, feat Features, info *elfInfo, dies []die) (*btf.Spec, FuncReport) {
+	return convertFuncsBy(t, false, feat, info, dies)
+}
+
+// convertFuncsBy is convertFuncs for a unit of gcc's or clang's.
+func convertFuncsBy(t *testing.T, clang bool, feat Features, info *elfInfo, dies []die) (*btf.Spec, FuncReport) {
 	t.Helper()
 	c := newUnitConv(Options{Features: feat}, false)
 	fc := &funcConv{elf: info, feat: feat}
 	root := die{off: 0, depth: 0, tag: tagCompileUnit, children: true, language: 0x1d}
 	c.add(&root)
 	fc.reset()
+	fc.clang = clang
 	for i := range dies {
 		d := dies[i]
 		if d.tag == tagFormalParameter && d.fx.has&fxLoc == 0 {
@@ -166,5 +172,40 @@ func TestSyntheticParameterLocations(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("true_signature: no FUNC f_const.constprop.0")
+	}
+}
+
+// TestSyntheticClangTrueSignature: clang marks a function whose signature
+// it changed with DW_CC_nocall (clang 14 does not yet). By default pahole
+// leaves such a function with optimized-out parameters out; with
+// true_signature it encodes the parameters actually passed: here a (in
+// rdi) and c (in rsi), b being neither passed nor constant.
+func TestSyntheticClangTrueSignature(t *testing.T) {
+	const intT = 10
+	dies := []die{
+		{off: intT, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: ateSigned},
+		{off: 20, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: "f_nocall", typ: intT,
+			fx: funcAttrs{has: fxLowPC | fxNoCall, lowPC: 0x1000}},
+		{off: 21, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "a", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(5)}},
+		{off: 22, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "b", typ: intT},
+		{off: 23, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "c", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(4)}},
+	}
+	info := x86ELF(map[string]uint64{"f_nocall": 0x1000})
+	s, rep := convertFuncsBy(t, true, DefaultFeatures, info, dies)
+	if len(rep.Skipped) != 1 || rep.Skipped[0] != (SkippedFunc{"f_nocall", ReasonOptimized}) {
+		t.Errorf("default: skipped %v, want f_nocall: %s", rep.Skipped, ReasonOptimized)
+	}
+	s, rep = convertFuncsBy(t, true, DefaultFeatures|FeatTrueSignature, info, dies)
+	var params []string
+	for id := btf.TypeID(1); id < s.NextID(); id++ {
+		if tt := s.Type(id); tt.Kind() == btf.KindFunc && tt.Name() == "f_nocall" {
+			p := s.Type(tt.Ref())
+			for i := 0; i < p.Vlen(); i++ {
+				params = append(params, s.String(p.Param(i).NameOff))
+			}
+		}
+	}
+	if strings.Join(params, ",") != "a,c" || len(rep.Skipped) != 0 {
+		t.Errorf("true_signature: f_nocall(%v), skipped %v; want (a, c)", params, rep.Skipped)
 	}
 }
