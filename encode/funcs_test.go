@@ -314,3 +314,14 @@ func TestFeatureEncodeForce(t *testing.T) {
 		t.Errorf("encode_force: no FUNC ff_func")
 	}
 }
+
+// TestStrongOverWeak: fw_hook is defined weak in one unit and strong in
+// the next. The symbol is the strong one's, so its prototype (parameter
+// strong_arg) is encoded, although the weak unit comes first.
+func TestStrongOverWeak(t *testing.T) {
+	elf := linkFixture(t, gccO2, "funcs_weak_a.c", "funcs_weak_b.c")
+	s := encodeFixture(t, elf, DefaultFeatures)
+	if got := s.funcs["fw_hook"]; got != "strong_arg" {
+		t.Errorf("fw_hook(%s), want fw_hook(strong_arg)", got)
+	}
+}
