@@ -195,13 +195,13 @@ func (m *merger) finishFx(o *Options) error {
 			e = info.findFunc(name)
 		}
 		if e == nil {
-			if fn.hasAddr && fn.addr != 0 {
+			if fn.hasAddr && (fn.addr != 0 || info.rel) {
 				noSym[name] = true
 			}
 			continue
 		}
 		if fn.flags&ffNoArgNames != 0 {
-			if fn.hasAddr && fn.addr != 0 {
+			if fn.hasAddr && (fn.addr != 0 || info.rel) {
 				noNames[name] = true
 			}
 			continue
