@@ -36,6 +36,7 @@ type Base struct {
 type scratch struct {
 	hdr                []thdr
 	woff, words        []uint32
+	holdsBase          bool // hdr, woff, words start with the base's
 	cmap, hypot, hlist []uint32
 	tab                table
 }
@@ -115,8 +116,8 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	}
 	defer func() {
 		// Everything the result needs was copied out of d's tables.
-		*sc = scratch{hdr: d.hdr, woff: d.woff, words: d.words, cmap: d.cmap,
-			hypot: d.hypot, hlist: d.hypotList[:0], tab: sc.tab}
+		*sc = scratch{hdr: d.hdr, woff: d.woff, words: d.words, holdsBase: true,
+			cmap: d.cmap, hypot: d.hypot, hlist: d.hypotList[:0], tab: sc.tab}
 		b.scratch.Put(sc)
 	}()
 	strs, err := d.dedupStrings(in)
@@ -164,17 +165,23 @@ func loadOnto(b *Base, in *btf.Spec, sc *scratch) (*deduper, error) {
 		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
 	}
 	d := &deduper{start: start, n: n, hypotList: sc.hlist}
-	d.hdr = resize(sc.hdr, int(n))
-	copy(d.hdr, b.hdr)
-	d.woff = resize(sc.woff, int(n)+1)
-	copy(d.woff, b.woff[:start])
+	// The base's share of hdr, woff and words is never written by a run
+	// (only the input's own types are rewritten), so memory reused from an
+	// earlier run against b already holds it; new memory gets a copy.
 	nw := len(b.words)
 	for id := start; id < n; id++ {
 		_, _, _, ext := in.RawType(btf.TypeID(id))
 		nw += len(ext)
 	}
+	fresh := !sc.holdsBase || cap(sc.hdr) < int(n) || cap(sc.woff) < int(n)+1 || cap(sc.words) < nw
+	d.hdr = resize(sc.hdr, int(n))
+	d.woff = resize(sc.woff, int(n)+1)
 	d.words = resize(sc.words, nw)[:len(b.words)]
-	copy(d.words, b.words)
+	if fresh {
+		copy(d.hdr, b.hdr)
+		copy(d.woff, b.woff[:start])
+		copy(d.words, b.words)
+	}
 	for id := start; id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id))
 		if kindOf(info) == btf.KindFwd {
