@@ -12,9 +12,11 @@ package main
 //	pahole --version | --numeric_version | --supported_btf_features
 //
 // The BTF is what `btfkit encode` makes with the matching options, byte for
-// byte: both call encode.EncodeFile. With --btf_base the result is split
-// BTF, deduplicated against the base with btf/dedup. Writing into the file
-// uses elfx.WriteSection, which leaves the file untouched on any error.
+// byte: both call encode.EncodeSplit (encode.EncodeFile without a base).
+// With --btf_base the result is split BTF, deduplicated against the base.
+// Writing into the file uses elfx.WriteSection (with distilled_base, .BTF
+// and .BTF.base together, encode_batch.go's writeInPlace), which leaves the
+// file untouched on any error.
 
 import (
 	"errors"
@@ -28,9 +30,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/btf/dedup"
-	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 )
 
@@ -434,37 +433,30 @@ func paholeEncode(c *paholeConfig) error {
 	if _, err := os.Stat(c.file); err != nil {
 		return err
 	}
-	var base *btf.Spec
+	var base *encode.Base
 	if c.base != "" {
-		if c.features.Has(encode.FeatDistilledBase) {
-			return fmt.Errorf("%s: --btf_features=distilled_base (.BTF.base for out-of-tree modules) is not supported by btfkit pahole yet", c.file)
+		if c.features.Has(encode.FeatDistilledBase) && c.detached != "" {
+			// pahole ignores distilled_base for raw output; saying so
+			// beats writing something other than what was asked for.
+			return fmt.Errorf("%s: --btf_features=distilled_base writes .BTF.base into the ELF file; it does not apply to --btf_encode_detached", c.file)
 		}
 		var err error
-		if base, err = btf.LoadFile(c.base, nil); err != nil {
+		if base, err = encode.LoadBase(c.base); err != nil {
 			return fmt.Errorf("--btf_base: %w", err)
 		}
 	}
-	spec, err := encode.EncodeFile(c.file, paholeEncodeOptions(c))
+	// Split BTF against the base, as pahole makes for modules, by the
+	// library call `btfkit encode --base` makes (encode/split.go): the
+	// module's types deduplicated once onto the base, VARs never merged.
+	spec, err := encode.EncodeSplit(c.file, base, paholeEncodeOptions(c))
 	if err != nil {
 		return err
 	}
-	if base != nil {
-		// Split BTF, as pahole makes for modules: the file's types
-		// deduplicated against the base, types equal to base types
-		// mapped onto them (libbpf's btf__dedup with a base). The
-		// encoder has no base option yet, so it happens here.
-		// VARs are never merged (libbpf), so global_var keeps every static.
-		split, _, err := dedup.DedupSpecsOnto(base, []*btf.Spec{spec}, dedup.Options{KeepDuplicateVars: true})
-		if err != nil {
-			return fmt.Errorf("%s: dedup against --btf_base %s: %w", c.file, c.base, err)
-		}
-		spec = split
-	}
-	raw := spec.Marshal(nil)
 	if c.detached != "" {
-		return paholeWriteFile(c.detached, raw)
+		return paholeWriteFile(c.detached, spec.Marshal(nil))
 	}
-	return elfx.WriteSection(c.file, ".BTF", raw)
+	// .BTF, and with distilled_base .BTF.base (encode_batch.go).
+	return writeInPlace(c.file, spec, base != nil && c.features.Has(encode.FeatDistilledBase))
 }
 
 // paholeWriteFile writes data to path through a temporary file renamed into
