@@ -402,3 +402,27 @@ func TestEncodeInPlaceVmlinux(t *testing.T) {
 		t.Errorf("bpftool dumps differ or fail: %d %q, %d %q", c1, e1, c2, e2)
 	}
 }
+
+// TestEncodeBaseFromELF: --base takes the base BTF from raw BTF or from an
+// ELF's .BTF (the Debian vmlinux, whose .BTF is embedded.btf): the same
+// output either way.
+func TestEncodeBaseFromELF(t *testing.T) {
+	vmlinux, _ := modInputs(t)
+	mod := modFind(t, "vfat")
+	bin := btfkitBinary(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "raw.btf"), filepath.Join(dir, "elf.btf")
+	for _, c := range [][]string{{modBaseBTF, a}, {vmlinux, b}} {
+		if _, stderr, code := runCmd(t, bin, "encode", "--base", c[0], "-o", c[1], mod); code != 0 {
+			t.Fatalf("--base %s: status %d: %s", c[0], code, stderr)
+		}
+	}
+	x, _ := os.ReadFile(a)
+	y, _ := os.ReadFile(b)
+	if len(x) == 0 || !bytes.Equal(x, y) {
+		t.Errorf("--base %s and --base %s give different outputs", modBaseBTF, vmlinux)
+	}
+	if _, stderr, code := runCmd(t, bin, "encode", "--base", filepath.Join(dir, "missing"), "-o", a, mod); code != 1 || !strings.Contains(stderr, "--base") {
+		t.Errorf("missing base: status %d, %q", code, stderr)
+	}
+}
