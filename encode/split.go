@@ -82,66 +82,13 @@ func EncodeSplit(path string, base *Base, o Options) (*btf.Spec, error) {
 // 1, or BTF split against base) onto base and returns BTF split against
 // base: what EncodeSplit does after encoding, for BTF from elsewhere.
 func SplitOnto(base *Base, spec *btf.Spec) (*btf.Spec, error) {
-	in := spec
-	switch {
-	case spec.Base() == nil:
-		var err error
-		if in, err = rebase(base.spec, spec); err != nil {
-			return nil, err
-		}
-	case spec.Base() != base.spec:
+	if b := spec.Base(); b != nil && b != base.spec {
 		return nil, fmt.Errorf("the BTF is split against another base")
 	}
-	out, _, err := dedup.DedupOnto(base.prep, in, dedup.Options{KeepDuplicateVars: true})
+	// A standalone spec is placed after the base by DedupOnto itself.
+	out, _, err := dedup.DedupOnto(base.prep, spec, dedup.Options{KeepDuplicateVars: true})
 	if err != nil {
 		return nil, fmt.Errorf("dedup against the base: %w", err)
 	}
-	return out, nil
-}
-
-// rebase returns spec, a standalone BTF, as BTF split against base that
-// refers to none of base's types: its IDs and string offsets shifted past
-// base's, its string table taken as it is (dedup rebuilds it). It is
-// dedup.MergeOnto for one spec without interning every string again.
-func rebase(base, spec *btf.Spec) (*btf.Spec, error) {
-	out := btf.NewSplitSpec(base)
-	idShift := uint32(base.NextID()) - 1
-	strShift := out.StringsStart()
-	strLen := uint32(spec.StringsLen())
-	last := uint32(spec.NextID())
-	nw := 0
-	for id := spec.FirstID(); id < spec.NextID(); id++ {
-		_, _, _, e := spec.RawType(id)
-		nw += len(e)
-	}
-	out.Reserve(spec.NumTypes(), nw)
-	var ext []uint32
-	var bad error
-	for id := spec.FirstID(); id < spec.NextID(); id++ {
-		name, info, st, e := spec.RawType(id)
-		ext = append(ext[:0], e...)
-		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
-			if *p >= last && bad == nil {
-				bad = fmt.Errorf("type [%d] refers to type %d, past the last type %d", id, *p, last-1)
-			}
-			if *p != 0 {
-				*p += idShift
-			}
-		})
-		btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
-			if *p >= strLen && bad == nil {
-				bad = fmt.Errorf("type [%d]: string offset %d past the end of the string table", id, *p)
-			}
-			if *p != 0 {
-				*p += strShift
-			}
-		})
-		if bad != nil {
-			return nil, bad
-		}
-		out.AddRaw(name, info, st, ext...)
-	}
-	out.SetRawStrings(spec.RawStrings())
-	out.SetHeaderLen(spec.HeaderLen())
 	return out, nil
 }

@@ -102,15 +102,32 @@ func (b *Base) Spec() *btf.Spec { return b.spec }
 
 // DedupOnto is Dedup for a Spec split against b.Spec(): the same result
 // and Mapping, without redoing the base's share of the work.
+//
+// in may also be a standalone BTF (numbered from 1) that refers to no base
+// type, such as an encoder's output for a module: it is then taken as
+// MergeOnto(b.Spec(), in) would place it, without that copy, and the
+// Mapping's input IDs are the placed ones (in's IDs + b.Spec().NextID()-1).
 func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
-	if in.Base() != b.spec {
-		return nil, Mapping{}, fmt.Errorf("dedup: DedupOnto: the input is not split against the prepared base")
+	// strSpec has in's own string table, split against the base: in
+	// itself, or for a standalone in a shell without types.
+	strSpec := in
+	var idShift, strShift uint32
+	switch in.Base() {
+	case b.spec:
+	case nil:
+		strSpec = btf.NewSplitSpec(b.spec)
+		strSpec.SetRawStrings(in.RawStrings())
+		strSpec.SetHeaderLen(in.HeaderLen())
+		idShift = uint32(b.spec.NextID()) - uint32(in.FirstID())
+		strShift = strSpec.StringsStart()
+	default:
+		return nil, Mapping{}, fmt.Errorf("dedup: DedupOnto: the input is split against another base than the prepared one")
 	}
 	sc, _ := b.scratch.Get().(*scratch)
 	if sc == nil {
 		sc = new(scratch)
 	}
-	d, err := loadOnto(b, in, sc)
+	d, err := loadOnto(b, in, idShift, strShift, sc)
 	if err != nil {
 		return nil, Mapping{}, err
 	}
@@ -120,7 +137,7 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 			cmap: d.cmap, hypot: d.hypot, hlist: d.hypotList[:0], tab: sc.tab}
 		b.scratch.Put(sc)
 	}()
-	strs, err := d.dedupStrings(in)
+	strs, err := d.dedupStrings(strSpec)
 	if err != nil {
 		return nil, Mapping{}, err
 	}
@@ -144,7 +161,7 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	}
 	sc.tab = d.tab
 	d.tab = table{}
-	return d.compactRemap(in, strs)
+	return d.compactRemap(strSpec, strs)
 }
 
 // DedupSpecsOntoBase is DedupSpecsOnto with a prepared base.
@@ -158,10 +175,11 @@ func DedupSpecsOntoBase(b *Base, specs []*btf.Spec, opts Options) (*btf.Spec, Ma
 
 // loadOnto is load for an input split against b: the base part of the
 // tables is copied from b.
-func loadOnto(b *Base, in *btf.Spec, sc *scratch) (*deduper, error) {
-	start := uint32(in.FirstID())
-	n := uint32(in.NextID())
-	if n-1 > maxTypes {
+func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*deduper, error) {
+	first := uint32(in.FirstID())
+	start := first + idShift
+	n := uint32(in.NextID()) + idShift
+	if uint64(in.NumTypes())+uint64(start)-1 > maxTypes {
 		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
 	}
 	d := &deduper{start: start, n: n, hypotList: sc.hlist}
@@ -169,7 +187,7 @@ func loadOnto(b *Base, in *btf.Spec, sc *scratch) (*deduper, error) {
 	// (only the input's own types are rewritten), so memory reused from an
 	// earlier run against b already holds it; new memory gets a copy.
 	nw := len(b.words)
-	for id := start; id < n; id++ {
+	for id := first; id < uint32(in.NextID()); id++ {
 		_, _, _, ext := in.RawType(btf.TypeID(id))
 		nw += len(ext)
 	}
@@ -182,16 +200,40 @@ func loadOnto(b *Base, in *btf.Spec, sc *scratch) (*deduper, error) {
 		copy(d.woff, b.woff[:start])
 		copy(d.words, b.words)
 	}
+	inNext, inStrs := uint32(in.NextID()), uint32(in.StringsLen())
 	for id := start; id < n; id++ {
-		name, info, st, ext := in.RawType(btf.TypeID(id))
+		name, info, st, ext := in.RawType(btf.TypeID(id - idShift))
+		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
+		}
 		if kindOf(info) == btf.KindFwd {
 			st = 0 // as load does
 		}
 		d.hdr[id] = thdr{name, info, st}
 		d.woff[id] = uint32(len(d.words))
 		d.words = append(d.words, ext...)
-		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
-			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
+		if idShift != 0 || strShift != 0 {
+			// A standalone input, placed after the base.
+			// Out-of-range values stay out of range (checked below and
+			// by dedupStrings).
+			h := &d.hdr[id]
+			e := d.words[d.woff[id]:]
+			btf.ForEachTypeRef(h.info, &h.size, e, func(p *uint32) {
+				switch {
+				case *p >= inNext:
+					*p = n
+				case *p != 0:
+					*p += idShift
+				}
+			})
+			btf.ForEachStringRef(h.info, &h.name, e, func(p *uint32) {
+				switch {
+				case *p >= inStrs:
+					*p = strShift + inStrs
+				case *p != 0:
+					*p += strShift
+				}
+			})
 		}
 	}
 	d.woff[n] = uint32(len(d.words))

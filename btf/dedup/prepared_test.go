@@ -117,6 +117,46 @@ func TestDedupOntoEqualsDedup(t *testing.T) {
 	t.Logf("%d modules, alone and paired", len(mods))
 }
 
+// TestDedupOntoStandalone: a standalone BTF (a whole vmlinux BTF, pahole
+// 1.24's) deduplicated onto the prepared base gives what Dedup gives for
+// it merged onto the base.
+func TestDedupOntoStandalone(t *testing.T) {
+	basePath, data := embedded(t)
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(basePath), "pahole-1.24-j1.btf"))
+	if err != nil {
+		t.Skipf("SKIP: %v", err)
+	}
+	base := mustParse(t, data, nil)
+	pb, err := PrepareBase(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := mustParse(t, raw, nil)
+	merged, err := MergeOnto(base, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wm, err := Dedup(merged, Options{KeepDuplicateVars: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // the second time on reused memory
+		got, gm, err := DedupOnto(pb, in, Options{KeepDuplicateVars: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Marshal(nil), want.Marshal(nil)) {
+			t.Fatalf("run %d: %d types, Dedup of the merged input %d; the bytes differ", i, got.NumTypes(), want.NumTypes())
+		}
+		for id := merged.FirstID(); id < merged.NextID(); id++ {
+			if gm.Map(id) != wm.Map(id) {
+				t.Fatalf("run %d: type %d maps to %d, Dedup maps it to %d", i, id, gm.Map(id), wm.Map(id))
+			}
+		}
+	}
+	t.Logf("%d types onto a base of %d: %d left", in.NumTypes(), base.NumTypes(), want.NumTypes())
+}
+
 // TestDedupOntoWrongBase: an input split against another base is refused.
 func TestDedupOntoWrongBase(t *testing.T) {
 	a := btf.NewSpec()
