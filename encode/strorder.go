@@ -29,37 +29,31 @@ func keepStringOrder(out, merged *btf.Spec) {
 		}
 		i = j + 1
 	}
-	ok := true
-	remap := func(p *uint32) {
-		if *p == 0 {
-			return
+	// First check that every string has its place, then rewrite.
+	for id := out.FirstID(); id < out.NextID(); id++ {
+		name, info, _, ext := out.RawType(id)
+		missing := false
+		btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
+			if *p != 0 {
+				if _, found := offs[out.String(*p)]; !found {
+					missing = true
+				}
+			}
+		})
+		if missing {
+			return // a string we cannot place: keep dedup's table
 		}
-		n, found := offs[out.String(*p)]
-		if !found {
-			ok = false
-			return
-		}
-		*p = n
 	}
-	type fix struct {
-		id   btf.TypeID
-		name uint32
-		info uint32
-		st   uint32
-		ext  []uint32
-	}
-	var fixes []fix
+	var e []uint32
 	for id := out.FirstID(); id < out.NextID(); id++ {
 		name, info, st, ext := out.RawType(id)
-		e := append([]uint32(nil), ext...)
-		btf.ForEachStringRef(info, &name, e, remap)
-		fixes = append(fixes, fix{id, name, info, st, e})
-	}
-	if !ok {
-		return // a string we cannot place: keep dedup's table
-	}
-	for _, f := range fixes {
-		out.SetRaw(f.id, f.name, f.info, f.st, f.ext...)
+		e = append(e[:0], ext...)
+		btf.ForEachStringRef(info, &name, e, func(p *uint32) {
+			if *p != 0 {
+				*p = offs[out.String(*p)]
+			}
+		})
+		out.SetRaw(id, name, info, st, e...)
 	}
 	out.SetRawStrings(append([]byte(nil), table...))
 	// libbpf v1.8 (pahole 1.31) writes the 32-byte header whose last two
