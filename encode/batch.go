@@ -157,7 +157,7 @@ func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResul
 					return
 				}
 				r := BatchResult{Index: i, Module: mods[i]}
-				r.Spec, r.Err = encodeModule(mods[i].Path, base, eo, o.TempDir)
+				r.Spec, r.Err = EncodeModule(mods[i].Path, base, eo, o.TempDir)
 				if err := done(r); err != nil && r.Err == nil {
 					r.Err = err
 				}
@@ -175,10 +175,6 @@ func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResul
 // (.ko.xz, .ko.zst, .ko.gz): such a file is decompressed to a temporary
 // file in tempDir ("" for os.TempDir()), removed afterwards.
 func EncodeModule(path string, base *Base, o Options, tempDir string) (*btf.Spec, error) {
-	return encodeModule(path, base, o, tempDir)
-}
-
-func encodeModule(path string, base *Base, o Options, tempDir string) (*btf.Spec, error) {
 	local, cleanup, err := decompressModule(path, tempDir)
 	if err != nil {
 		return nil, err
