@@ -11,6 +11,6 @@ require (
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/klauspost/compress v1.20.4
-	github.com/spf13/pflag v1.1.0 // indirect
+	github.com/spf13/pflag v1.1.0
 	golang.org/x/sys v0.50.0
 )

@@ -3,6 +3,7 @@ package btf
 import (
 	"bytes"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,7 +66,7 @@ func kernelInputs(t testing.TB) (vmlinux, modules string) {
 		if k.vmlinux != "" {
 			return
 		}
-		tool := "/work/shared/tools/kernel-inputs"
+		tool := refdata.Dir + "/tools/kernel-inputs"
 		if v := os.Getenv("BTFKIT_KERNEL_INPUTS"); v != "" {
 			tool = v
 		}

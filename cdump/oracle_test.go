@@ -3,6 +3,7 @@ package cdump
 import (
 	"bytes"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,7 +161,7 @@ func kernelInputs(t testing.TB) (vmlinux, modules string) {
 		}
 		tool := filepath.Join("..", "..", "shared", "tools", "kernel-inputs")
 		if _, err := os.Stat(tool); err != nil {
-			tool = "/work/shared/tools/kernel-inputs"
+			tool = refdata.Dir + "/tools/kernel-inputs"
 		}
 		if v := os.Getenv("BTFKIT_KERNEL_INPUTS"); v != "" {
 			tool = v

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +35,7 @@ func kernelPaths() (vmlinux, modules string) {
 			if exec.Command("dpkg", "-s", "linux-image-6.1.0-57-cloud-amd64-dbg").Run() == nil {
 				tool := os.Getenv("KERNEL_INPUTS")
 				if tool == "" {
-					tool = "/work/shared/tools/kernel-inputs"
+					tool = refdata.Dir + "/tools/kernel-inputs"
 				}
 				out, err := exec.Command(tool).Output()
 				if err == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,11 +22,14 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 )
 
-const (
-	splitRefDir       = "/work/shared/reference/debian-6.1.0-57-cloud"
+var (
+	splitRefDir       = refdata.Dir + "/reference/debian-6.1.0-57-cloud"
 	splitBaseBTF      = splitRefDir + "/embedded.btf"
 	splitModulesTarXZ = splitRefDir + "/modules-pahole-1.31-head.tar.xz"
-	splitRefTotal     = 162462 // types in all of pahole 1.31's module BTFs
+)
+
+const (
+	splitRefTotal = 162462 // types in all of pahole 1.31's module BTFs
 )
 
 // splitSkip skips the test, or fails it under CI=true.
@@ -43,7 +47,7 @@ func splitModulesDir(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv("MODULES")
 	if dir == "" {
-		out, err := exec.Command("/work/shared/tools/kernel-inputs").Output()
+		out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
 		if err != nil {
 			splitSkip(t, "the Debian kernel modules are not installed (kernel-inputs: %v)", err)
 		}

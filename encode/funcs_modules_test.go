@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,9 +13,9 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 )
 
-const (
-	refModulesTar = "/work/shared/reference/debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz"
-	refEmbedded   = "/work/shared/reference/debian-6.1.0-57-cloud/embedded.btf"
+var (
+	refModulesTar = refdata.Dir + "/reference/debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz"
+	refEmbedded   = refdata.Dir + "/reference/debian-6.1.0-57-cloud/embedded.btf"
 )
 
 // requireModules returns the directory of the Debian modules (MODULES=
@@ -27,7 +28,7 @@ func requireModules(t *testing.T) string {
 	if v := os.Getenv("MODULES"); v != "" {
 		return v
 	}
-	out, err := exec.Command("/work/shared/tools/kernel-inputs").Output()
+	out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
 	if err == nil {
 		for _, l := range strings.Fields(string(out)) {
 			if d, ok := strings.CutPrefix(l, "MODULES="); ok {

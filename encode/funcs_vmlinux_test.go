@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"runtime"
 	"sort"
@@ -18,7 +19,7 @@ import (
 	"github.com/btfkit/btfkit/internal/kernload"
 )
 
-const refGlobalVarBTF = "/work/shared/reference/debian-6.1.0-57-cloud/pahole-1.31-head-global_var.btf"
+var refGlobalVarBTF = refdata.Dir + "/reference/debian-6.1.0-57-cloud/pahole-1.31-head-global_var.btf"
 
 // encodeVmlinux encodes the Debian vmlinux once per feature set for the
 // tests of this file.

@@ -3,6 +3,7 @@ package encode
 import (
 	"bytes"
 	"errors"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,7 +84,7 @@ func requireVmlinux(t testing.TB) string {
 	if v := os.Getenv("VMLINUX"); v != "" {
 		return v
 	}
-	out, err := exec.Command("/work/shared/tools/kernel-inputs").Output()
+	out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
 	if err == nil {
 		for _, l := range strings.Split(string(out), "\n") {
 			if v, ok := strings.CutPrefix(l, "VMLINUX="); ok {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"testing"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 )
 
-const refBTF = "/work/shared/reference/debian-6.1.0-57-cloud/pahole-1.31-head.btf"
+var refBTF = refdata.Dir + "/reference/debian-6.1.0-57-cloud/pahole-1.31-head.btf"
 
 // refCounts are the non-function type counts of pahole 1.31's BTF for the
 // Debian vmlinux (refBTF).

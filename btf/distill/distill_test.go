@@ -2,6 +2,7 @@ package distill
 
 import (
 	"bytes"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +14,7 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 )
 
-const refDir = "/work/shared/reference/debian-6.1.0-57-cloud"
+var refDir = refdata.Dir + "/reference/debian-6.1.0-57-cloud"
 
 // distilledModules are the modules of distilled-pahole-1.31.tar.xz.
 var distilledModules = strings.Fields("sctp xfs mlx5_core btrfs kvm kvm-intel cifs nf_tables vxlan nf_conntrack 8021q iptable_filter vfat bonding tun virtio_net nfsd ib_core dm-mod fuse")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,7 +178,7 @@ func TestDumpHelpListsFormats(t *testing.T) {
 func TestDumpCommandSplitWithoutBase(t *testing.T) {
 	modules := os.Getenv("MODULES")
 	if modules == "" {
-		out, _ := exec.Command("/work/shared/tools/kernel-inputs").Output()
+		out, _ := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
 		for _, f := range strings.Fields(string(out)) {
 			if v, ok := strings.CutPrefix(f, "MODULES="); ok {
 				modules = v

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,7 +70,7 @@ func dumpCKernelInputs(t *testing.T) (vmlinux, module string) {
 	if vmlinux == "" {
 		tool := filepath.Join("..", "..", "..", "shared", "tools", "kernel-inputs")
 		if _, err := os.Stat(tool); err != nil {
-			tool = "/work/shared/tools/kernel-inputs"
+			tool = refdata.Dir + "/tools/kernel-inputs"
 		}
 		out, err := exec.Command(tool).Output()
 		if err == nil {

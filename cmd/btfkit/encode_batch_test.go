@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/btfkit/btfkit/internal/refdata"
 	"io"
 	"os"
 	"os/exec"
@@ -17,8 +18,8 @@ import (
 	"github.com/btfkit/btfkit/encode"
 )
 
-const (
-	modRefDir  = "/work/shared/reference/debian-6.1.0-57-cloud"
+var (
+	modRefDir  = refdata.Dir + "/reference/debian-6.1.0-57-cloud"
 	modBaseBTF = modRefDir + "/embedded.btf"
 )
 
@@ -37,7 +38,7 @@ func modInputs(t testing.TB) (vmlinux, modules string) {
 	t.Helper()
 	vmlinux, modules = os.Getenv("VMLINUX"), os.Getenv("MODULES")
 	if vmlinux == "" || modules == "" {
-		out, err := exec.Command("/work/shared/tools/kernel-inputs").Output()
+		out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
 		if err != nil {
 			modSkip(t, "the Debian kernel is not installed (kernel-inputs: %v)", err)
 		}

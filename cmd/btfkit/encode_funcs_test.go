@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func TestEncodeFeatureNames(t *testing.T) {
 	pahole131 := "encode_force var float decl_tag type_tag enum64 optimized_func consistent_func decl_tag_kfuncs reproducible_build distilled_base global_var attributes true_signature layout"
 	// What pahole 1.31 itself prints for --supported_btf_features, when
 	// the reference transcript is here.
-	if b, err := os.ReadFile("/work/shared/reference/pahole-1.31-cli.txt"); err == nil {
+	if b, err := os.ReadFile(refdata.Dir + "/reference/pahole-1.31-cli.txt"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			if strings.HasPrefix(l, "encode_force,") {
 				pahole131 = strings.ReplaceAll(strings.TrimSpace(l), ",", " ")
