@@ -48,48 +48,17 @@ var debianModules = []string{
 	"virtio_net", "nfsd", "ib_core", "dm-mod", "fuse",
 }
 
-var kernelInputsOnce struct {
-	sync.Once
-	vmlinux, modules string
-	err              error
-}
-
 // kernelInputs returns the Debian vmlinux with debug info and its module
 // directory, from $VMLINUX and $MODULES or else from
 // /work/shared/tools/kernel-inputs (which prints VMLINUX=... MODULES=...).
 // It skips (fails with CI=true) when they are not installed.
 func kernelInputs(t testing.TB) (vmlinux, modules string) {
 	t.Helper()
-	k := &kernelInputsOnce
-	k.Do(func() {
-		k.vmlinux, k.modules = os.Getenv("VMLINUX"), os.Getenv("MODULES")
-		if k.vmlinux != "" {
-			return
-		}
-		tool := refdata.Dir + "/tools/kernel-inputs"
-		if v := os.Getenv("BTFKIT_KERNEL_INPUTS"); v != "" {
-			tool = v
-		}
-		out, err := exec.Command(tool).Output()
-		if err != nil {
-			k.err = fmt.Errorf("%s: %v", tool, err)
-			return
-		}
-		for _, f := range strings.Fields(string(out)) {
-			if v, ok := strings.CutPrefix(f, "VMLINUX="); ok {
-				k.vmlinux = v
-			} else if v, ok := strings.CutPrefix(f, "MODULES="); ok {
-				k.modules = v
-			}
-		}
-	})
-	if k.err != nil {
-		skipOrFail(t, "kernel inputs not available: %v", k.err)
+	vmlinux, modules, err := refdata.KernelInputs()
+	if err != nil {
+		skipOrFail(t, "kernel inputs not available: %v", err)
 	}
-	if _, err := os.Stat(k.vmlinux); k.vmlinux == "" || err != nil {
-		skipOrFail(t, "Debian vmlinux %q not installed", k.vmlinux)
-	}
-	return k.vmlinux, k.modules
+	return vmlinux, modules
 }
 
 var moduleIndex struct {

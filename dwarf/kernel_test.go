@@ -3,11 +3,9 @@ package dwarf
 import (
 	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -29,39 +27,11 @@ func kernelInputs(t testing.TB) (vmlinux, modules string) {
 
 // kernelPaths finds the kernel inputs once; "" when they are absent.
 func kernelPaths() (vmlinux, modules string) {
-	kernelOnce.Do(func() {
-		kv, km := os.Getenv("VMLINUX"), os.Getenv("MODULES")
-		if kv == "" {
-			if exec.Command("dpkg", "-s", "linux-image-6.1.0-57-cloud-amd64-dbg").Run() == nil {
-				tool := os.Getenv("KERNEL_INPUTS")
-				if tool == "" {
-					tool = refdata.Dir + "/tools/kernel-inputs"
-				}
-				out, err := exec.Command(tool).Output()
-				if err == nil {
-					for _, l := range strings.Split(string(out), "\n") {
-						if v, ok := strings.CutPrefix(l, "VMLINUX="); ok {
-							kv = v
-						}
-						if v, ok := strings.CutPrefix(l, "MODULES="); ok {
-							km = v
-						}
-					}
-				}
-			}
-		}
-		if _, err := os.Stat(kv); err != nil {
-			kv = ""
-		}
-		kernelVmlinux, kernelModules = kv, km
-	})
+	kernelVmlinux, kernelModules, _ = refdata.KernelInputs()
 	return kernelVmlinux, kernelModules
 }
 
-var (
-	kernelOnce                   sync.Once
-	kernelVmlinux, kernelModules string
-)
+var kernelVmlinux, kernelModules string
 
 // kernelModuleSample returns n modules of the Debian kernel, spread evenly
 // over the sorted list of all of them.

@@ -45,17 +45,9 @@ func splitSkip(t testing.TB, format string, args ...any) {
 // (/work/shared/tools/kernel-inputs prints it).
 func splitModulesDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("MODULES")
-	if dir == "" {
-		out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
-		if err != nil {
-			splitSkip(t, "the Debian kernel modules are not installed (kernel-inputs: %v)", err)
-		}
-		for _, f := range strings.Fields(string(out)) {
-			if v, ok := strings.CutPrefix(f, "MODULES="); ok {
-				dir = v
-			}
-		}
+	_, dir, err := refdata.KernelInputs()
+	if err != nil {
+		splitSkip(t, "the Debian kernel modules are not installed: %v", err)
 	}
 	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
 		splitSkip(t, "the Debian kernel modules are not installed (%q)", dir)

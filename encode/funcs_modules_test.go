@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
@@ -25,16 +24,9 @@ func requireModules(t *testing.T) string {
 	if raceEnabled || testing.Short() {
 		t.Skip("SKIP: module encodes in -short mode or under the race detector")
 	}
-	if v := os.Getenv("MODULES"); v != "" {
-		return v
-	}
-	out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
+	_, d, err := refdata.KernelInputs()
 	if err == nil {
-		for _, l := range strings.Fields(string(out)) {
-			if d, ok := strings.CutPrefix(l, "MODULES="); ok {
-				return d
-			}
-		}
+		return d
 	}
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("kernel modules not found: %v", err)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
@@ -81,23 +80,14 @@ func requireVmlinux(t testing.TB) string {
 		// multi-unit object instead.
 		t.Skip("SKIP: vmlinux tests do not run under the race detector")
 	}
-	if v := os.Getenv("VMLINUX"); v != "" {
+	v, _, err := refdata.KernelInputs()
+	if err == nil {
 		return v
 	}
-	out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
-	if err == nil {
-		for _, l := range strings.Split(string(out), "\n") {
-			if v, ok := strings.CutPrefix(l, "VMLINUX="); ok {
-				if _, err := os.Stat(v); err == nil {
-					return v
-				}
-			}
-		}
-	}
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("the Debian vmlinux is not installed (kernel-inputs: %v)", err)
+		t.Fatalf("the Debian vmlinux is not installed: %v", err)
 	}
-	t.Skipf("SKIP: the Debian vmlinux is not installed (run /work/shared/tools/kernel-inputs)")
+	t.Skipf("SKIP: the Debian vmlinux is not installed: %v", err)
 	return ""
 }
 

@@ -176,15 +176,7 @@ func TestDumpHelpListsFormats(t *testing.T) {
 // TestDumpCommandSplitWithoutBase: a module's split BTF without --base says
 // what is missing.
 func TestDumpCommandSplitWithoutBase(t *testing.T) {
-	modules := os.Getenv("MODULES")
-	if modules == "" {
-		out, _ := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
-		for _, f := range strings.Fields(string(out)) {
-			if v, ok := strings.CutPrefix(f, "MODULES="); ok {
-				modules = v
-			}
-		}
-	}
+	_, modules, _ := refdata.KernelInputs()
 	var ko string
 	filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Name() == "vfat.ko" {

@@ -66,28 +66,12 @@ func runDumpc(t *testing.T, args ...string) (string, string, int) {
 // skipping visibly (failing with CI=true) when they are not installed.
 func dumpCKernelInputs(t *testing.T) (vmlinux, module string) {
 	t.Helper()
-	vmlinux, modules := os.Getenv("VMLINUX"), os.Getenv("MODULES")
-	if vmlinux == "" {
-		tool := filepath.Join("..", "..", "..", "shared", "tools", "kernel-inputs")
-		if _, err := os.Stat(tool); err != nil {
-			tool = refdata.Dir + "/tools/kernel-inputs"
-		}
-		out, err := exec.Command(tool).Output()
-		if err == nil {
-			for _, f := range strings.Fields(string(out)) {
-				if v, ok := strings.CutPrefix(f, "VMLINUX="); ok {
-					vmlinux = v
-				} else if v, ok := strings.CutPrefix(f, "MODULES="); ok {
-					modules = v
-				}
-			}
-		}
-	}
-	if _, err := os.Stat(vmlinux); vmlinux == "" || err != nil {
+	vmlinux, modules, err := refdata.KernelInputs()
+	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but the Debian kernel inputs are not installed (%q)", vmlinux)
+			t.Fatalf("CI=true but the Debian kernel inputs are not installed: %v", err)
 		}
-		t.Skipf("SKIP: Debian kernel inputs not installed (%q)", vmlinux)
+		t.Skipf("SKIP: Debian kernel inputs not installed: %v", err)
 	}
 	filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Name() == "vxlan.ko" {

@@ -36,19 +36,9 @@ func modSkip(t testing.TB, format string, args ...any) {
 // (/work/shared/tools/kernel-inputs), skipping when they are absent.
 func modInputs(t testing.TB) (vmlinux, modules string) {
 	t.Helper()
-	vmlinux, modules = os.Getenv("VMLINUX"), os.Getenv("MODULES")
-	if vmlinux == "" || modules == "" {
-		out, err := exec.Command(refdata.Dir + "/tools/kernel-inputs").Output()
-		if err != nil {
-			modSkip(t, "the Debian kernel is not installed (kernel-inputs: %v)", err)
-		}
-		for _, f := range strings.Fields(string(out)) {
-			if v, ok := strings.CutPrefix(f, "VMLINUX="); ok {
-				vmlinux = v
-			} else if v, ok := strings.CutPrefix(f, "MODULES="); ok {
-				modules = v
-			}
-		}
+	vmlinux, modules, err := refdata.KernelInputs()
+	if err != nil {
+		modSkip(t, "the Debian kernel is not installed: %v", err)
 	}
 	for _, p := range []string{vmlinux, modules, modBaseBTF} {
 		if _, err := os.Stat(p); p == "" || err != nil {
