@@ -424,54 +424,24 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 			f.Val, f.Len = uint64(c.base)+uint64(pos), uint32(k)
 			pos += k + 1
-		case FormExprloc, FormBlock:
+		case FormExprloc, FormBlock, FormBlock1, FormBlock2, FormBlock4:
 			b := reader{data: data, pos: pos, end: end, big: c.big}
-			n := b.uleb()
+			var n uint64
+			switch form {
+			case FormBlock1:
+				n = uint64(b.u8())
+			case FormBlock2:
+				n = uint64(b.u16())
+			case FormBlock4:
+				n = uint64(b.u32())
+			default:
+				n = b.uleb()
+			}
 			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
 				goto short
 			}
 			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
-			b.pos += int(n)
-			if b.bad {
-				goto short
-			}
-			pos = b.pos
-		case FormBlock1:
-			b := reader{data: data, pos: pos, end: end, big: c.big}
-			n := uint64(b.u8())
-			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
-				goto short
-			}
-			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
-			b.pos += int(n)
-			if b.bad {
-				goto short
-			}
-			pos = b.pos
-		case FormBlock2:
-			b := reader{data: data, pos: pos, end: end, big: c.big}
-			n := uint64(b.u16())
-			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
-				goto short
-			}
-			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
-			b.pos += int(n)
-			if b.bad {
-				goto short
-			}
-			pos = b.pos
-		case FormBlock4:
-			b := reader{data: data, pos: pos, end: end, big: c.big}
-			n := uint64(b.u32())
-			if b.bad || n > uint64(end-b.pos) || n > 0xffffffff {
-				goto short
-			}
-			f.Val, f.Len = uint64(c.base)+uint64(b.pos), uint32(n)
-			b.pos += int(n)
-			if b.bad {
-				goto short
-			}
-			pos = b.pos
+			pos = b.pos + int(n)
 		case FormData16:
 			if end-pos < 16 {
 				goto short
