@@ -118,13 +118,14 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 			}
 			continue
 		}
-		if wanted(d.tag, parent) || fx.elf != nil && wantedFunc(d.tag, parent) {
+		wantFunc := fx.elf != nil && wantedFunc(d.tag, parent)
+		if wantFunc || wanted(d.tag, parent) {
 			for i := range e.Fields {
 				if err := fastField(dd, &d, &e.Fields[i]); err != nil {
 					return err
 				}
 			}
-			if fx.elf != nil && wantedFunc(d.tag, parent) {
+			if wantFunc {
 				if err := fastFuncFields(r, dd, &d, &e, &fx.addrs); err != nil {
 					return err
 				}
