@@ -7,8 +7,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
@@ -34,7 +32,7 @@ type Options struct {
 
 	elf *elfInfo // ELF sections, symbols and kfuncs (EncodeFile)
 
-	stdReader bool // read with debug/dwarf instead of the dwarf package (tests)
+	stdReader bool // read with debug/dwarf instead of the dwarf package (tests; see stdWalk)
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -106,15 +104,10 @@ func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(in
 		jobs = runtime.NumCPU()
 	}
 	if o.stdReader {
-		src, err := openStd(path)
-		if err != nil {
-			return err
-		}
-		defer src.close()
 		if onOpen != nil {
 			onOpen(0, false)
 		}
-		return walkStd(src, o, jobs, emit)
+		return stdWalk(path, o, emit)
 	}
 	if err := checkELF(path); err != nil {
 		return err
@@ -150,45 +143,10 @@ func checkELF(path string) error {
 	return nil
 }
 
-func walkStd(src *stdSource, o Options, jobs int, emit func(*fragment) error) error {
-	n := src.numUnits()
-	if jobs > n {
-		jobs = n
-	}
-	frags := make([]*fragment, n)
-	errs := make([]error, n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := newUnitConv(o, src.bigEndian())
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				c.reset()
-				if err := src.walkUnit(i, c.add); err != nil {
-					errs[i] = err
-					continue
-				}
-				frags[i] = c.emit()
-			}
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return err
-		}
-		if err := emit(frags[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// stdWalk converts a file's units with the standard library's debug/dwarf,
+// the oracle the tests hold the fast reader to. The tests set it
+// (stddwarf_test.go), so the oracle is not compiled into btfkit.
+var stdWalk func(path string, o Options, emit func(*fragment) error) error
 
 func newUnitConv(o Options, big bool) *unitConv {
 	c := &unitConv{feat: o.Features, bigEndian: big}

@@ -8,8 +8,7 @@ import (
 )
 
 // stdSource reads units with the standard library's debug/dwarf. It is the
-// reference reader the fast one is checked against, and the fallback for
-// inputs the fast reader does not take.
+// reference reader the fast one is checked against in tests.
 type stdSource struct {
 	path  string
 	f     *elf.File
@@ -178,4 +177,31 @@ func stdField(d *die, f dwarf.Field) {
 			d.has |= hasGNUAnnotation
 		}
 	}
+}
+
+func init() {
+	stdWalk = func(path string, o Options, emit func(*fragment) error) error {
+		src, err := openStd(path)
+		if err != nil {
+			return err
+		}
+		defer src.close()
+		return walkStd(src, o, emit)
+	}
+}
+
+// walkStd converts the units one after another: the oracle needs no
+// parallelism, only the same per-unit conversion.
+func walkStd(src *stdSource, o Options, emit func(*fragment) error) error {
+	c := newUnitConv(o, src.bigEndian())
+	for i := 0; i < src.numUnits(); i++ {
+		c.reset()
+		if err := src.walkUnit(i, c.add); err != nil {
+			return err
+		}
+		if err := emit(c.emit()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
