@@ -35,7 +35,8 @@
 // lists the functions left out and why.
 //
 // This package must not know how DWARF is decoded (that is the dwarf
-// package's; only the adapters fastdwarf.go and stddwarf.go see readers),
+// package's; only the adapter fastdwarf.go sees the reader, and the test
+// file stddwarf_test.go adapts debug/dwarf as the oracle),
 // how BTF is deduplicated (btf/dedup's API only), or how BTF is written to
 // disk or into an ELF file.
 package encode
