@@ -283,13 +283,20 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 				}
 			}
 		}
-		// Aggregates in two registers: the first register piece.
-		for i := 0; i < min(cnt, maxOpsDecoded); i++ {
-			if b := ops[i].atom; b >= opReg0 && b <= opReg31 {
+		// Aggregates in two registers: the first register piece, and
+		// which bytes of each register's word the pieces carry.
+		all := ops[:min(cnt, maxOpsDecoded)]
+		if cnt > maxOpsDecoded {
+			all = make([]op, cnt)
+			decodeOps(expr, addrSize, all)
+		}
+		for i := range all {
+			if b := all[i].atom; b >= opReg0 && b <= opReg31 {
 				set(&l.regBig, b-opReg0)
 				break
 			}
 		}
+		l.addPieces(all, addrSize)
 		return
 	}
 	both := func(r uint8) {
@@ -319,6 +326,40 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 			both(sub[0].atom - opReg0)
 		}
 	}
+}
+
+// addPieces records, as pahole 1.31 does for an aggregate passed in two
+// registers, the byte offset within the aggregate at which each
+// DW_OP_piece starts: in first when it falls in the first register's
+// word, in second (relative to that word) otherwise. A piece opening the
+// expression has no location: it only moves the offset. Every entry of a
+// location list adds its pieces.
+func (l *locSummary) addPieces(ops []op, addrSize int) {
+	off := uint64(0)
+	for i := range ops {
+		if ops[i].atom != opPiece {
+			continue
+		}
+		if i == 0 {
+			off = ops[i].n
+			continue
+		}
+		if off < uint64(addrSize) {
+			l.first |= fieldBit(off)
+		} else {
+			l.second |= fieldBit(off - uint64(addrSize))
+		}
+		off += ops[i].n
+	}
+}
+
+// fieldBit is the bit of byte offset off in a piece field set (offsets
+// past 63 are not recorded).
+func fieldBit(off uint64) uint64 {
+	if off >= 64 {
+		return 0
+	}
+	return 1 << off
 }
 
 // addrTable reads a unit's entries of .debug_addr (DW_OP_addrx).

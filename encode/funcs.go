@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -59,6 +60,9 @@ type funcAttrs struct {
 type locSummary struct {
 	regSmall, regBig int8 // DWARF register numbers, paramRegUnknown if none
 	stack, constant  bool
+	// Aggregates in two registers: bit n of first (second) says a
+	// DW_OP_piece starts at byte n of the first (second) register's word.
+	first, second uint64
 }
 
 func (l *locSummary) init() { l.regSmall, l.regBig = paramRegUnknown, paramRegUnknown }
@@ -103,6 +107,13 @@ type prmRec struct {
 	passedMem  bool
 	optimized  bool
 	unexpected bool
+	// An aggregate in two registers that its pieces show passed as one
+	// member (pahole's true_sig_member): the member's name and type.
+	first, second uint64 // piece fields (locSummary), aggregates only
+	member        string
+	memberHas     uint32
+	memberTyp     uint64
+	memberFound   bool // the member's type is a type of the unit
 }
 
 // varRec is one top-level variable.
@@ -343,6 +354,72 @@ func (c *unitConv) isStructParam(has uint32, off uint64) bool {
 	return false
 }
 
+// pieceMember is pahole 1.31's reading of an aggregate parameter whose
+// pieces carry exactly one field in exactly one of its two registers:
+// the member of the parameter's struct at that byte offset (the field's
+// offset in the first register's word, or a word plus its offset in the
+// second's) is what is passed, and it is recorded with its type. Only a
+// parameter with its own name and type qualifies (not one that takes
+// them from an abstract origin); the type is followed through entries
+// without a byte size (typedefs, qualifiers) to a struct; the member is
+// the first whose bit offset is the field's.
+func (c *unitConv) pieceMember(p *prmRec, addrSize int) {
+	f, s := p.first, p.second
+	if f == 0 && s == 0 || f != 0 && s != 0 || bits.OnesCount64(f) >= 2 || bits.OnesCount64(s) >= 2 {
+		return
+	}
+	if p.name == "" || p.has&hasType == 0 {
+		return
+	}
+	off := uint64(bits.TrailingZeros64(f))
+	if f == 0 {
+		off = uint64(addrSize) + uint64(bits.TrailingZeros64(s))
+	}
+	has, typ := p.has, p.typ
+	for n := 0; ; n++ {
+		if n == 64 || has&hasType == 0 {
+			return
+		}
+		i := c.find(typ)
+		if i < 0 {
+			return
+		}
+		r := &c.recs[i]
+		if r.has&hasByteSize == 0 || r.size == 0 {
+			has, typ = r.has, r.typ
+			continue
+		}
+		if r.tag != tagStructureType {
+			return
+		}
+		for j := r.first; j >= 0; j = c.items[j].next {
+			it := &c.items[j]
+			if it.kind != itMember {
+				continue
+			}
+			var bitOff uint64
+			switch {
+			case it.has&hasDataBitOffset != 0:
+				bitOff = it.dataBitOff
+			case it.has&hasMemberLoc != 0:
+				bitOff = it.loc * 8
+			default:
+				continue
+			}
+			if bitOff != off*8 {
+				continue
+			}
+			if it.name == "" || it.has&hasType == 0 {
+				return
+			}
+			p.member, p.memberHas, p.memberTyp = it.name, it.has&hasType, it.typ
+			p.memberFound = c.find(it.typ) >= 0
+			return
+		}
+		return
+	}
+}
+
 // analyzeFuncs applies pahole's per-unit function rules: names, return
 // and parameter types from abstract origins, shared location facts, and
 // the checks of parameter locations against the calling convention.
@@ -374,8 +451,11 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 		p.hasLoc = p.fx&fxLoc != 0
 		p.hasConst = p.fx&fxConstValue != 0
 		p.locReg = p.loc.regSmall
+		p.first, p.second, p.member = 0, 0, ""
 		if p.size > uint64(addrSize) && aggTwo {
 			p.locReg = p.loc.regBig
+			p.first, p.second = p.loc.first, p.loc.second
+			c.pieceMember(p, addrSize)
 		}
 	}
 	// Out-of-line instances take names and types from their origins and
@@ -430,6 +510,11 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 			}
 			if p.passedMem {
 				o.passedMem = true
+			}
+			o.first |= p.first
+			o.second |= p.second
+			if p.member != "" && o.member == "" {
+				o.member, o.memberHas, o.memberTyp, o.memberFound = p.member, p.memberHas, p.memberTyp, p.memberFound
 			}
 		}
 	}
@@ -547,9 +632,26 @@ func (fc *funcConv) analyzeLocations(fn *fnRec, nrRegs int, regs [8]int8, addrSi
 				}
 			case expected >= 0 && expected != p.locReg:
 				p.unexpected = true
+			case trueSig && (p.first != 0 || p.second != 0):
+				// An aggregate in register pieces: whole when
+				// both registers carry fields or the next
+				// parameter sits past its registers; otherwise
+				// the one member passed takes one register.
+				switch {
+				case p.first != 0 && p.second != 0:
+					reg += slotsOf(p)
+					continue
+				case fc.nextKeepsSlots(fn, k, reg+slotsOf(p), nrRegs, regs):
+					p.member = ""
+					reg += slotsOf(p)
+					continue
+				case p.member != "" && p.memberFound:
+					p.has = p.has&^hasType | p.memberHas
+					p.typ = p.memberTyp
+					reg++
+					continue
+				}
 			}
-			// (Aggregates split into register pieces, renamed
-			// param__member by pahole, are not handled: they stay.)
 		case p.hasConst && !fc.clang:
 			p.optimized = true
 		case trueSig:
@@ -668,7 +770,11 @@ func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
 			if fn.sigChanged && p.optimized && fc.feat.Has(FeatTrueSignature) {
 				continue
 			}
-			ff.words = append(ff.words, c.strs.add(p.name), c.ref(p.has, p.typ))
+			name := p.name
+			if fn.sigChanged && p.member != "" && name != "" && fc.feat.Has(FeatTrueSignature) {
+				name += "__" + p.member
+			}
+			ff.words = append(ff.words, c.strs.add(name), c.ref(p.has, p.typ))
 			f.np++
 		}
 		if fn.unspec {
