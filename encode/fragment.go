@@ -58,7 +58,8 @@ type merger struct {
 	ident  strIdent // (data pointer, length) -> offset: most names are views of .debug_str
 
 	// stableStrings says that a fragment string's data pointer identifies
-	// it for the whole merge (views of a mapping), so ident may be used.
+	// it for the whole merge (views of a mapping) and that units share
+	// them (one .debug_str for all units), so ident is worth using.
 	stableStrings bool
 	local         []uint32 // fragment string index -> offset, per fragment
 	ext           []uint32
@@ -107,16 +108,25 @@ func (t *strIdent) lookup(p uintptr, n uint32) (*identSlot, bool) {
 }
 
 func newMerger() *merger {
-	return &merger{out: btf.NewSpec(), strBuf: []byte{0}, strIdx: make(map[string]uint32, 1<<16)}
+	return &merger{out: btf.NewSpec(), strBuf: []byte{0}}
 }
 
-// reserve grows the output for about n more types and w more words.
-func (m *merger) reserve(n, w int) { m.out.Reserve(n, w) }
+// reserve grows the output for about n more types and w more words, and
+// the string index for about s more strings.
+func (m *merger) reserve(n, w, s int) {
+	m.out.Reserve(n, w)
+	if m.strIdx == nil {
+		m.strIdx = make(map[string]uint32, s)
+	}
+}
 
 func (m *merger) add(f *fragment) error {
 	shift := uint32(m.out.NextID()) - 1
 	if uint64(shift)+uint64(len(f.hdrs)) >= 1<<31 {
 		return fmt.Errorf("too many types for BTF (%d)", uint64(shift)+uint64(len(f.hdrs)))
+	}
+	if m.strIdx == nil {
+		m.strIdx = make(map[string]uint32, len(f.strs))
 	}
 	local := m.local[:0]
 	for _, s := range f.strs {
