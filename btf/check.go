@@ -109,6 +109,12 @@ const (
 	// RuleTypeTag: in a chain of modifiers TYPE_TAGs come first: TYPEDEF,
 	// CONST, VOLATILE and RESTRICT must not point at a TYPE_TAG.
 	RuleTypeTag Rule = "type-tag"
+	// RuleKindLayout: no kind layout section (libbpf v1.8's, pahole's
+	// "layout" feature): the kernel (6.18 included) rejects a header
+	// whose bytes past the 24 it knows are not zero, and layout_off and
+	// layout_len are such bytes. Also reported: entries that misdescribe
+	// the records of a known kind.
+	RuleKindLayout Rule = "kind-layout"
 
 	// RuleNameStart (strict): a name offset should point at the start of
 	// a string, not into the middle of one (the kernel accepts suffixes).
@@ -290,10 +296,17 @@ func checkSections(h Header, size int, split bool, add func(Rule, string, ...any
 	if h.TypeLen == 0 && !split {
 		add(RuleSections, "no types in a base BTF")
 	}
-	secs := [2][2]uint64{{uint64(h.TypeOff), uint64(h.TypeLen)}, {uint64(h.StrOff), uint64(h.StrLen)}}
-	if secs[1][0] < secs[0][0] || (secs[1][0] == secs[0][0] && secs[1][1] < secs[0][1]) {
-		secs[0], secs[1] = secs[1], secs[0]
+	secs := [][2]uint64{{uint64(h.TypeOff), uint64(h.TypeLen)}, {uint64(h.StrOff), uint64(h.StrLen)}}
+	if h.LayoutLen != 0 {
+		// A kind layout section is a section of its own here; that the
+		// kernel refuses it is RuleKindLayout's (checkKindLayouts).
+		secs = append(secs, [2]uint64{uint64(h.LayoutOff), uint64(h.LayoutLen)})
+	} else if h.LayoutOff != 0 {
+		add(RuleKindLayout, "header byte 24 (layout_off 0x%x) is not zero: the kernel rejects header bytes it does not know (\"Unsupported btf_header\")", h.LayoutOff)
 	}
+	sort.Slice(secs, func(i, j int) bool {
+		return secs[i][0] < secs[j][0] || (secs[i][0] == secs[j][0] && secs[i][1] < secs[j][1])
+	})
 	var total uint64
 	for _, sec := range secs {
 		switch {
@@ -417,6 +430,7 @@ func (c *checker) run() {
 	if s.Base() == nil && (s.StringsLen() == 0 || s.RawStrings()[0] != 0) {
 		c.addBlob(RuleStrings, "string section does not start with a NUL byte")
 	}
+	c.checkKindLayouts() // layout.go
 	for id := c.first; id < c.next; id++ {
 		c.checkType(s.Type(id))
 	}

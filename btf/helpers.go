@@ -90,12 +90,14 @@ func (s *Spec) RawType(id TypeID) (nameOff, info, sizeType uint32, ext []uint32)
 }
 
 // HeaderLen is the header length Marshal writes: the one of the raw BTF
-// the Spec was parsed from (24 or more), or 24 for a Spec built in memory.
+// the Spec was parsed from (24 or more), or 24 for a Spec built in memory;
+// at least LayoutHeaderLen when the Spec has a kind layout section.
 func (s *Spec) HeaderLen() uint32 {
-	if s.hdrLen > HeaderLen {
-		return s.hdrLen
+	n := max(s.hdrLen, HeaderLen)
+	if len(s.layout) > 0 {
+		n = max(n, LayoutHeaderLen)
 	}
-	return HeaderLen
+	return n
 }
 
 // SetHeaderLen sets the header length Marshal writes (at least 24, a

@@ -12,16 +12,20 @@ const Magic = 0xeB9F
 const HeaderLen = 24
 
 // Header is the fixed header at the start of raw BTF. Offsets of the type
-// and string sections are relative to the end of the header.
+// and string sections are relative to the end of the header. LayoutOff and
+// LayoutLen, libbpf v1.8's kind layout section (layout.go), are read from a
+// header of at least LayoutHeaderLen bytes and are zero otherwise.
 type Header struct {
-	Magic   uint16
-	Version uint8
-	Flags   uint8
-	HdrLen  uint32
-	TypeOff uint32
-	TypeLen uint32
-	StrOff  uint32
-	StrLen  uint32
+	Magic     uint16
+	Version   uint8
+	Flags     uint8
+	HdrLen    uint32
+	TypeOff   uint32
+	TypeLen   uint32
+	StrOff    uint32
+	StrLen    uint32
+	LayoutOff uint32
+	LayoutLen uint32
 }
 
 // ParseError is a malformed-input error with the byte offset, from the start
@@ -81,8 +85,15 @@ func ParseHeader(data []byte) (Header, binary.ByteOrder, int, error) {
 	if h.HdrLen < HeaderLen || uint64(h.HdrLen) > uint64(len(data)) {
 		return h, bo, 0, perr(4, "bad header length %d (blob is %d bytes)", h.HdrLen, len(data))
 	}
-	// Header bytes beyond the ones we know must be zero, as the kernel demands.
-	for i := HeaderLen; i < int(h.HdrLen); i++ {
+	// Header bytes beyond the ones we know must be zero, as the kernel
+	// demands; libbpf v1.8's 32-byte header adds the kind layout section.
+	known := HeaderLen
+	if h.HdrLen >= LayoutHeaderLen {
+		h.LayoutOff = bo.Uint32(data[24:])
+		h.LayoutLen = bo.Uint32(data[28:])
+		known = LayoutHeaderLen
+	}
+	for i := known; i < int(h.HdrLen); i++ {
 		if data[i] != 0 {
 			return h, bo, 0, perr(int64(i), "unknown non-zero header byte")
 		}
@@ -105,6 +116,28 @@ func ParseHeader(data []byte) (Header, binary.ByteOrder, int, error) {
 	end := tEnd
 	if sEnd > end {
 		end = sEnd
+	}
+	if h.LayoutLen != 0 {
+		// libbpf v1.8's rules (btf_parse_hdr, btf_parse_layout_sec): the
+		// section is whole entries, 4-byte aligned, after the types and
+		// before the strings. A layout_off with no length means nothing
+		// to libbpf, and Marshal writes it as zero.
+		lEnd := uint64(h.LayoutOff) + uint64(h.LayoutLen)
+		switch {
+		case h.LayoutOff%4 != 0:
+			return h, bo, 0, perr(24, "kind layout section offset 0x%x not 4-byte aligned", h.LayoutOff)
+		case h.LayoutLen%kindLayoutSize != 0:
+			return h, bo, 0, perr(28, "kind layout section length %d not a multiple of %d (one entry per kind)", h.LayoutLen, kindLayoutSize)
+		case lEnd > body:
+			return h, bo, 0, perr(28, "kind layout section [0x%x,0x%x) beyond end of data (0x%x bytes after header)", h.LayoutOff, lEnd, body)
+		case uint64(h.LayoutOff) < tEnd:
+			return h, bo, 0, perr(24, "kind layout section at 0x%x starts inside the type section [0x%x,0x%x); it must follow the types", h.LayoutOff, h.TypeOff, tEnd)
+		case lEnd > uint64(h.StrOff):
+			return h, bo, 0, perr(28, "kind layout section [0x%x,0x%x) runs into the string section at 0x%x; it must precede the strings", h.LayoutOff, lEnd, h.StrOff)
+		}
+		if lEnd > end {
+			end = lEnd
+		}
 	}
 	return h, bo, int(h.HdrLen) + int(end), nil
 }
@@ -141,6 +174,14 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 	s.strs = append([]byte(nil), strs...)
 	s.order = bo
 	s.hdrLen = h.HdrLen
+	if h.LayoutLen != 0 {
+		lsec := data[int(h.HdrLen)+int(h.LayoutOff):][:h.LayoutLen]
+		s.layout = make([]KindLayout, len(lsec)/kindLayoutSize)
+		for i := range s.layout {
+			e := lsec[kindLayoutSize*i:]
+			s.layout[i] = KindLayout{InfoSize: e[0], ElemSize: e[1], Flags: bo.Uint16(e[2:])}
+		}
+	}
 
 	tStart := int(h.HdrLen) + int(h.TypeOff)
 	tsec := data[tStart : tStart+int(h.TypeLen)]

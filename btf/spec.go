@@ -38,6 +38,8 @@ type Spec struct {
 
 	order  binary.ByteOrder // byte order of the input it was parsed from
 	hdrLen uint32           // header length of that input (24 or more)
+
+	layout []KindLayout // the kind layout section (layout.go); nil when none
 }
 
 // ByteOrder is the byte order of the raw BTF the Spec was parsed from
