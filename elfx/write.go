@@ -10,24 +10,72 @@ import (
 	"path/filepath"
 )
 
+// Section is a section's name and the contents WriteSections gives it.
+type Section struct {
+	Name string
+	Data []byte
+}
+
 // WriteSection sets the contents of the section called name in the ELF
-// file at path to data, as `pahole -J` does with .BTF: an existing section
-// is replaced, a missing one is added (SHT_PROGBITS, no flags, 4-byte
-// alignment, like the section `objcopy --add-section` makes, but aligned
-// for BTF's 32-bit words).
+// file at path to data, as `pahole -J` does with .BTF; see WriteSections.
+func WriteSection(path, name string, data []byte) error {
+	return WriteSections(path, []Section{{name, data}}, nil)
+}
+
+// WriteSections sets the contents of sections of the ELF file at path, in
+// order: an existing section is replaced, a missing one is added
+// (SHT_PROGBITS, no flags, 4-byte alignment: the section `objcopy
+// --add-section` makes, aligned for BTF's 32-bit words).
 //
 // The file is rewritten through a temporary file in the same directory that
-// is renamed over the original only when everything has been written, so on
-// any error the original file is left untouched. Its permission bits are
-// kept; a symbolic link is followed and its target replaced.
+// is renamed over the original only when everything has been written and
+// check (when not nil) has accepted the temporary file by name, so on any
+// error the original file is left untouched and the temporary file is
+// removed. Its permission bits are kept; a symbolic link is followed and its
+// target replaced.
 //
-// The rest of the file keeps its layout: no section, segment or symbol moves
-// and no section is renumbered. New bytes (the contents, a grown section
-// header string table, a grown section header table) are appended at the
-// end of the file, and the headers that point to them are updated. A
-// section that is loaded (SHF_ALLOC) can only be replaced by data of the
-// same size, which is then written in place.
-func WriteSection(path, name string, data []byte) (err error) {
+// The rest of the file keeps its layout: no section, segment or symbol
+// moves, no section is renumbered, program headers are not touched. New
+// bytes (contents, a grown section name table, a grown section header
+// table) are appended at the end of the file, and the headers that point to
+// them are updated. A section that is not loaded is rewritten where it is
+// when the new contents fit, else moved to the end.
+//
+// A loaded section (SHF_ALLOC in an executable or shared object, such as
+// the .BTF of a vmlinux) sits at an address fixed by the link: the sections
+// after it in its PT_LOAD segment follow at fixed addresses, and the code
+// holds its bounds (the vmlinux's __start_BTF and __stop_BTF, as absolute
+// relocations in .text) and .BTF_ids holds type IDs of the BTF loaded with
+// it. Its size cannot change without linking again. So:
+//
+//   - New contents of the same size are written in place.
+//   - Otherwise, for read-only data (SHT_PROGBITS, SHF_ALLOC without
+//     SHF_WRITE, SHF_EXECINSTR or SHF_TLS), the loaded section stays as it
+//     is, bytes, address, segment and index (so its symbols still point into
+//     it), renamed to name + ".loaded"; a new unloaded section called name
+//     (the old flags without SHF_ALLOC, address 0) with the new contents is
+//     appended. Readers that look for the section by name (libbpf's
+//     btf__parse_elf, bpftool, objcopy --dump-section, debug/elf) get the new
+//     contents; the loaded image (the segments' bytes, what objcopy -O binary
+//     makes of the file) is byte for byte what it was and consistent with
+//     itself.
+//   - Anything else (code, writable data, SHT_NOBITS, a section in a
+//     relocatable object, a file that already has a section called
+//     name + ".loaded") is refused with an error naming the file and section.
+//
+// The tools that write .BTF into an ELF file do otherwise, and neither
+// leaves a vmlinux that already has a loaded .BTF intact (measured on
+// Debian's 6.1 vmlinux, whose .BTF is loaded): pahole (1.24 and upstream
+// 1.31) replaces an existing section's data through libelf's elf_update
+// without ELF_F_LAYOUT, so libelf lays out every section anew while the
+// program headers stay: every loaded section leaves its segment, and
+// objcopy then reports that they cannot be allocated in their segments.
+// GNU objcopy --update-section keeps a smaller section at its place with a
+// smaller size, leaving zeros up to __stop_BTF in the loaded image (the
+// kernel sizes its BTF by __stop_BTF - __start_BTF and rejects trailing
+// bytes); with a bigger one it moves the later sections' file offsets and
+// grows the first PT_LOAD segment over the addresses of the next one.
+func WriteSections(path string, secs []Section, check func(tmp string) error) (err error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
@@ -46,7 +94,7 @@ func WriteSection(path, name string, data []byte) (err error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".btfkit-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -57,16 +105,27 @@ func WriteSection(path, name string, data []byte) (err error) {
 	if _, err = io.Copy(tmp, in); err != nil {
 		return fmt.Errorf("%s: copying to %s: %w", path, tmp.Name(), err)
 	}
-	if err = setSection(in, tmp, st.Size(), name, data); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	size := st.Size()
+	for _, s := range secs {
+		if size, err = setSection(tmp, size, s.Name, s.Data); err != nil {
+			return fmt.Errorf("%s: section %s: %w", path, s.Name, err)
+		}
 	}
 	if err = tmp.Chmod(st.Mode().Perm()); err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {
-		return err
+		return fmt.Errorf("%s: writing %s: %w", path, tmp.Name(), err)
 	}
-	return os.Rename(tmp.Name(), real)
+	if check != nil {
+		if err = check(tmp.Name()); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err = os.Rename(tmp.Name(), real); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // elfLayout holds the raw header fields setSection edits.
@@ -234,16 +293,26 @@ func align(v, a uint64) uint64 {
 	return (v + a - 1) / a * a
 }
 
-// setSection edits w, a copy of r (size bytes), so that section name holds
-// data.
-func setSection(r io.ReaderAt, w io.WriterAt, size int64, name string, data []byte) error {
-	l, ehdr, err := readLayout(r, size)
+// rw is the temporary copy setSection edits: read and written in place.
+type rw interface {
+	io.ReaderAt
+	io.WriterAt
+}
+
+// keptSuffix names the loaded section a section of another size leaves
+// behind (WriteSections).
+const keptSuffix = ".loaded"
+
+// setSection edits f (size bytes) so that section name holds data, and
+// returns the file's new size.
+func setSection(f rw, size int64, name string, data []byte) (int64, error) {
+	l, ehdr, err := readLayout(f, size)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	strtab, err := l.sectionBytes(r, size, l.shstrndx)
+	strtab, err := l.sectionBytes(f, size, l.shstrndx)
 	if err != nil {
-		return fmt.Errorf("section name string table: %v", err)
+		return 0, fmt.Errorf("section name string table: %v", err)
 	}
 	nameOf := func(i uint64) string {
 		off := l.get(l.shdr(i), shName)
@@ -256,91 +325,139 @@ func setSection(r io.ReaderAt, w io.WriterAt, size int64, name string, data []by
 		}
 		return string(strtab[off:end])
 	}
-	end := uint64(size)
-	idx := uint64(0)
-	for i := uint64(1); i < l.shnum; i++ {
-		if nameOf(i) == name {
-			idx = i
-			break
+	find := func(name string) uint64 {
+		for i := uint64(1); i < l.shnum; i++ {
+			if nameOf(i) == name {
+				return i
+			}
 		}
+		return 0
+	}
+	// intern returns the offset of name in the section name table,
+	// appending it to the in-memory copy when it is not there.
+	strGrown := false
+	intern := func(name string) uint64 {
+		for i := 0; i+len(name) < len(strtab); i++ {
+			if strtab[i+len(name)] == 0 && string(strtab[i:i+len(name)]) == name {
+				return uint64(i)
+			}
+		}
+		off := uint64(len(strtab))
+		strtab = append(append(strtab, name...), 0)
+		strGrown = true
+		return off
+	}
+	end := uint64(size)
+	appendAt := func(b []byte, a uint64) (uint64, error) {
+		off := align(end, a)
+		if _, err := f.WriteAt(b, int64(off)); err != nil {
+			return 0, err
+		}
+		end = off + uint64(len(b))
+		return off, nil
+	}
+	// newSection is the header of a section to append, if any.
+	var newSection []byte
+	addSection := func(nameOff uint64, flags uint64) error {
+		off, err := appendAt(data, 4)
+		if err != nil {
+			return err
+		}
+		newSection = make([]byte, l.shentsize)
+		l.put(newSection, shName, nameOff)
+		l.put(newSection, shType, uint64(elf.SHT_PROGBITS))
+		l.put(newSection, shFlags, flags)
+		if err := l.put(newSection, shOffset, off); err != nil {
+			return err
+		}
+		if err := l.put(newSection, shSize, uint64(len(data))); err != nil {
+			return err
+		}
+		l.put(newSection, shAddralign, 4)
+		return nil
 	}
 
-	if idx != 0 {
-		// Replace an existing section.
+	if idx := find(name); idx == 0 {
+		if err := addSection(intern(name), 0); err != nil {
+			return 0, err
+		}
+	} else {
 		sh := l.shdr(idx)
 		typ := elf.SectionType(l.get(sh, shType))
 		flags := l.get(sh, shFlags)
 		oldOff, oldSize := l.get(sh, shOffset), l.get(sh, shSize)
-		var off uint64
+		compressed := flags&uint64(elf.SHF_COMPRESSED) != 0
 		switch {
-		case flags&uint64(elf.SHF_ALLOC) != 0:
-			if typ == elf.SHT_NOBITS || oldSize != uint64(len(data)) || flags&uint64(elf.SHF_COMPRESSED) != 0 {
-				return fmt.Errorf("section %s is loaded (SHF_ALLOC) and holds 0x%x bytes; it can be replaced in place only by as many bytes, not 0x%x", name, oldSize, len(data))
+		case flags&uint64(elf.SHF_ALLOC) != 0 && typ != elf.SHT_NOBITS && !compressed && oldSize == uint64(len(data)):
+			// Loaded or not: the same size fits where it is.
+			if oldOff+oldSize > end {
+				return 0, fmt.Errorf("section at 0x%x size 0x%x beyond the end of the file (0x%x)", oldOff, oldSize, end)
 			}
-			off = oldOff
-		case typ != elf.SHT_NOBITS && uint64(len(data)) <= oldSize && oldOff+oldSize <= end:
-			off = oldOff
+			if _, err := f.WriteAt(data, int64(oldOff)); err != nil {
+				return 0, err
+			}
+			return size, nil
+		case flags&uint64(elf.SHF_ALLOC) != 0:
+			if err := keepLoaded(l, ehdr, typ, flags, oldSize, len(data)); err != nil {
+				return 0, err
+			}
+			kept := name + keptSuffix
+			if find(kept) != 0 {
+				return 0, fmt.Errorf("section is loaded (SHF_ALLOC) and holds 0x%x bytes, not 0x%x, and its loaded copy cannot be kept as %s: the file already has a section of that name", oldSize, len(data), kept)
+			}
+			// The loaded section keeps everything but its name; a new
+			// unloaded one takes the name and the contents.
+			nameOff := l.get(sh, shName)
+			l.put(sh, shName, intern(kept))
+			if err := addSection(nameOff, flags&^uint64(elf.SHF_ALLOC|elf.SHF_COMPRESSED)); err != nil {
+				return 0, err
+			}
 		default:
-			off = align(end, 4)
-			end = off + uint64(len(data))
+			off := oldOff
+			if typ == elf.SHT_NOBITS || uint64(len(data)) > oldSize || oldOff+oldSize > end {
+				if off, err = appendAt(data, 4); err != nil {
+					return 0, err
+				}
+			} else if _, err := f.WriteAt(data, int64(off)); err != nil {
+				return 0, err
+			}
+			if typ == elf.SHT_NOBITS {
+				l.put(sh, shType, uint64(elf.SHT_PROGBITS))
+			}
+			l.put(sh, shFlags, flags&^uint64(elf.SHF_COMPRESSED))
+			if err := l.put(sh, shOffset, off); err != nil {
+				return 0, err
+			}
+			if err := l.put(sh, shSize, uint64(len(data))); err != nil {
+				return 0, err
+			}
 		}
-		if typ == elf.SHT_NOBITS {
-			l.put(sh, shType, uint64(elf.SHT_PROGBITS))
-		}
-		l.put(sh, shFlags, flags&^uint64(elf.SHF_COMPRESSED))
-		if err := l.put(sh, shOffset, off); err != nil {
-			return err
-		}
-		if err := l.put(sh, shSize, uint64(len(data))); err != nil {
-			return err
-		}
-		if _, err := w.WriteAt(data, int64(off)); err != nil {
-			return err
-		}
-		_, err := w.WriteAt(sh, int64(l.shoff+idx*l.shentsize))
-		return err
 	}
 
-	// Add a section: its name (reusing an equal string already in the
-	// section name table, else appending to a copy of the table), its
-	// contents, and a copy of the section header table with one more entry.
-	nameOff := -1
-	for i := 0; i+len(name) < len(strtab); i++ {
-		if strtab[i+len(name)] == 0 && string(strtab[i:i+len(name)]) == name {
-			nameOff = i
-			break
-		}
-	}
-	dataOff := align(end, 4)
-	end = dataOff + uint64(len(data))
-	if _, err := w.WriteAt(data, int64(dataOff)); err != nil {
-		return err
-	}
-	if nameOff < 0 {
-		nameOff = len(strtab)
-		strtab = append(append(strtab, name...), 0)
-		strOff := end
-		end += uint64(len(strtab))
-		if _, err := w.WriteAt(strtab, int64(strOff)); err != nil {
-			return err
+	if strGrown {
+		off, err := appendAt(strtab, 1)
+		if err != nil {
+			return 0, err
 		}
 		sh := l.shdr(l.shstrndx)
-		if err := l.put(sh, shOffset, strOff); err != nil {
-			return err
+		if err := l.put(sh, shOffset, off); err != nil {
+			return 0, err
 		}
 		l.put(sh, shSize, uint64(len(strtab)))
 		l.put(sh, shFlags, l.get(sh, shFlags)&^uint64(elf.SHF_COMPRESSED))
 	}
-	nsh := make([]byte, l.shentsize)
-	l.put(nsh, shName, uint64(nameOff))
-	l.put(nsh, shType, uint64(elf.SHT_PROGBITS))
-	l.put(nsh, shOffset, dataOff)
-	l.put(nsh, shSize, uint64(len(data)))
-	l.put(nsh, shAddralign, 4)
-	table := append(l.table, nsh...)
+	if newSection == nil {
+		// Same number of sections: the table is rewritten where it is.
+		if _, err := f.WriteAt(l.table, int64(l.shoff)); err != nil {
+			return 0, err
+		}
+		return int64(end), nil
+	}
+
+	// One more section: a copy of the table with it, at the end.
+	table := append(l.table, newSection...)
 	l.table = table
 	count := l.shnum + 1
-
 	// The ELF header counts sections in 16 bits; from SHN_LORESERVE on the
 	// count moves to section 0's sh_size.
 	if l.get(ehdr, ehShnum) == 0 || count >= uint64(elf.SHN_LORESERVE) {
@@ -349,17 +466,39 @@ func setSection(r io.ReaderAt, w io.WriterAt, size int64, name string, data []by
 	} else {
 		l.put(ehdr, ehShnum, count)
 	}
-	tabOff := align(end, 8)
-	if _, err := w.WriteAt(table, int64(tabOff)); err != nil {
-		return err
+	tabOff, err := appendAt(table, 8)
+	if err != nil {
+		return 0, err
 	}
 	if err := l.put(ehdr, ehShoff, tabOff); err != nil {
-		return err
+		return 0, err
 	}
 	hlen := 52
 	if l.is64 {
 		hlen = 64
 	}
-	_, err = w.WriteAt(ehdr[:hlen], 0)
-	return err
+	if _, err := f.WriteAt(ehdr[:hlen], 0); err != nil {
+		return 0, err
+	}
+	return int64(end), nil
+}
+
+// keepLoaded reports whether a loaded section can be left in place for new
+// contents of another size (WriteSections), and why not.
+func keepLoaded(l *elfLayout, ehdr []byte, typ elf.SectionType, flags uint64, oldSize uint64, n int) error {
+	refuse := func(why string) error {
+		return fmt.Errorf("section is loaded (SHF_ALLOC) and holds 0x%x bytes, not 0x%x; %s, so it can be replaced only by exactly 0x%x bytes", oldSize, n, why, oldSize)
+	}
+	switch t := elf.Type(l.bo.Uint16(ehdr[16:])); t {
+	case elf.ET_EXEC, elf.ET_DYN:
+	default:
+		return refuse(fmt.Sprintf("the file is %v, not an executable or shared object whose loaded copy could be kept", t))
+	}
+	if typ != elf.SHT_PROGBITS {
+		return refuse(fmt.Sprintf("it is %v, not SHT_PROGBITS data", typ))
+	}
+	if bad := flags & uint64(elf.SHF_WRITE|elf.SHF_EXECINSTR|elf.SHF_TLS|elf.SHF_COMPRESSED); bad != 0 {
+		return refuse(fmt.Sprintf("it has %v, which the program uses where it is", elf.SectionFlag(bad)))
+	}
+	return nil
 }

@@ -6,6 +6,8 @@ package main
 // hands over to runEncodeModules when any of them is set.
 
 import (
+	"bytes"
+	"debug/elf"
 	"fmt"
 	"io"
 	"os"
@@ -189,21 +191,16 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 // only when everything worked, so on any error path is left as it was.
 func writeInPlace(path string, spec *btf.Spec, distilled bool) error {
 	if !distilled {
-		return elfx.WriteSection(path, ".BTF", spec.Marshal(nil))
+		return writeSections(path, []elfx.Section{{Name: ".BTF", Data: spec.Marshal(nil)}})
 	}
 	dbase, dsplit, err := distill.Distill(spec)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return writeSections(path, []elfSection{
-		{".BTF", dsplit.Marshal(nil)},
-		{".BTF.base", dbase.Marshal(nil)},
+	return writeSections(path, []elfx.Section{
+		{Name: ".BTF", Data: dsplit.Marshal(nil)},
+		{Name: ".BTF.base", Data: dbase.Marshal(nil)},
 	})
-}
-
-type elfSection struct {
-	name string
-	data []byte
 }
 
 // inPlaceHook, when set (tests), runs after the sections are written into
@@ -211,63 +208,31 @@ type elfSection struct {
 // returns is a failure like any other.
 var inPlaceHook func(tmp string) error
 
-// writeSections sets several sections of the ELF file at path at once:
-// elfx.WriteSection each into a temporary copy, then one rename.
-func writeSections(path string, secs []elfSection) (err error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	in, err := os.Open(real)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".btfkit-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
+// writeSections sets sections of the ELF file at path (elfx.WriteSections:
+// one temporary copy, one rename). Before the copy replaces path, debug/elf
+// must read every section back as written.
+func writeSections(path string, secs []elfx.Section) error {
+	return elfx.WriteSections(path, secs, func(tmp string) error {
+		f, err := elf.Open(tmp)
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			return fmt.Errorf("the written file does not read back: %w", err)
 		}
-	}()
-	if _, err = io.Copy(tmp, in); err != nil {
-		return fmt.Errorf("%s: copying to %s: %w", path, tmp.Name(), err)
-	}
-	if err = tmp.Chmod(st.Mode().Perm()); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	for _, s := range secs {
-		if err = elfx.WriteSection(tmp.Name(), s.name, s.data); err != nil {
-			return fmt.Errorf("%s: section %s: %w", path, s.name, unwrapPathErr(err, tmp.Name()))
+		defer f.Close()
+		for _, s := range secs {
+			sec := f.Section(s.Name)
+			if sec == nil {
+				return fmt.Errorf("the written file has no section %s", s.Name)
+			}
+			got, err := sec.Data()
+			if err != nil || !bytes.Equal(got, s.Data) {
+				return fmt.Errorf("section %s does not read back as written (%d bytes, want %d; %v)", s.Name, len(got), len(s.Data), err)
+			}
 		}
-	}
-	if inPlaceHook != nil {
-		if err = inPlaceHook(tmp.Name()); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+		if inPlaceHook != nil {
+			return inPlaceHook(tmp)
 		}
-	}
-	return os.Rename(tmp.Name(), real)
-}
-
-// unwrapPathErr strips the temporary file's name from the front of err.
-func unwrapPathErr(err error, tmp string) error {
-	if msg := err.Error(); strings.HasPrefix(msg, tmp+": ") {
-		return fmt.Errorf("%s", strings.TrimPrefix(msg, tmp+": "))
-	}
-	return err
+		return nil
+	})
 }
 
 // cpuTime is the CPU time (user and system) the process has used.
