@@ -83,6 +83,7 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	keepStringOrder(out, merged) // strorder.go
+	addKindLayouts(out, o.Features)
 	return out, nil
 }
 

@@ -26,7 +26,7 @@ const (
 	FeatGlobalVar                              // global_var: all global variables, not only per-CPU
 	FeatAttributes                             // attributes: address_space(1) type attributes on arena kfuncs' pointers
 	FeatTrueSignature                          // true_signature: optimized clones encoded under their symbol names (foo.isra.0)
-	FeatLayout                                 // layout: the BTF kind layout section (accepted, not written yet)
+	FeatLayout                                 // layout: libbpf v1.8's kind layout section, base BTF only (the kernel, 6.18 included, refuses to load it)
 
 	featEnd
 )

@@ -58,5 +58,17 @@ func keepStringOrder(out, merged *btf.Spec) {
 	out.SetRawStrings(append([]byte(nil), table...))
 	// libbpf v1.8 (pahole 1.31) writes the 32-byte header whose last two
 	// words (the kind layout section) are zero without the layout feature.
-	out.SetHeaderLen(32)
+	out.SetHeaderLen(btf.LayoutHeaderLen)
+}
+
+// addKindLayouts gives base BTF the kind layout section with the layout
+// feature, as pahole does: btf_encoder__new asks libbpf v1.8's
+// btf__new_empty_opts for it (add_layout) only when there is no base BTF,
+// and libbpf writes its table of every kind it knows between the types
+// and the strings, the header's layout_off and layout_len pointing at it.
+// Split BTF never gets one; nor does anything without the feature.
+func addKindLayouts(out *btf.Spec, f Features) {
+	if f.Has(FeatLayout) && out.Base() == nil {
+		out.SetKindLayouts(btf.StandardKindLayouts())
+	}
 }
