@@ -50,8 +50,8 @@ problem, "FILE: type [ID] KIND 'name': what is wrong (rule)", and a count.
 Each problem names the rule it breaks (layout, sections, strings, limit,
 info-bits, kind, name-offset, name-required, name-forbidden, name-invalid,
 kind-flag, vlen, size, int, type-id, ref-kind, loop, depth, member-offset,
-member-bounds, bitfield, array, param, linkage, datasec, decl-tag, type-tag;
-with --strict also name-start and convention).
+member-bounds, bitfield, array, param, linkage, datasec, decl-tag, type-tag,
+kind-layout; with --strict also name-start and convention).
 
 --strict adds conventions the kernel does not enforce: names pointing at the
 start of a string, named INT and FLOAT types, INT sizes of 1, 2, 4, 8 or 16,

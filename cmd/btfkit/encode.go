@@ -42,7 +42,9 @@ those. Known names: ` + strings.Join(encode.FeatureNames, ", ") + `.
 So 'btfkit encode -o OUT vmlinux' means what
 'pahole -J --btf_features=default --btf_encode_detached=OUT vmlinux' means.
 Unknown names are an error (pahole's --btf_features_strict);
---supported-features lists the known ones.
+--supported-features lists the known ones. "layout" adds libbpf v1.8's kind
+layout section to base BTF (not to split BTF, as pahole); the kernel (6.18
+included) refuses to load BTF that has one.
 
 With -v, encode also prints to standard output every function that has DWARF
 and an address but got no FUNC, one "NAME: REASON" line each, sorted by name,
