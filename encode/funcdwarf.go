@@ -378,6 +378,140 @@ func (fc *funcConv) setUnit(r *dwarf.UnitReader, root *dwarf.Entry) {
 	if f := root.Field(dwarf.AttrAddrBase); f != nil {
 		fc.addrs.base = f.Val
 	}
+	u := r.Unit()
+	fc.unitLo, fc.unitHi = uint64(u.Offset), uint64(u.End)
+	if fd, ok := fc.foreign.(*dwarfForeign); !ok || fd.dd != r.Data() {
+		fc.foreign = &dwarfForeign{dd: r.Data()}
+	}
+}
+
+// dwarfForeign reads entries of other units through the dwarf package
+// (random access: Data.EntryAt, and a reader of its own for a
+// subprogram's children). Each funcConv has its own.
+type dwarfForeign struct {
+	dd *dwarf.Data
+	r  *dwarf.UnitReader
+	e  dwarf.Entry
+}
+
+func (f *dwarfForeign) entry(off uint64) bool {
+	return f.dd.EntryAt(dwarf.Offset(off), &f.e) == nil
+}
+
+func (f *dwarfForeign) typeRef(e *dwarf.Entry) (uint32, uint64) {
+	if fl := e.Field(dwarf.AttrType); fl != nil && fl.Class == dwarf.ClassReference {
+		return hasType, fl.Val
+	}
+	return 0, 0
+}
+
+func (f *dwarfForeign) subprogram(off uint64, out *foreignFn) bool {
+	out.params = out.params[:0]
+	if !f.entry(off) || uint32(f.e.Tag) != tagSubprogram {
+		return false
+	}
+	name, err := f.dd.Name(&f.e)
+	if err != nil {
+		return false
+	}
+	out.name = name
+	out.has, out.typ = f.typeRef(&f.e)
+	out.fx = 0
+	if fl := f.e.Field(attrCallingConvention); fl != nil && fl.Val == ccNocall {
+		out.fx |= fxNoCall
+	}
+	if fl := f.e.Field(dwarf.AttrInline); fl != nil && fl.Val != 0 {
+		out.fx |= fxInline
+	}
+	if !f.e.Children {
+		return true
+	}
+	u := f.dd.UnitAt(dwarf.Offset(off))
+	if f.r == nil {
+		f.r = f.dd.NewReader()
+	}
+	if u == nil || f.r.Reset(u) != nil || f.r.Seek(dwarf.Offset(off)) != nil {
+		return false
+	}
+	if ok, err := f.r.Next(&f.e); !ok || err != nil {
+		return false
+	}
+	for {
+		ok, err := f.r.Next(&f.e)
+		if err != nil {
+			return false
+		}
+		if !ok || f.e.Depth == 0 || f.e.Tag == 0 && f.e.Depth == 1 {
+			return true
+		}
+		if f.e.Tag == 0 {
+			continue
+		}
+		if uint32(f.e.Tag) == tagFormalParameter {
+			p := foreignPrm{off: uint64(f.e.Offset)}
+			if fl := f.e.Field(dwarf.AttrName); fl != nil {
+				if p.name, err = f.dd.String(fl); err != nil {
+					return false
+				}
+			}
+			p.has, p.typ = f.typeRef(&f.e)
+			out.params = append(out.params, p)
+		}
+		if f.e.Children {
+			if err := f.r.SkipChildren(); err != nil {
+				return false
+			}
+		}
+	}
+}
+
+func (f *dwarfForeign) param(off uint64, out *foreignPrm) bool {
+	if !f.entry(off) || uint32(f.e.Tag) != tagFormalParameter {
+		return false
+	}
+	*out = foreignPrm{off: off}
+	if fl := f.e.Field(dwarf.AttrName); fl != nil {
+		s, err := f.dd.String(fl)
+		if err != nil {
+			return false
+		}
+		out.name = s
+	}
+	out.has, out.typ = f.typeRef(&f.e)
+	return true
+}
+
+func (f *dwarfForeign) typeByteSize(has uint32, off uint64, addrSize int) uint64 {
+	for n := 0; n < 64 && has&hasType != 0; n++ {
+		if !f.entry(off) {
+			return 0
+		}
+		if uint32(f.e.Tag) == tagPointerType {
+			return uint64(addrSize)
+		}
+		if fl := f.e.Field(dwarf.AttrByteSize); fl != nil && fl.Class == dwarf.ClassConstant && fl.Val != 0 {
+			return fl.Val
+		}
+		has, off = f.typeRef(&f.e)
+	}
+	return 0
+}
+
+func (f *dwarfForeign) isStruct(has uint32, off uint64) bool {
+	for n := 0; n < 64 && has&hasType != 0; n++ {
+		if !f.entry(off) {
+			return false
+		}
+		switch uint32(f.e.Tag) {
+		case tagStructureType:
+			return true
+		case tagConstType, tagTypedef:
+			has, off = f.typeRef(&f.e)
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 func (a *addrTable) get(idx uint64) (uint64, bool) {

@@ -87,6 +87,8 @@ type fnRec struct {
 	uncertain   bool
 	sigChanged  bool
 	retResolved bool
+	foreign     bool   // the abstract origin is in another unit (LTO)
+	originFx    uint32 // foreign: the origin's fxNoCall and fxInline bits
 }
 
 // prmRec is one formal parameter of a subprogram.
@@ -113,7 +115,9 @@ type prmRec struct {
 	member        string
 	memberHas     uint32
 	memberTyp     uint64
-	memberFound   bool // the member's type is a type of the unit
+	memberFound   bool  // the member's type is a type of the unit
+	foreign       bool  // the abstract origin is in another unit: typ is its offset there
+	oidx          int32 // foreign: the origin's position among its function's parameters
 }
 
 // varRec is one top-level variable.
@@ -150,6 +154,52 @@ type funcConv struct {
 	vars   []varRec
 	annots []annotRec
 	fnAnn  []annotRec // scratch
+	// Entries of other units that abstract origins point to (LTO's
+	// DW_FORM_ref_addr); nil when the reader offers none. The unit's
+	// own entries lie in [unitLo, unitHi).
+	foreign        foreignDIEs
+	unitLo, unitHi uint64
+	ffn            foreignFn // scratch
+}
+
+// foreignDIEs reads the entries of other units that a unit's abstract
+// origins refer to: pahole loads a file whose units refer to each other
+// (DW_FORM_ref_addr, as gcc's and clang's LTO emit) as one unit, so that
+// an out-of-line instance in one unit takes its name, prototype and
+// parameters from its abstract origin in another.
+type foreignDIEs interface {
+	// subprogram reads the subprogram at off and its formal parameters.
+	subprogram(off uint64, out *foreignFn) bool
+	// param reads the formal parameter at off.
+	param(off uint64, out *foreignPrm) bool
+	// typeByteSize and isStruct are unitConv's typeByteSize and
+	// isStructParam over the other unit's entries.
+	typeByteSize(has uint32, off uint64, addrSize int) uint64
+	isStruct(has uint32, off uint64) bool
+}
+
+// foreignFn is a subprogram of another unit: its name (following its own
+// origins), return type, calling convention and inline bits (fxNoCall,
+// fxInline) and formal parameters in order.
+type foreignFn struct {
+	name   string
+	has    uint32 // hasType
+	typ    uint64
+	fx     uint32
+	params []foreignPrm
+}
+
+// foreignPrm is a formal parameter of another unit.
+type foreignPrm struct {
+	off  uint64
+	name string
+	has  uint32 // hasType
+	typ  uint64
+}
+
+// foreignRef reports whether off lies outside the unit and can be read.
+func (fc *funcConv) foreignRef(off uint64) bool {
+	return fc.foreign != nil && (off < fc.unitLo || off >= fc.unitHi)
 }
 
 func (fc *funcConv) reset() {
@@ -436,13 +486,24 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 	for i := range fc.prms {
 		p := &fc.prms[i]
 		has, typ := p.has, p.typ
+		p.foreign = false
 		if p.fx&fxOrigin != 0 {
 			has, typ = 0, 0
 			if j := fc.findPrm(p.origin); j >= 0 {
 				has, typ = fc.prms[j].has, fc.prms[j].typ
+			} else if fc.foreignRef(p.origin) {
+				var fp foreignPrm
+				if fc.foreign.param(p.origin, &fp) {
+					p.foreign = true
+					has, typ = fp.has, fp.typ
+				}
 			}
 		}
-		p.size = c.typeByteSize(has, typ, addrSize)
+		if p.foreign {
+			p.size = fc.foreign.typeByteSize(has, typ, addrSize)
+		} else {
+			p.size = c.typeByteSize(has, typ, addrSize)
+		}
 		lim := uint64(addrSize)
 		if aggTwo {
 			lim *= 2
@@ -474,9 +535,50 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 				fn.name = fc.fns[j].name
 			}
 		}
+		fn.foreign = false
+		var ffn *foreignFn
+		if fn.fx&fxOrigin != 0 && fc.foreignRef(fn.origin) && fc.findFn(fn.origin) < 0 {
+			ffn = &fc.ffn
+			if fc.foreign.subprogram(fn.origin, ffn) {
+				fn.foreign = true
+				fn.originFx = ffn.fx
+				if fn.name == "" {
+					fn.name = ffn.name
+				}
+				if fn.has&hasType == 0 {
+					fn.has |= ffn.has & hasType
+					fn.typ = ffn.typ
+				}
+			}
+		}
 		for k := fn.p0; k < fn.p0+fn.np; k++ {
 			p := &fc.prms[k]
 			if p.has&hasType != 0 || p.fx&fxOrigin == 0 {
+				continue
+			}
+			if p.foreign {
+				// The origin's parameter, in another unit: its name,
+				// type and position; what the location says stays
+				// here (the other unit's candidate is made on its own).
+				found := false
+				if fn.foreign {
+					for idx, fp := range ffn.params {
+						if fp.off == p.origin {
+							p.name = fp.name
+							if p.idx != int32(idx) {
+								fn.reordered = true
+							}
+							p.has |= fp.has & hasType
+							p.typ = fp.typ
+							p.oidx = int32(idx)
+							found = true
+							break
+						}
+					}
+				}
+				if !found {
+					p.foreign = false
+				}
 				continue
 			}
 			j := fc.findPrm(p.origin)
@@ -525,6 +627,8 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 				fn.sigChanged = fn.fx&fxNoCall != 0
 			} else if j := fc.findFn(fn.origin); j >= 0 {
 				fn.sigChanged = fc.fns[j].fx&fxNoCall != 0
+			} else if fn.foreign {
+				fn.sigChanged = fn.originFx&fxNoCall != 0
 			}
 		}
 		fc.analyzeLocations(fn, nrRegs, regs, addrSize, aggTwo)
@@ -540,14 +644,15 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 		}
 		if unexpected {
 			for k := fn.p0; k < fn.p0+fn.np; k++ {
-				if c.isStructParam(fc.prms[k].has, fc.prms[k].typ) {
+				p := &fc.prms[k]
+				if p.foreign && fc.foreign.isStruct(p.has, p.typ) || !p.foreign && c.isStructParam(p.has, p.typ) {
 					structParam = true
 					break
 				}
 			}
 			fn.unexpected = !structParam
 		}
-		if fn.has&hasType == 0 && fn.fx&fxOrigin != 0 {
+		if fn.has&hasType == 0 && fn.fx&fxOrigin != 0 && !fn.foreign {
 			if j := fc.findFn(fn.origin); j >= 0 {
 				fn.has |= fc.fns[j].has & hasType
 				fn.typ = fc.fns[j].typ
@@ -732,7 +837,7 @@ func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
 		// Strings are added in pahole's order (parameter names as a
 		// function is saved; its own name only when its FUNC is added,
 		// funcsel.go), so that the string table comes out as its.
-		f := fragFunc{nameS: fn.name, addr: fn.lowPC, hasAddr: fn.fx&fxLowPC != 0}
+		f := fragFunc{nameS: fn.name, addr: fn.lowPC, hasAddr: fn.fx&fxLowPC != 0, off: fn.off}
 		if !named {
 			f.flags |= ffNoArgNames
 			ff.funcs = append(ff.funcs, f)
@@ -760,7 +865,15 @@ func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
 		if fc.hasUncertainArgLoc(c, fn, nrRegsOf(fc.elf)) {
 			f.flags |= ffUncertainLoc
 		}
-		f.ret = c.ref(fn.has, fn.typ)
+		// An instance of another unit's abstract origin takes its types
+		// from that origin's candidate after the merge (funcsel.go): its
+		// words hold each parameter's position in the origin instead.
+		f.foreign = fn.foreign
+		if fn.foreign {
+			f.origin = fn.origin
+		} else {
+			f.ret = c.ref(fn.has, fn.typ)
+		}
 		f.p0 = uint32(len(ff.words))
 		for k := fn.p0; k < fn.p0+fn.np; k++ {
 			p := &fc.prms[k]
@@ -774,9 +887,19 @@ func (fc *funcConv) emitFuncsVars(c *unitConv, s *fragment) {
 			if fn.sigChanged && p.member != "" && name != "" && fc.feat.Has(FeatTrueSignature) {
 				name += "__" + p.member
 			}
-			ff.words = append(ff.words, c.strs.add(name), c.ref(p.has, p.typ))
+			typ := uint32(0)
+			switch {
+			case fn.foreign && p.foreign:
+				typ = uint32(p.oidx)
+			case fn.foreign:
+				typ = ^uint32(0) // a parameter of its own: unresolvable
+			default:
+				typ = c.ref(p.has, p.typ)
+			}
+			ff.words = append(ff.words, c.strs.add(name), typ)
 			f.np++
 		}
+		f.full = f.np == uint32(fn.np)
 		if fn.unspec {
 			ff.words = append(ff.words, 0, 0)
 			f.np++
@@ -992,6 +1115,13 @@ type fragFunc struct {
 	ret     uint32
 	p0, np  uint32
 	a0, na  uint32
+	off     uint64 // the subprogram's DWARF offset
+	// foreign: ret and parameter types come from the candidate of the
+	// subprogram at origin, in another unit; the words' types are
+	// parameter positions in it. full: all formal parameters are in
+	// the words, in order.
+	origin        uint64
+	foreign, full bool
 }
 
 // fragVar is one variable: its VAR and its section entry.

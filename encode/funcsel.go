@@ -45,6 +45,12 @@ type mergedFunc struct {
 	p0, np  uint32 // pairs in mergeFx.words
 	a0, na  uint32
 	elf     *elfFunc
+	off     uint64 // DWARF offset of the subprogram
+	// foreign: an instance of the subprogram at origin in another unit,
+	// whose types are still to be taken from that one's candidate
+	// (resolveForeign); full: all formal parameters are in the words.
+	origin        uint64
+	foreign, full bool
 }
 
 type secEntry struct {
@@ -106,11 +112,16 @@ func (m *merger) addFx(f *fragment, local []uint32, shift uint32) error {
 		mf.secs[v.shndx] = append(mf.secs[v.shndx], secEntry{uint32(id), v.off, v.size})
 	}
 	for _, fn := range fx.funcs {
-		g := mergedFunc{nameS: strings.Clone(fn.nameS), elfIdx: fn.elfIdx, addr: fn.addr, hasAddr: fn.hasAddr, flags: fn.flags, ret: typ(fn.ret)}
+		g := mergedFunc{nameS: strings.Clone(fn.nameS), elfIdx: fn.elfIdx, addr: fn.addr, hasAddr: fn.hasAddr, flags: fn.flags, ret: typ(fn.ret),
+			off: fn.off, origin: fn.origin, foreign: fn.foreign, full: fn.full}
 		g.p0 = uint32(len(mf.words))
 		for i := uint32(0); i < fn.np; i++ {
 			w := fx.words[fn.p0+2*i:]
-			mf.words = append(mf.words, str(w[0]), typ(w[1]))
+			t := w[1]
+			if !fn.foreign {
+				t = typ(t)
+			}
+			mf.words = append(mf.words, str(w[0]), t)
 		}
 		g.np = fn.np
 		g.a0 = uint32(len(mf.words))
@@ -181,6 +192,7 @@ func (m *merger) finishFx(o *Options) error {
 	}
 	mf := &m.fx
 	feat := o.Features
+	m.resolveForeign()
 	// Candidates whose name is an ELF function; the rest are reported.
 	var states []mergedFunc
 	var skipped []SkippedFunc
@@ -337,6 +349,82 @@ func (m *merger) finishFx(o *Options) error {
 }
 
 const ffInconsistent = 1 << 7
+
+// resolveForeign gives each instance of an abstract origin in another
+// unit the return and parameter types of that origin's candidate (the
+// types live in the origin's unit). An instance whose origin has no
+// candidate with all its parameters, or that lists a parameter the
+// origin does not have, is dropped.
+func (m *merger) resolveForeign() {
+	mf := &m.fx
+	var byOff map[uint64]int
+	drop := 0
+	for i := range mf.funcs {
+		fn := &mf.funcs[i]
+		if !fn.foreign {
+			continue
+		}
+		if fn.flags&(ffNoSymbol|ffNoArgNames) != 0 {
+			fn.foreign = false // only its name counts (the report)
+			continue
+		}
+		if byOff == nil {
+			byOff = make(map[uint64]int)
+			for j := range mf.funcs {
+				g := &mf.funcs[j]
+				if !g.foreign && g.full && g.flags&(ffNoSymbol|ffNoArgNames) == 0 {
+					if _, dup := byOff[g.off]; !dup {
+						byOff[g.off] = j
+					}
+				}
+			}
+		}
+		if j, ok := byOff[fn.origin]; ok && m.takeTypes(fn, &mf.funcs[j]) {
+			fn.foreign = false
+		} else {
+			drop++
+		}
+	}
+	if drop == 0 {
+		return
+	}
+	keep := mf.funcs[:0]
+	for _, fn := range mf.funcs {
+		if !fn.foreign {
+			keep = append(keep, fn)
+		}
+	}
+	clear(mf.funcs[len(keep):])
+	mf.funcs = keep
+}
+
+// takeTypes sets the return and parameter types of fn, an instance of
+// g's subprogram, from g; its words' types are positions among g's
+// formal parameters. It reports false if one is out of range.
+func (m *merger) takeTypes(fn, g *mergedFunc) bool {
+	w := m.fx.words
+	nFormal := g.np
+	if last := g.p0 + 2*(nFormal-1); nFormal > 0 && w[last] == 0 && w[last+1] == 0 {
+		nFormal-- // the origin's "..."
+	}
+	for k := uint32(0); k < fn.np; k++ {
+		p := w[fn.p0+2*k:]
+		if p[0] == 0 && p[1] == 0 {
+			continue // the instance's own "..."
+		}
+		if p[1] >= nFormal {
+			return false
+		}
+	}
+	for k := uint32(0); k < fn.np; k++ {
+		p := w[fn.p0+2*k:]
+		if p[0] != 0 || p[1] != 0 {
+			p[1] = w[g.p0+2*p[1]+1]
+		}
+	}
+	fn.ret = g.ret
+	return true
+}
 
 // trueSignature returns the first candidate of the group that sits at
 // the address of a '.'-suffixed symbol, with that symbol's name, unless
