@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"github.com/btfkit/btfkit/internal/refdata"
@@ -334,16 +335,24 @@ func TestEncodeInPlaceModule(t *testing.T) {
 	}
 }
 
-// TestEncodeInPlaceVmlinux: --in-place on a copy of the Debian vmlinux.
-// Its .BTF is a loaded (SHF_ALLOC) section, which cannot change size in
-// place: refused, the file untouched. Without it (renamed by objcopy; a
-// kernel build's .tmp_vmlinux has none either), .BTF is added: readelf and objcopy read the result, and bpftool's dump of it
-// equals its dump of the detached output.
+// TestEncodeInPlaceVmlinux: --in-place on a copy of the Debian vmlinux,
+// whose .BTF (pahole 1.24's) is loaded (SHF_ALLOC, between __start_BTF and
+// __stop_BTF in the first PT_LOAD segment) and of another size than ours.
+// Oracles: readelf -SW -lW print no warning and map .BTF.loaded (the old,
+// loaded .BTF, kept) into the segment; objcopy copies the file without a
+// word and dumps .BTF as exactly the detached output and .BTF.loaded as the
+// original .BTF; bpftool's dump of the file equals its dump of the detached
+// output; objcopy -O binary (the loaded image) is the original's; debug/elf
+// reads the original program headers; of the original bytes only e_shoff and
+// e_shnum differ. A failure midway (the file size limit reached while
+// writing, an injected error before the rename, an unwritable directory)
+// leaves the original bytes and no temporary file. Without .BTF (renamed by
+// objcopy; a kernel build's .tmp_vmlinux has none either) .BTF is added.
 func TestEncodeInPlaceVmlinux(t *testing.T) {
 	if testing.Short() {
-		t.Skip("SKIP: copies and encodes the 590 MB vmlinux (-short)")
+		t.Skip("SKIP: copies the 590 MB vmlinux three times and encodes it twice (-short)")
 	}
-	for _, tool := range []string{"readelf", "objcopy", "bpftool"} {
+	for _, tool := range []string{"readelf", "objcopy", "bpftool", "prlimit"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			modSkip(t, "%s not installed", tool)
 		}
@@ -355,42 +364,206 @@ func TestEncodeInPlaceVmlinux(t *testing.T) {
 	if _, stderr, code := runCmd(t, bin, "encode", "-o", detached, vmlinux); code != 0 {
 		t.Fatalf("detached: %d: %s", code, stderr)
 	}
+	want, _ := os.ReadFile(detached)
+	of, err := elf.Open(vmlinux)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origBTF, err := of.Section(".BTF").Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	origProgs := of.Progs
+	loaded := of.Section(".BTF").Flags&elf.SHF_ALLOC != 0
+	of.Close()
+	if !loaded || len(origBTF) == len(want) {
+		t.Fatalf("the input's .BTF is not loaded or has our size (%d bytes): not the case tested", len(origBTF))
+	}
+	origImage := filepath.Join(dir, "orig.bin")
+	if _, stderr, code := runCmd(t, "objcopy", "-O", "binary", vmlinux, origImage); code != 0 {
+		t.Fatalf("objcopy -O binary: %s", stderr)
+	}
+
 	cp := filepath.Join(dir, "vmlinux")
 	copyFile(t, vmlinux, cp)
-	before := fileHash(t, cp)
-	if _, stderr, code := runCmd(t, bin, "encode", "--in-place", cp); code != 1 || !strings.Contains(stderr, ".BTF") {
-		t.Errorf("in place over an allocated .BTF of another size: status %d: %s", code, stderr)
-	}
-	if fileHash(t, cp) != before {
-		t.Errorf("the vmlinux copy changed although writing failed")
-	}
-	// objcopy cannot remove it (__start_BTF points into it): renamed,
-	// .BTF is missing and is added.
-	stripped := filepath.Join(dir, "vmlinux.nobtf")
-	if _, stderr, code := runCmd(t, "objcopy", "--rename-section", ".BTF=.BTF.debian", cp, stripped); code != 0 {
-		t.Fatalf("objcopy --rename-section: %s", stderr)
-	}
-	os.Remove(cp)
-	if _, stderr, code := runCmd(t, bin, "encode", "--in-place", stripped); code != 0 {
+	if _, stderr, code := runCmd(t, bin, "encode", "--in-place", cp); code != 0 {
 		t.Fatalf("in place: %d: %s", code, stderr)
 	}
-	secs, _, code := runCmd(t, "readelf", "-SW", stripped)
-	if code != 0 || !strings.Contains(secs, " .BTF ") {
-		t.Errorf("readelf: status %d, no .BTF", code)
+	secs, e1, c1 := runCmd(t, "readelf", "-SW", cp)
+	segs, e2, c2 := runCmd(t, "readelf", "-lW", cp)
+	if c1 != 0 || c2 != 0 || e1 != "" || e2 != "" || strings.Contains(secs+segs, "Warning") {
+		t.Errorf("readelf: status %d %d: %s%s", c1, c2, e1, e2)
 	}
-	dumped := filepath.Join(dir, "dumped.btf")
-	if _, stderr, code := runCmd(t, "objcopy", "--dump-section", ".BTF="+dumped, stripped, filepath.Join(dir, "objcopy.out")); code != 0 {
-		t.Fatalf("objcopy: %d: %s", code, stderr)
+	if !strings.Contains(secs, "] .BTF ") || !strings.Contains(segs, " .BTF.loaded .BTF_ids ") {
+		t.Errorf("readelf: no .BTF, or .BTF.loaded not in its segment:\n%s\n%s", secs, segs)
 	}
-	a, _ := os.ReadFile(dumped)
-	b, _ := os.ReadFile(detached)
-	if !bytes.Equal(a, b) {
-		t.Errorf(".BTF (%d bytes) differs from the detached output (%d bytes)", len(a), len(b))
+	dumped, kept := filepath.Join(dir, "dumped.btf"), filepath.Join(dir, "kept.btf")
+	copied := filepath.Join(dir, "objcopy.out")
+	if _, stderr, code := runCmd(t, "objcopy", "--dump-section", ".BTF="+dumped, "--dump-section", ".BTF.loaded="+kept, cp, copied); code != 0 || stderr != "" {
+		t.Errorf("objcopy: status %d: %s", code, stderr)
 	}
-	d1, e1, c1 := runCmd(t, "bpftool", "btf", "dump", "file", stripped)
+	os.Remove(copied)
+	if a, _ := os.ReadFile(dumped); !bytes.Equal(a, want) {
+		t.Errorf(".BTF (%d bytes) differs from the detached output (%d bytes)", len(a), len(want))
+	}
+	if a, _ := os.ReadFile(kept); !bytes.Equal(a, origBTF) {
+		t.Errorf(".BTF.loaded (%d bytes) is not the original .BTF (%d bytes)", len(a), len(origBTF))
+	}
+	d1, e1, c1 := runCmd(t, "bpftool", "btf", "dump", "file", cp)
 	d2, e2, c2 := runCmd(t, "bpftool", "btf", "dump", "file", detached)
 	if c1 != 0 || c2 != 0 || d1 != d2 || d1 == "" {
 		t.Errorf("bpftool dumps differ or fail: %d %q, %d %q", c1, e1, c2, e2)
+	}
+	image := filepath.Join(dir, "vmlinux.bin")
+	if _, stderr, code := runCmd(t, "objcopy", "-O", "binary", cp, image); code != 0 {
+		t.Fatalf("objcopy -O binary: %s", stderr)
+	}
+	if fileHash(t, image) != fileHash(t, origImage) {
+		t.Errorf("the loaded image (objcopy -O binary) changed")
+	}
+	nf, err := elf.Open(cp)
+	if err != nil {
+		t.Fatalf("debug/elf: %v", err)
+	}
+	if got, _ := nf.Section(".BTF").Data(); !bytes.Equal(got, want) {
+		t.Errorf("debug/elf reads %d bytes of .BTF, want %d", len(got), len(want))
+	}
+	for i := range origProgs {
+		if i >= len(nf.Progs) || nf.Progs[i].ProgHeader != origProgs[i].ProgHeader {
+			t.Errorf("program header %d changed", i)
+		}
+	}
+	nf.Close()
+	sameExceptShdrPointer(t, vmlinux, cp)
+	os.Remove(cp)
+
+	// Failures midway, on a copy in a directory of its own.
+	fdir := filepath.Join(dir, "fail")
+	os.Mkdir(fdir, 0o755)
+	cp2 := filepath.Join(fdir, "vmlinux")
+	copyFile(t, vmlinux, cp2)
+	st, _ := os.Stat(cp2)
+	before := fileHash(t, cp2)
+	unchanged := func(what string) {
+		t.Helper()
+		if fileHash(t, cp2) != before {
+			t.Errorf("%s: the vmlinux copy changed", what)
+		}
+		if left, _ := filepath.Glob(filepath.Join(fdir, ".*btfkit*")); len(left) > 0 {
+			t.Errorf("%s: temporary files left: %v", what, left)
+		}
+	}
+	// The file size limit lets the copy through and stops the new .BTF
+	// (SIGXFSZ ignored, so the write fails with EFBIG).
+	limit := fmt.Sprint(st.Size() + 1<<20)
+	_, stderr, code := runCmd(t, "sh", "-c", `trap '' XFSZ; exec prlimit --fsize=`+limit+` "$@"`, "sh", bin, "encode", "--in-place", cp2)
+	if code != 1 || !strings.Contains(stderr, cp2+": section .BTF: ") || !strings.Contains(stderr, "file too large") {
+		t.Errorf("file size limit: status %d: %s", code, stderr)
+	}
+	unchanged("file size limit")
+	// An error injected after .BTF is written, before the rename.
+	spec, err := btf.LoadFile(detached, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tmpBTF []byte
+	inPlaceHook = func(tmp string) error {
+		f, err := elf.Open(tmp)
+		if err == nil {
+			tmpBTF, _ = f.Section(".BTF").Data()
+			f.Close()
+		}
+		return errors.New("injected failure")
+	}
+	err = writeInPlace(cp2, spec, false)
+	inPlaceHook = nil
+	if err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.HasPrefix(err.Error(), cp2+": ") {
+		t.Errorf("writeInPlace with a failing last step: %v", err)
+	}
+	if !bytes.Equal(tmpBTF, want) {
+		t.Errorf("the injected failure came before .BTF was written (%d bytes seen)", len(tmpBTF))
+	}
+	unchanged("injected failure")
+	// An unwritable directory (root writes into mode 0555 ones; chattr +i
+	// stops it).
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("chattr", "+i", fdir).CombinedOutput(); err != nil {
+			t.Errorf("chattr +i: %v: %s", err, out)
+		}
+	} else {
+		os.Chmod(fdir, 0o555)
+	}
+	_, stderr, code = runCmd(t, bin, "encode", "--in-place", cp2)
+	if os.Geteuid() == 0 {
+		exec.Command("chattr", "-i", fdir).Run()
+	} else {
+		os.Chmod(fdir, 0o755)
+	}
+	if code != 1 || !strings.Contains(stderr, cp2) {
+		t.Errorf("unwritable directory: status %d: %s", code, stderr)
+	}
+	unchanged("unwritable directory")
+	os.Remove(cp2)
+
+	// objcopy cannot remove .BTF (__start_BTF points into it): renamed,
+	// .BTF is missing and is added.
+	stripped := filepath.Join(dir, "vmlinux.nobtf")
+	if _, stderr, code := runCmd(t, "objcopy", "--rename-section", ".BTF=.BTF.debian", vmlinux, stripped); code != 0 {
+		t.Fatalf("objcopy --rename-section: %s", stderr)
+	}
+	if _, stderr, code := runCmd(t, bin, "encode", "--in-place", stripped); code != 0 {
+		t.Fatalf("in place: %d: %s", code, stderr)
+	}
+	secs, e1, c1 = runCmd(t, "readelf", "-SW", stripped)
+	if c1 != 0 || e1 != "" || !strings.Contains(secs, "] .BTF ") {
+		t.Errorf("readelf: status %d, no .BTF: %s", c1, e1)
+	}
+	if _, stderr, code := runCmd(t, "objcopy", "--dump-section", ".BTF="+dumped, stripped, copied); code != 0 || stderr != "" {
+		t.Fatalf("objcopy: %d: %s", code, stderr)
+	}
+	os.Remove(copied)
+	if a, _ := os.ReadFile(dumped); !bytes.Equal(a, want) {
+		t.Errorf(".BTF (%d bytes) differs from the detached output (%d bytes)", len(a), len(want))
+	}
+	d1, e1, c1 = runCmd(t, "bpftool", "btf", "dump", "file", stripped)
+	if c1 != 0 || d1 != d2 {
+		t.Errorf("bpftool dumps differ or fail: %d %q", c1, e1)
+	}
+}
+
+// sameExceptShdrPointer fails unless the file at b begins with the bytes
+// of the file at a, except e_shoff and e_shnum of the ELF64 header (what
+// elfx changes when it appends a section header table).
+func sameExceptShdrPointer(t *testing.T, a, b string) {
+	t.Helper()
+	fa, err := os.Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fb.Close()
+	ba, bb := make([]byte, 4<<20), make([]byte, 4<<20)
+	for off := int64(0); ; {
+		n, err := io.ReadFull(fa, ba)
+		if n == 0 {
+			return
+		}
+		if m, _ := io.ReadFull(fb, bb[:n]); m != n {
+			t.Fatalf("%s is shorter than %s", b, a)
+		}
+		for i := 0; i < n; i++ {
+			if p := off + int64(i); ba[i] != bb[i] && !(p >= 0x28 && p < 0x30) && !(p >= 0x3c && p < 0x3e) {
+				t.Fatalf("byte 0x%x of %s changed", p, a)
+			}
+		}
+		if err != nil {
+			return
+		}
+		off += int64(n)
 	}
 }
 
