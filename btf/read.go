@@ -146,7 +146,8 @@ func ParseHeader(data []byte) (Header, binary.ByteOrder, int, error) {
 // base it is read as split BTF extending base (IDs and string offsets
 // continue after the base's). The data is copied: the Spec does not keep it.
 // Parse checks the layout (header, section bounds, that each type's record
-// fits); semantic rules are Check's.
+// fits); semantic rules are Check's. A kind layout section (libbpf v1.8,
+// layout.go) is checked by libbpf's rules and kept: see KindLayouts.
 func Parse(data []byte, base *Spec) (*Spec, error) {
 	h, bo, _, err := ParseHeader(data)
 	if err != nil {

@@ -5,6 +5,8 @@ import "encoding/binary"
 // Marshal writes the Spec's own types and strings as raw BTF in the given
 // byte order (binary.LittleEndian when nil). A split Spec gives split BTF:
 // only its own types and strings, to be read back with the same base.
+// A kind layout section (SetKindLayouts) goes between the types and the
+// strings, as libbpf v1.8 writes it.
 func (s *Spec) Marshal(order binary.ByteOrder) []byte {
 	if order == nil {
 		order = binary.LittleEndian
