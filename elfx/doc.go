@@ -11,6 +11,6 @@
 // sections are private heap copies.
 //
 // elfx owns the ELF container. It must not know DWARF or BTF: callers ask
-// for sections by name and get bytes back. (The ELF section writer that adds
-// or replaces a section will live here too.)
+// for sections by name and get bytes back, and WriteSections adds or
+// replaces sections of a file atomically (write.go).
 package elfx
