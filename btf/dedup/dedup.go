@@ -77,6 +77,8 @@ type deduper struct {
 	hypotList []uint32
 	adjCanon  bool
 	tab       table
+
+	ident []uint32 // when not nil, holds at least 0 .. start-1 (a prepared base's)
 }
 
 func (d *deduper) ext(id uint32) []uint32  { return d.words[d.woff[id]:d.woff[id+1]:d.woff[id+1]] }
@@ -924,8 +926,12 @@ func (d *deduper) varTypes() {
 // rewrites every reference, building the output Spec and the Mapping.
 func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, error) {
 	newID := d.hypot // reused, as libbpf does
-	for id := uint32(0); id < d.start; id++ {
-		newID[id] = id
+	if d.ident != nil {
+		copy(newID, d.ident[:d.start])
+	} else {
+		for id := uint32(0); id < d.start; id++ {
+			newID[id] = id
+		}
 	}
 	next := d.start
 	nw := 0

@@ -26,6 +26,10 @@ type Base struct {
 	// structNames maps the name of each base STRUCT/UNION to its ID, or 0
 	// when several share the name (resolveFwds' rule).
 	structNames map[uint32]uint32
+	// ident holds 0 .. NextID()-1 and unproc NextID() times unprocessed:
+	// the base's share of a run's canonical and hypothetical maps, copied
+	// in one move each.
+	ident, unproc []uint32
 	// scratch holds *scratch: the big tables of finished runs, reused so
 	// that a run copies the base's share into memory it already has
 	// instead of allocating and clearing megabytes per module.
@@ -82,7 +86,11 @@ func PrepareBase(base *btf.Spec) (*Base, error) {
 	d.woff[n] = uint32(len(d.words))
 	d.prep()
 	b := &Base{spec: base, hdr: d.hdr, woff: d.woff, words: d.words, tab: d.tab,
-		structNames: make(map[uint32]uint32)}
+		structNames: make(map[uint32]uint32), ident: make([]uint32, n), unproc: make([]uint32, n)}
+	for id := range b.ident {
+		b.ident[id] = uint32(id)
+		b.unproc[id] = unprocessed
+	}
 	for id := uint32(1); id < d.n; id++ {
 		if k := d.kind(id); k != btf.KindStruct && k != btf.KindUnion {
 			continue
@@ -141,9 +149,9 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	if err != nil {
 		return nil, Mapping{}, err
 	}
-	// prep: the base's entries, copied; the own types go in as Dedup's
-	// phases add them.
-	b.tab.cloneInto(&d.tab, &sc.tab)
+	// prep: the base's entries (an overlay of them, not a copy); the own
+	// types go in as Dedup's phases add them.
+	d.tab = overlay(&b.tab, &sc.tab)
 	if err := d.primTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
@@ -251,11 +259,12 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 	}
 	d.cmap = resize(sc.cmap, int(n))
 	d.hypot = resize(sc.hypot, int(n))
-	d.cmap[0], d.hypot[0] = 0, 0
-	for id := uint32(1); id < n; id++ {
-		if id < start {
-			d.cmap[id] = id
-		} else if k := d.kind(id); k == btf.KindVar || k == btf.KindDatasec {
+	d.ident = b.ident
+	copy(d.cmap, b.ident[:start])
+	copy(d.hypot, b.unproc[:start])
+	d.hypot[0] = 0
+	for id := start; id < n; id++ {
+		if k := d.kind(id); k == btf.KindVar || k == btf.KindDatasec {
 			d.cmap[id] = id
 		} else {
 			d.cmap[id] = unprocessed
@@ -304,17 +313,5 @@ func (d *deduper) resolveFwdsOnto(b *Base) {
 			continue
 		}
 		d.cmap[id] = c
-	}
-}
-
-// cloneInto sets *dst to a copy of t that shares no memory with it, in
-// mem's memory where that is big enough.
-func (t *table) cloneInto(dst, mem *table) {
-	*dst = table{
-		buckets: append(mem.buckets[:0], t.buckets...),
-		bits:    t.bits,
-		keys:    append(mem.keys[:0], t.keys...),
-		vals:    append(mem.vals[:0], t.vals...),
-		next:    append(mem.next[:0], t.next...),
 	}
 }

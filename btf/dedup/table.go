@@ -16,6 +16,27 @@ type table struct {
 	keys    []uint64
 	vals    []uint32
 	next    []int32
+
+	// base, when not nil, makes the table an overlay (see overlay): its
+	// entries come before this table's own, which are indexed on their
+	// own (buckets, bits) in an order-keeping way.
+	base *table
+}
+
+// An overlay is a table that starts as a copy of a prepared one (a
+// prepared base's index, shared read only by concurrent runs) without
+// copying it. While the combined table would not have grown, libbpf's
+// chain for a key is the entries added since, newest first, then the
+// base's chain: the own entries of the key, newest first, then the base's.
+// The own entries' index keeps exactly that order whatever its size (it
+// is rebuilt oldest first when it grows). The add that would make the
+// combined table grow first materializes it: the base's entries copied,
+// the own ones pushed in the order they came, as the combined table holds
+// them; from there on it is a plain table.
+
+// overlay returns an empty overlay of base, in mem's memory.
+func overlay(base, mem *table) table {
+	return table{base: base, keys: mem.keys[:0], vals: mem.vals[:0], next: mem.next[:0], buckets: mem.buckets[:0]}
 }
 
 const minBits = 2
@@ -29,6 +50,13 @@ func hashBits(h uint64, bits uint) uint64 {
 
 // add appends a (key, id) entry; duplicates are allowed.
 func (t *table) add(key uint64, id uint32) {
+	if t.base != nil {
+		if (len(t.base.keys)+len(t.keys)+1)*4/3 <= len(t.base.buckets) {
+			t.addOwn(key, id)
+			return
+		}
+		t.materialize()
+	}
 	if len(t.buckets) == 0 || (len(t.keys)+1)*4/3 > len(t.buckets) {
 		t.grow()
 	}
@@ -65,6 +93,9 @@ func (t *table) grow() {
 // Entries of other keys in the same chain must be skipped by the caller
 // (see cands).
 func (t *table) first(key uint64) int32 {
+	if t.base != nil {
+		panic("dedup: table.first on an overlay")
+	}
 	if len(t.buckets) == 0 {
 		return -1
 	}
@@ -74,6 +105,16 @@ func (t *table) first(key uint64) int32 {
 // cands walks the candidates for key in libbpf's order, calling fn for each
 // until it returns false.
 func (t *table) cands(key uint64, fn func(id uint32) bool) {
+	if b := t.base; b != nil {
+		if len(t.buckets) > 0 {
+			for e := t.buckets[hashBits(key, t.bits)]; e >= 0; e = t.next[e] {
+				if t.keys[e] == key && !fn(t.vals[e]) {
+					return
+				}
+			}
+		}
+		t = b
+	}
 	for e := t.first(key); e >= 0; e = t.next[e] {
 		if t.keys[e] == key && !fn(t.vals[e]) {
 			return
@@ -81,8 +122,63 @@ func (t *table) cands(key uint64, fn func(id uint32) bool) {
 	}
 }
 
-// reset empties the table, keeping its memory.
+// addOwn adds an entry to an overlay's own index. Chains of the own index
+// hold the entries of a key newest first: a bigger index is filled oldest
+// entry first.
+func (t *table) addOwn(key uint64, id uint32) {
+	if (len(t.keys)+1)*2 > len(t.buckets) {
+		nb := max(t.bits+1, 6)
+		if cap(t.buckets) >= 1<<nb {
+			t.buckets = t.buckets[:1<<nb]
+		} else {
+			t.buckets = make([]int32, 1<<nb)
+		}
+		t.bits = nb
+		for i := range t.buckets {
+			t.buckets[i] = -1
+		}
+		for e := range t.keys {
+			h := hashBits(t.keys[e], nb)
+			t.next[e] = t.buckets[h]
+			t.buckets[h] = int32(e)
+		}
+	}
+	h := hashBits(key, t.bits)
+	t.keys = append(t.keys, key)
+	t.vals = append(t.vals, id)
+	t.next = append(t.next, t.buckets[h])
+	t.buckets[h] = int32(len(t.keys) - 1)
+}
+
+// materialize turns an overlay into the plain table it stands for.
+func (t *table) materialize() {
+	b := t.base
+	own := *t
+	*t = table{
+		buckets: append([]int32(nil), b.buckets...),
+		bits:    b.bits,
+		keys:    append(make([]uint64, 0, len(b.keys)+len(own.keys)+1), b.keys...),
+		vals:    append(make([]uint32, 0, len(b.keys)+len(own.keys)+1), b.vals...),
+		next:    append(make([]int32, 0, len(b.keys)+len(own.keys)+1), b.next...),
+	}
+	for e := range own.keys {
+		t.push(own.keys[e], own.vals[e])
+	}
+}
+
+// push adds an entry at the head of its chain, without growing.
+func (t *table) push(key uint64, id uint32) {
+	h := hashBits(key, t.bits)
+	t.keys = append(t.keys, key)
+	t.vals = append(t.vals, id)
+	t.next = append(t.next, t.buckets[h])
+	t.buckets[h] = int32(len(t.keys) - 1)
+}
+
+// reset empties the table, keeping its memory; an overlay becomes a plain
+// table.
 func (t *table) reset() {
+	t.base = nil
 	t.buckets = t.buckets[:0]
 	t.bits = 0
 	t.keys = t.keys[:0]
