@@ -350,7 +350,7 @@ func TestEncodeInPlaceModule(t *testing.T) {
 // objcopy; a kernel build's .tmp_vmlinux has none either) .BTF is added.
 func TestEncodeInPlaceVmlinux(t *testing.T) {
 	if testing.Short() {
-		t.Skip("SKIP: copies the 590 MB vmlinux three times and encodes it twice (-short)")
+		t.Skip("SKIP: copies the 590 MB vmlinux and encodes it five times, about 2-3 minutes (-short)")
 	}
 	for _, tool := range []string{"readelf", "objcopy", "bpftool", "prlimit"} {
 		if _, err := exec.LookPath(tool); err != nil {
