@@ -1,7 +1,12 @@
 package encode
 
 import (
+	"os"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/btfkit/btfkit/btf"
 )
 
 // BenchmarkBatchModules encodes every module of the Debian package
@@ -19,6 +24,7 @@ func BenchmarkBatchModules(b *testing.B) {
 		splitSkip(b, "%v", err)
 	}
 	b.ResetTimer()
+	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
 		failed := EncodeBatch(mods, base, BatchOptions{Options: Options{Features: DefaultFeatures}, Jobs: 1}, func(r BatchResult) error {
 			if r.Err != nil {
@@ -31,4 +37,84 @@ func BenchmarkBatchModules(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(mods)), "ms/module")
+	b.ReportMetric(float64(cpu.stop().Milliseconds())/float64(b.N*len(mods)), "cpu-ms/module")
+}
+
+// BenchmarkModuleOne encodes one module against the prepared base again
+// and again: a batch's fixed cost per module, without the others.
+// BTFKIT_BENCH_MODULE names the module (default: a median-sized one).
+func BenchmarkModuleOne(b *testing.B) {
+	name := os.Getenv("BTFKIT_BENCH_MODULE")
+	if name == "" {
+		name = "xt_MASQUERADE"
+	}
+	mods, err := FindModules([]string{splitModulesDir(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mod Module
+	for _, m := range mods {
+		if m.Name == name {
+			mod = m
+		}
+	}
+	if mod.Path == "" {
+		b.Fatalf("no module %s", name)
+	}
+	base, err := LoadBase(splitBaseBTF)
+	if err != nil {
+		splitSkip(b, "%v", err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := EncodeSplit(mod.Path, base, Options{Features: DefaultFeatures, Jobs: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSplitOntoModules deduplicates 100 modules' merged fragments
+// (encoded once, before timing) onto the prepared base: the dedup share of
+// a batch alone.
+func BenchmarkSplitOntoModules(b *testing.B) {
+	mods := splitSubset(b, 100)
+	base, err := LoadBase(splitBaseBTF)
+	if err != nil {
+		splitSkip(b, "%v", err)
+	}
+	var merged []*btf.Spec
+	for _, m := range mods {
+		s, err := EncodeFile(m.Path, Options{Features: DefaultFeatures, NoDedup: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		merged = append(merged, s)
+	}
+	b.ResetTimer()
+	cpu := startCPU()
+	for i := 0; i < b.N; i++ {
+		for _, s := range merged {
+			if _, err := SplitOnto(base, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(merged)), "µs/module")
+	b.ReportMetric(float64(cpu.stop().Microseconds())/float64(b.N*len(merged)), "cpu-µs/module")
+}
+
+// cpuClock measures the process's CPU time (user and system, all threads,
+// the garbage collector's included): on a shared machine a steadier figure
+// than wall time.
+type cpuClock struct{ t0 time.Duration }
+
+func startCPU() cpuClock { return cpuClock{processCPU()} }
+
+func (c cpuClock) stop() time.Duration { return processCPU() - c.t0 }
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

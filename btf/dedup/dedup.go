@@ -78,7 +78,8 @@ type deduper struct {
 	adjCanon  bool
 	tab       table
 
-	ident []uint32 // when not nil, holds at least 0 .. start-1 (a prepared base's)
+	ident    []uint32  // when not nil, holds at least 0 .. start-1 (a prepared base's)
+	baseStrs *strIndex // when not nil, finds the base's strings (a prepared base's)
 }
 
 func (d *deduper) ext(id uint32) []uint32  { return d.words[d.woff[id]:d.woff[id+1]:d.woff[id+1]] }
@@ -224,7 +225,9 @@ func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
 		}
 		var no uint32
 		found := false
-		if base != nil {
+		if d.baseStrs != nil {
+			no, found = d.baseStrs.find(s)
+		} else if base != nil {
 			no, found = base.FindString(s)
 		}
 		if !found {

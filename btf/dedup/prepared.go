@@ -30,6 +30,8 @@ type Base struct {
 	// the base's share of a run's canonical and hypothetical maps, copied
 	// in one move each.
 	ident, unproc []uint32
+	// strs finds the base's strings (dedupStrings' lookups).
+	strs *strIndex
 	// scratch holds *scratch: the big tables of finished runs, reused so
 	// that a run copies the base's share into memory it already has
 	// instead of allocating and clearing megabytes per module.
@@ -86,7 +88,8 @@ func PrepareBase(base *btf.Spec) (*Base, error) {
 	d.woff[n] = uint32(len(d.words))
 	d.prep()
 	b := &Base{spec: base, hdr: d.hdr, woff: d.woff, words: d.words, tab: d.tab,
-		structNames: make(map[uint32]uint32), ident: make([]uint32, n), unproc: make([]uint32, n)}
+		structNames: make(map[uint32]uint32), ident: make([]uint32, n), unproc: make([]uint32, n),
+		strs: newStrIndex(base.RawStrings())}
 	for id := range b.ident {
 		b.ident[id] = uint32(id)
 		b.unproc[id] = unprocessed
@@ -260,6 +263,7 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 	d.cmap = resize(sc.cmap, int(n))
 	d.hypot = resize(sc.hypot, int(n))
 	d.ident = b.ident
+	d.baseStrs = b.strs
 	copy(d.cmap, b.ident[:start])
 	copy(d.hypot, b.unproc[:start])
 	d.hypot[0] = 0
