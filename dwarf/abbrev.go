@@ -1,9 +1,17 @@
 package dwarf
 
-// abbrev is one abbreviation declaration. Its attributes are
-// tmpl[lo:hi] and lay[lo:hi] of its table.
+import (
+	"hash/maphash"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// abbrev is one parsed abbreviation declaration: everything after its
+// code. Declarations are interned (see declCache), so units whose tables
+// declare the same attributes in the same forms share one abbrev; an
+// abbrev therefore carries no code.
 type abbrev struct {
-	code     uint64
 	tag      Tag
 	children bool
 	// fixup is set when some attribute needs a second step after the raw
@@ -11,15 +19,25 @@ type abbrev struct {
 	// through the unit's bases, or DW_FORM_indirect.
 	fixup   bool
 	sibling int32 // index of DW_AT_sibling among the attributes, or -1
-	lo, hi  uint32
 	// fixed is the encoded size of all attributes when every one has a
 	// fixed size (then lay[i].off are their offsets), or -1.
 	fixed int32
+	// tmpl holds, for every attribute, the Field of a DIE before its value
+	// is read: Attr, Form, Class set, Val holding the value of
+	// implicit_const and the 1 of flag_present. lay gives the fixed size
+	// of its encoding for the unit format the declaration was parsed for,
+	// so the decoder reads it with one masked load instead of a dispatch
+	// on the form.
+	tmpl []Field
+	lay  []fieldLay
+
+	// The interning key: the declaration's bytes after the code, and the
+	// unit format.
+	raw  string
+	uf   unitFormat
+	next *abbrev // the next cached declaration with the same hash
 }
 
-// fieldLay is the fixed encoding of one attribute: size bytes (0..8) or
-// varSize when the size depends on the data; ref marks unit-relative
-// references.
 type fieldLay struct {
 	off  uint16 // offset of the attribute in the DIE, when abbrev.fixed >= 0
 	size uint8
@@ -72,50 +90,36 @@ func fixedSize(f Form, uf unitFormat) uint8 {
 	return varSize
 }
 
-// abbrevTable is the abbreviation table of one unit. Codes are normally
+// abbrevTable is the abbreviation table of one unit: codes are normally
 // 1..n in order, kept in dense; others go to sparse.
-//
-// tmpl holds, for every attribute of every abbreviation, the Field of a
-// DIE before its value is read: Attr, Form, Class set, Val holding the
-// value of implicit_const and the 1 of flag_present. lay gives the fixed
-// size of its encoding for the units the table was parsed for, so the
-// decoder can read it with one masked load instead of a dispatch on the
-// form.
 type abbrevTable struct {
-	dense  []abbrev
+	dense  []*abbrev
 	sparse map[uint64]*abbrev
-	tmpl   []Field
-	lay    []fieldLay
 	size   int // bytes of .debug_abbrev the table spans
 }
 
 func (t *abbrevTable) lookup(code uint64) *abbrev {
 	if code-1 < uint64(len(t.dense)) {
-		return &t.dense[code-1]
+		return t.dense[code-1]
 	}
 	return t.sparse[code]
 }
 
 // parseAbbrev parses the table at off in the abbreviation section for
-// units of format uf. Every count it allocates for is bounded by the bytes
-// of the section.
+// units of format uf. Each declaration is first only scanned for its end
+// and looked up in the declaration cache; the ones not seen before are
+// then parsed in full (and their errors reported) by parseDecl, into
+// memory allocated once for all of them.
 func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 	const name = ".debug_abbrev"
 	if off >= uint64(len(sec)) {
 		return nil, errorf(name, off, "abbreviation table offset beyond end of section (size 0x%x)", len(sec))
 	}
+	sc := scratchPool.Get().(*abbrevScratch)
+	defer scratchPool.Put(sc)
+	sc.decls, sc.codes, sc.miss = sc.decls[:0], sc.codes[:0], sc.miss[:0]
 	b := reader{data: sec, pos: int(off), end: len(sec)}
-	ndecl, nspec := countAbbrev(sec, int(off))
-	t := &abbrevTable{
-		dense: make([]abbrev, 0, ndecl),
-		tmpl:  make([]Field, 0, nspec),
-		lay:   make([]fieldLay, 0, nspec),
-	}
-	var extra []abbrev // codes out of sequence
-	var fis [numForms]formInfo
-	for f := Form(0); f < numForms; f++ {
-		fis[f] = makeFormInfo(f, uf)
-	}
+	nattr := 0 // attributes of the missing declarations
 	for {
 		start := b.pos
 		code := b.uleb()
@@ -125,93 +129,248 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 		if code == 0 {
 			break
 		}
-		tag := b.uleb()
-		if b.pos >= b.end {
-			return nil, errorf(name, uint64(start), "truncated abbreviation %d", code)
-		}
-		if tag > 0xffff {
-			return nil, errorf(name, uint64(start), "abbreviation %d: tag 0x%x out of range", code, tag)
-		}
-		children := b.data[b.pos]
-		b.pos++
-		if children > 1 {
-			return nil, errorf(name, uint64(b.pos-1), "abbreviation %d: bad DW_CHILDREN value %d", code, children)
-		}
-		a := abbrev{code: code, tag: Tag(tag), children: children == 1, sibling: -1, lo: uint32(len(t.tmpl))}
-		for {
-			apos := b.pos
-			at := b.uleb()
-			fm := b.uleb()
-			if b.bad {
-				return nil, errorf(name, uint64(apos), "abbreviation %d: truncated attribute list", code)
-			}
+		dstart := b.pos
+		b.uleb() // tag
+		b.pos++  // children
+		n := 0
+		for !b.bad && b.pos <= b.end {
+			at, fm := b.uleb(), b.uleb()
 			if at == 0 && fm == 0 {
 				break
 			}
-			if at > 0xffff || fm > 0xffff {
-				return nil, errorf(name, uint64(apos), "abbreviation %d: attribute 0x%x form 0x%x out of range", code, at, fm)
+			if fm == uint64(FormImplicitConst) {
+				b.sleb()
 			}
-			form := Form(fm)
-			f := Field{Attr: Attr(at), Form: form}
-			if form == FormImplicitConst {
-				f.Val = uint64(b.sleb())
-				if b.bad {
-					return nil, errorf(name, uint64(apos), "abbreviation %d: truncated implicit constant", code)
-				}
-			}
-			var fi formInfo
-			if form < numForms {
-				fi = fis[form]
-			} else {
-				fi = makeFormInfo(form, uf)
-			}
-			if !fi.known {
-				return nil, errorf(name, uint64(apos), "abbreviation %d: unknown form 0x%x for %v", code, fm, f.Attr)
-			}
-			if form == FormFlagPresent {
-				f.Val = 1
-			}
-			f.Class = fi.class
-			if fi.attrDep {
-				f.Class = formClass(form, f.Attr, uf.version)
-			}
-			a.fixup = a.fixup || fi.fixup
-			if f.Attr == AttrSibling && a.sibling < 0 {
-				a.sibling = int32(uint32(len(t.tmpl)) - a.lo)
-			}
-			l := fieldLay{size: fi.size, ref: fi.ref}
-			t.tmpl = append(t.tmpl, f)
-			t.lay = append(t.lay, l)
+			n++
 		}
-		a.hi = uint32(len(t.tmpl))
-		a.fixed = 0
-		for i := a.lo; i < a.hi; i++ {
-			l := &t.lay[i]
-			if l.size == varSize || a.fixed+int32(l.size) > 0xffff {
-				a.fixed = -1
-				break
+		var a *abbrev
+		if b.bad || b.pos > b.end {
+			// Malformed: parseDecl reports where.
+			_, _, err := parseDecl(sec, dstart, code, uf, &declSlab{})
+			if err == nil {
+				err = errorf(name, uint64(dstart), "truncated abbreviation %d", code)
 			}
-			l.off = uint16(a.fixed)
-			a.fixed += int32(l.size)
+			return nil, err
 		}
-		if len(extra) == 0 && code == uint64(len(t.dense)+1) {
-			t.dense = append(t.dense, a)
-		} else {
-			extra = append(extra, a)
+		a = decls.lookup(sec[dstart:b.pos], uf)
+		if a == nil {
+			sc.miss = append(sc.miss, missing{len(sc.decls), dstart})
+			nattr += n
+		}
+		sc.decls = append(sc.decls, a)
+		sc.codes = append(sc.codes, code)
+	}
+	size := b.pos - int(off)
+	if len(sc.miss) > 0 {
+		slab := declSlab{
+			abbrevs: make([]abbrev, len(sc.miss)),
+			fields:  make([]Field, nattr),
+			lays:    make([]fieldLay, nattr),
+			raw:     make([]byte, 0, size),
+		}
+		for _, m := range sc.miss {
+			a, _, err := parseDecl(sec, m.pos, sc.codes[m.i], uf, &slab)
+			if err != nil {
+				return nil, err
+			}
+			sc.decls[m.i] = decls.add(a)
 		}
 	}
-	t.size = b.pos - int(off)
-	if len(extra) > 0 {
-		t.sparse = make(map[uint64]*abbrev, len(extra))
-		for i := range extra {
-			a := &extra[i]
-			if _, dup := t.sparse[a.code]; dup || a.code <= uint64(len(t.dense)) {
+	t := &abbrevTable{size: size}
+	dense := 0
+	for dense < len(sc.codes) && sc.codes[dense] == uint64(dense+1) {
+		dense++
+	}
+	t.dense = append([]*abbrev(nil), sc.decls[:dense]...)
+	if dense < len(sc.codes) {
+		t.sparse = make(map[uint64]*abbrev, len(sc.codes)-dense)
+		for i := dense; i < len(sc.codes); i++ {
+			c := sc.codes[i]
+			if _, dup := t.sparse[c]; dup || c <= uint64(dense) {
 				continue // the first declaration of a code wins
 			}
-			t.sparse[a.code] = a
+			t.sparse[c] = sc.decls[i]
 		}
 	}
 	return t, nil
+}
+
+// abbrevScratch is parseAbbrev's working memory, reused across calls.
+type abbrevScratch struct {
+	decls []*abbrev
+	codes []uint64
+	miss  []missing
+}
+
+// missing is a declaration not in the cache: its index in the table and
+// the position of its bytes.
+type missing struct{ i, pos int }
+
+var scratchPool = sync.Pool{New: func() any { return new(abbrevScratch) }}
+
+// declSlab is memory for the declarations parsed from one table, handed
+// out in order; parseDecl allocates itself when it runs out.
+type declSlab struct {
+	abbrevs []abbrev
+	fields  []Field
+	lays    []fieldLay
+	raw     []byte
+}
+
+// parseDecl parses the declaration of abbreviation code whose bytes start
+// (after the code) at pos, and returns it with the position just past it.
+func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) (*abbrev, int, error) {
+	const name = ".debug_abbrev"
+	b := reader{data: sec, pos: pos, end: len(sec)}
+	tag := b.uleb()
+	if b.pos >= b.end {
+		return nil, 0, errorf(name, uint64(pos), "truncated abbreviation %d", code)
+	}
+	if tag > 0xffff {
+		return nil, 0, errorf(name, uint64(pos), "abbreviation %d: tag 0x%x out of range", code, tag)
+	}
+	children := b.data[b.pos]
+	b.pos++
+	if children > 1 {
+		return nil, 0, errorf(name, uint64(b.pos-1), "abbreviation %d: bad DW_CHILDREN value %d", code, children)
+	}
+	var a *abbrev
+	if len(slab.abbrevs) > 0 {
+		a, slab.abbrevs = &slab.abbrevs[0], slab.abbrevs[1:]
+	} else {
+		a = new(abbrev)
+	}
+	*a = abbrev{tag: Tag(tag), children: children == 1, sibling: -1, uf: uf}
+	tmpl, lay := slab.fields[:0:len(slab.fields)], slab.lays[:0:len(slab.lays)]
+	for {
+		apos := b.pos
+		at := b.uleb()
+		fm := b.uleb()
+		if b.bad {
+			return nil, 0, errorf(name, uint64(apos), "abbreviation %d: truncated attribute list", code)
+		}
+		if at == 0 && fm == 0 {
+			break
+		}
+		if at > 0xffff || fm > 0xffff {
+			return nil, 0, errorf(name, uint64(apos), "abbreviation %d: attribute 0x%x form 0x%x out of range", code, at, fm)
+		}
+		form := Form(fm)
+		f := Field{Attr: Attr(at), Form: form}
+		if form == FormImplicitConst {
+			f.Val = uint64(b.sleb())
+			if b.bad {
+				return nil, 0, errorf(name, uint64(apos), "abbreviation %d: truncated implicit constant", code)
+			}
+		}
+		fi := makeFormInfo(form, uf)
+		if !fi.known {
+			return nil, 0, errorf(name, uint64(apos), "abbreviation %d: unknown form 0x%x for %v", code, fm, f.Attr)
+		}
+		if form == FormFlagPresent {
+			f.Val = 1
+		}
+		f.Class = fi.class
+		if fi.attrDep {
+			f.Class = formClass(form, f.Attr, uf.version)
+		}
+		a.fixup = a.fixup || fi.fixup
+		if f.Attr == AttrSibling && a.sibling < 0 {
+			a.sibling = int32(len(tmpl))
+		}
+		tmpl = append(tmpl, f)
+		lay = append(lay, fieldLay{size: fi.size, ref: fi.ref})
+	}
+	if n := len(tmpl); n <= len(slab.fields) && n <= len(slab.lays) {
+		slab.fields, slab.lays = slab.fields[n:], slab.lays[n:]
+	}
+	a.tmpl, a.lay = tmpl[:len(tmpl):len(tmpl)], lay[:len(lay):len(lay)]
+	a.fixed = 0
+	for i := range a.lay {
+		l := &a.lay[i]
+		if l.size == varSize || a.fixed+int32(l.size) > 0xffff {
+			a.fixed = -1
+			break
+		}
+		l.off = uint16(a.fixed)
+		a.fixed += int32(l.size)
+	}
+	raw := sec[pos:b.pos]
+	if cap(slab.raw)-len(slab.raw) >= len(raw) {
+		k := len(slab.raw)
+		slab.raw = append(slab.raw, raw...)
+		a.raw = unsafe.String(&slab.raw[k], len(raw))
+	} else {
+		a.raw = string(raw)
+	}
+	return a, b.pos, nil
+}
+
+// declCache interns parsed abbreviation declarations process-wide, keyed
+// by their bytes and unit format. The tables of a large file differ from
+// unit to unit (2,136 distinct tables for the 2,172 units of the Debian
+// vmlinux), but the declarations in them repeat: parsing each table into
+// fresh memory cost about a tenth of a full walk, mostly in page faults on
+// 60 MB of templates. Shared declarations also keep the templates the
+// decoder reads hot in cache. The cache holds copies of the bytes, never
+// views of a file, and is bounded: past maxDecls entries, new
+// declarations are parsed and used without being kept.
+type declCache struct {
+	seed   maphash.Seed
+	n      atomic.Int64
+	shards [64]declShard
+}
+
+type declShard struct {
+	mu sync.Mutex
+	m  map[uint64]*abbrev
+	_  [40]byte // keep shards on separate cache lines
+}
+
+const maxDecls = 1 << 20
+
+var decls = &declCache{seed: maphash.MakeSeed()}
+
+func (c *declCache) hash(raw []byte, uf unitFormat) uint64 {
+	h := maphash.Bytes(c.seed, raw)
+	return h ^ uint64(uf.version)<<56 ^ uint64(uf.offSize)<<48 ^ uint64(uf.addrSize)<<40
+}
+
+func (c *declCache) lookup(raw []byte, uf unitFormat) *abbrev {
+	h := c.hash(raw, uf)
+	s := &c.shards[h%uint64(len(c.shards))]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for a := s.m[h]; a != nil; a = a.next {
+		if a.uf == uf && a.raw == string(raw) {
+			return a
+		}
+	}
+	return nil
+}
+
+// add interns a and returns the cached declaration equal to it (a itself
+// unless another goroutine added one first).
+func (c *declCache) add(a *abbrev) *abbrev {
+	if c.n.Load() >= maxDecls {
+		return a
+	}
+	h := c.hash([]byte(a.raw), a.uf)
+	s := &c.shards[h%uint64(len(c.shards))]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for b := s.m[h]; b != nil; b = b.next {
+		if b.uf == a.uf && b.raw == a.raw {
+			return b
+		}
+	}
+	if s.m == nil {
+		s.m = map[uint64]*abbrev{}
+	}
+	a.next = s.m[h]
+	s.m[h] = a
+	c.n.Add(1)
+	return a
 }
 
 // formInfo is what parsing an abbreviation needs to know about a form,
@@ -241,32 +400,6 @@ func makeFormInfo(f Form, uf unitFormat) formInfo {
 		fi.ref = true
 	}
 	return fi
-}
-
-// countAbbrev counts the declarations and attribute specifications of the
-// table at off, stopping quietly at malformed input (the parse reports it).
-// The counts are bounded by the section size.
-func countAbbrev(sec []byte, off int) (ndecl, nspec int) {
-	b := reader{data: sec, pos: off, end: len(sec)}
-	for !b.bad {
-		if b.uleb() == 0 {
-			return
-		}
-		b.uleb()
-		b.u8()
-		ndecl++
-		for !b.bad {
-			at, fm := b.uleb(), b.uleb()
-			if at == 0 && fm == 0 {
-				break
-			}
-			if fm == uint64(FormImplicitConst) {
-				b.sleb()
-			}
-			nspec++
-		}
-	}
-	return
 }
 
 func knownForm(f Form) bool {

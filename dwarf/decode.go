@@ -151,10 +151,9 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	if ab == nil {
 		return pos, c.errAt(start, "unknown abbreviation code %d", code)
 	}
-	same := e.ab == ab && len(e.Fields) == int(ab.hi-ab.lo)
+	same := e.ab == ab && len(e.Fields) == len(ab.tmpl)
 	e.Tag, e.Children, e.ab = ab.tag, ab.children, ab
-	t := c.abbrevs
-	n := int(ab.hi - ab.lo)
+	n := len(ab.tmpl)
 	if cap(e.Fields) < n {
 		e.Fields = make([]Field, n, n+8)
 	}
@@ -166,8 +165,8 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	unitOff := uint64(c.u.Offset)
 	unitSize := uint64(c.u.End - c.u.Offset)
-	tmpl := t.tmpl[ab.lo:ab.hi]
-	lay := t.lay[ab.lo:ab.hi]
+	tmpl := ab.tmpl
+	lay := ab.lay
 	tmpl = tmpl[:len(fs)]
 	lay = lay[:len(fs)]
 	dataLen := len(data)

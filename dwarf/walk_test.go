@@ -156,6 +156,7 @@ func TestWalkAllocs(t *testing.T) {
 	defer d0.Close()
 	units := len(d0.Units())
 	allocs := testing.AllocsPerRun(1, func() {
+		resetDecls()
 		d, err := New(d0.sec)
 		if err != nil {
 			t.Fatal(err)
