@@ -41,7 +41,7 @@ type abbrev struct {
 type fieldLay struct {
 	off  uint16 // offset of the attribute in the DIE, when abbrev.fixed >= 0
 	size uint8
-	ref  bool
+	ref  uint8 // 1 for a unit-relative reference, else 0
 }
 
 const varSize = 0xff
@@ -279,7 +279,7 @@ func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) 
 			a.sibling = int32(len(tmpl))
 		}
 		tmpl = append(tmpl, f)
-		lay = append(lay, fieldLay{size: fi.size, ref: fi.ref})
+		lay = append(lay, fieldLay{size: fi.size, ref: b2u8(fi.ref)})
 	}
 	if n := len(tmpl); n <= len(slab.fields) && n <= len(slab.lays) {
 		slab.fields, slab.lays = slab.fields[n:], slab.lays[n:]
@@ -371,6 +371,13 @@ func (c *declCache) add(a *abbrev) *abbrev {
 	s.m[h] = a
 	c.n.Add(1)
 	return a
+}
+
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // formInfo is what parsing an abbreviation needs to know about a form,

@@ -175,35 +175,33 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 		// Every attribute has a fixed size: independent masked loads at
 		// precomputed offsets, one bounds check for the whole DIE.
 		q := unsafe.Add(p, pos)
-		bad := false
+		var bad uint64 // 1 when a reference points outside the unit
 		if same {
 			// The previous DIE decoded into e had the same abbreviation:
 			// Attr, Form, Class (and Len 0) are already in place.
 			for i := range fs {
 				l := lay[i]
 				v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
-				fs[i].Val = tmpl[i].Val + v
-				if l.ref {
-					bad = bad || v >= unitSize
-					fs[i].Val += unitOff
-				}
+				r := uint64(l.ref)
+				fs[i].Val = tmpl[i].Val + v + unitOff&-r
+				_, inside := bits.Sub64(v, unitSize, 0)
+				bad |= r &^ inside
 			}
 		} else {
 			for i := range fs {
 				l := lay[i]
 				v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
+				r := uint64(l.ref)
 				f := &fs[i]
 				*f = tmpl[i]
-				f.Val += v
-				if l.ref {
-					bad = bad || v >= unitSize
-					f.Val += unitOff
-				}
+				f.Val += v + unitOff&-r
+				_, inside := bits.Sub64(v, unitSize, 0)
+				bad |= r &^ inside
 			}
 		}
-		if bad {
+		if bad != 0 {
 			for i := range fs {
-				if lay[i].ref && fs[i].Val-unitOff >= unitSize {
+				if lay[i].ref != 0 && fs[i].Val-unitOff >= unitSize {
 					fs[i].Val -= unitOff
 					f := &fs[i]
 					return pos, c.errAt(start, "%v: reference 0x%x beyond end of unit", f.Attr, f.Val)
@@ -227,7 +225,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			v := *(*uint64)(unsafe.Add(p, pos)) & sizeMask[l.size]
 			pos += int(l.size)
 			f.Val += v
-			if l.ref {
+			if l.ref != 0 {
 				if v >= unitSize {
 					f.Val = v
 					goto badref
