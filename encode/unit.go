@@ -86,6 +86,12 @@ type unitConv struct {
 	tagStack []uint32 // the fast reader's open entries' tags, by depth
 	base     uint64   // offset of the unit's root entry
 	index    []int32  // offset - base -> rec index (see find)
+
+	// nested lists the types defined directly in a struct, class or
+	// union's body (child rec, container rec), in entry order; order
+	// is the resulting ID order (see emitOrder).
+	nested [][2]int32
+	order  []int32
 }
 
 func (c *unitConv) newFragment() *fragment {
@@ -110,6 +116,7 @@ func (c *unitConv) reset() {
 	c.recs = c.recs[:0]
 	c.items = c.items[:0]
 	c.stack = c.stack[:0]
+	c.nested = c.nested[:0]
 }
 
 func isTypeTag(tag uint32) bool {
@@ -158,6 +165,9 @@ func (c *unitConv) add(d *die) {
 			constString: d.constString, annotation: d.annotation,
 			tag: d.tag, has: d.has, enc: d.encoding, first: -1, last: -1,
 		})
+		if parent.rec >= 0 && parent.member < 0 && isStructTag(c.recs[parent.rec].tag) {
+			c.nested = append(c.nested, [2]int32{fr.rec, parent.rec})
+		}
 	case parent.rec >= 0:
 		p := &c.recs[parent.rec]
 		switch d.tag {
@@ -374,10 +384,16 @@ func (c *unitConv) emit() *fragment {
 	}
 	c.ids = c.ids[:len(recs)]
 
-	// Assign IDs in entry order.
+	// Assign IDs in entry order, a type defined in a struct or union's
+	// body before that struct or union.
+	order := c.emitOrder()
 	next := uint32(1)
 	intIdx, haveArray := -1, false
-	for i := range recs {
+	for k := range recs {
+		i := k
+		if order != nil {
+			i = int(order[k])
+		}
 		r := &recs[i]
 		switch r.tag {
 		case tagGNUAnnotation, tagAtomicType:
@@ -425,7 +441,11 @@ func (c *unitConv) emit() *fragment {
 		next++
 	}
 
-	for i := range recs {
+	for k := range recs {
+		i := k
+		if order != nil {
+			i = int(order[k])
+		}
 		r := &recs[i]
 		if c.ids[i] == noID || c.ids[i] == 0 {
 			continue
@@ -439,6 +459,42 @@ func (c *unitConv) emit() *fragment {
 		c.emitDeclTags(s)
 	}
 	return s
+}
+
+// emitOrder returns the order in which the unit's recs get their IDs, or
+// nil for entry order. pahole numbers a type when it has read the whole
+// entry, so a type defined in the body of a struct, class or union (gcc
+// puts them there in function bodies, and in C++) comes before its
+// container, whose ID follows its last nested type's: the order is entry
+// order with each container moved past its nested types.
+func (c *unitConv) emitOrder() []int32 {
+	if len(c.nested) == 0 {
+		return nil
+	}
+	order := c.order[:0]
+	var open []int32 // containers waiting for their nested types, innermost last
+	n := 0           // next entry of c.nested
+	for i := range c.recs {
+		parent := int32(-1)
+		if n < len(c.nested) && c.nested[n][0] == int32(i) {
+			parent = c.nested[n][1]
+			n++
+		}
+		for len(open) > 0 && open[len(open)-1] != parent {
+			order = append(order, open[len(open)-1])
+			open = open[:len(open)-1]
+		}
+		if n < len(c.nested) && c.nested[n][1] == int32(i) {
+			open = append(open, int32(i)) // its first nested type is next
+			continue
+		}
+		order = append(order, int32(i))
+	}
+	for k := len(open) - 1; k >= 0; k-- {
+		order = append(order, open[k])
+	}
+	c.order = order
+	return order
 }
 
 func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
