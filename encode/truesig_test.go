@@ -1,10 +1,13 @@
 package encode
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testc"
 )
 
 // TestSyntheticTrueSignatureMember: with true_signature, pahole 1.31
@@ -170,6 +173,142 @@ func TestPieceFields(t *testing.T) {
 		}
 		if l.first != tc.first || l.second != tc.second {
 			t.Errorf("%q: first %#x second %#x, want %#x %#x", tc.exprs, l.first, l.second, tc.first, tc.second)
+		}
+	}
+}
+
+// clangAggSrc: clang 14 -O2 passes only what foo and bar use of their
+// struct arguments (scalar replacement): foo's a is f1 alone in rdi
+// (`DW_OP_reg5 RDI, DW_OP_piece 0x8`), b both members in rsi and rdx;
+// bar's a is f2 alone in rdi (`DW_OP_piece 0x8, DW_OP_reg5 RDI,
+// DW_OP_piece 0x8`), x in rsi.
+const clangAggSrc = `struct t { long f1; long f2; };
+__attribute__((noinline)) static long foo(struct t a, struct t b, int i)
+{
+	return a.f1 + b.f1 + b.f2 + i;
+}
+__attribute__((noinline)) static long bar(struct t a, long x)
+{
+	return a.f2 * x;
+}
+struct t p1, p2;
+int i;
+long x;
+int main(void)
+{
+	return (int)foo(p1, p2, i) + (int)bar(p1, x);
+}
+`
+
+// markNoCall adds DW_AT_calling_convention DW_CC_nocall, as
+// DW_FORM_implicit_const (so that .debug_info is untouched), to the
+// abbreviations of clang's assembly output for defined subprograms
+// without DW_AT_external (the static functions), and returns how many
+// it changed.
+func markNoCall(asm string) (string, int) {
+	lines := strings.Split(asm, "\n")
+	var out []string
+	n := 0
+	inAbbrev := false
+	var entry []string
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), ".section") {
+			inAbbrev = strings.Contains(l, ".debug_abbrev")
+		}
+		if !inAbbrev {
+			out = append(out, l)
+			continue
+		}
+		if strings.HasSuffix(l, "# Abbreviation Code") {
+			entry = entry[:0]
+		}
+		if strings.HasSuffix(l, "# EOM(1)") {
+			e := strings.Join(entry, "\n")
+			if strings.Contains(e, "# DW_TAG_subprogram") && strings.Contains(e, "# DW_AT_low_pc") && !strings.Contains(e, "# DW_AT_external") {
+				out = append(out, "\t.byte\t54\t# DW_AT_calling_convention", "\t.byte\t33\t# DW_FORM_implicit_const", "\t.byte\t3\t# DW_CC_nocall")
+				n++
+			}
+		}
+		entry = append(entry, l)
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n"), n
+}
+
+// TestClangTrueSignatureMember: the rule of
+// TestSyntheticTrueSignatureMember on clang 14's own locations. clang 14
+// changes foo's and bar's signatures without saying so; newer clang marks
+// such functions DW_CC_nocall, which is added here to clang 14's output
+// (its assembly's abbreviations) for the two static functions. With
+// true_signature pahole 1.31's rule gives foo(long a__f1, struct t b,
+// int i): a's pieces carry one field, at offset 0 of the first register
+// (f1, long), and b, in rsi, is not two registers past a; b's pieces
+// fill both registers, so b stays whole. bar(long a__f2, long x): a's
+// one field is at offset 0 of the second register's word, i.e. offset 8
+// (f2). By default (and on clang 14's unmarked output) nothing changes:
+// the parameters after a struct are in "unexpected" registers, which a
+// struct parameter excuses, so both keep their DWARF prototypes.
+func TestClangTrueSignatureMember(t *testing.T) {
+	testc.Require(t, "clang-14")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "agg.c")
+	if err := os.WriteFile(src, []byte(clangAggSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	asm := filepath.Join(dir, "agg.s")
+	testc.Run(t, "clang-14", "-O2", "-gdwarf-5", "-S", "-o", asm, src)
+	text, err := os.ReadFile(asm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, n := markNoCall(string(text))
+	if n != 1 {
+		t.Fatalf("%d static subprogram abbreviations in clang's output, want 1 (foo and bar share it)", n)
+	}
+	plainObj, obj := filepath.Join(dir, "plain.o"), filepath.Join(dir, "agg.o")
+	testc.Run(t, "clang-14", "-c", "-o", plainObj, asm)
+	if err := os.WriteFile(asm, []byte(marked), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testc.Run(t, "clang-14", "-c", "-o", obj, asm)
+
+	protos := func(path string, feat Features) map[string]string {
+		t.Helper()
+		s, err := EncodeFile(path, Options{Features: feat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, filepath.Base(path), s.Marshal(nil))
+		return funcProtos(s)
+	}
+	dwarfSig := map[string]string{
+		"foo":  "long(struct t a, struct t b, int i)",
+		"bar":  "long(struct t a, long x)",
+		"main": "int()",
+	}
+	for _, tc := range []struct {
+		what string
+		path string
+		feat Features
+		want map[string]string
+	}{
+		{"DW_CC_nocall, true_signature", obj, DefaultFeatures | FeatTrueSignature, map[string]string{
+			"foo":  "long(long a__f1, struct t b, int i)",
+			"bar":  "long(long a__f2, long x)",
+			"main": "int()",
+		}},
+		{"DW_CC_nocall, default", obj, DefaultFeatures, dwarfSig},
+		{"clang 14 as is, true_signature", plainObj, DefaultFeatures | FeatTrueSignature, dwarfSig},
+	} {
+		got := protos(tc.path, tc.feat)
+		if keys(got) != keys(tc.want) {
+			t.Errorf("%s: FUNCs %v, want %v", tc.what, got, tc.want)
+			continue
+		}
+		for k, v := range tc.want {
+			if got[k] != v {
+				t.Errorf("%s: %s %s, want %s", tc.what, k, got[k], v)
+			}
 		}
 	}
 }
