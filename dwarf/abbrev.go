@@ -152,7 +152,7 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 			}
 			return nil, err
 		}
-		a = decls.lookup(sec[dstart:b.pos], uf)
+		a = sc.lookup(sec[dstart:b.pos], uf)
 		if a == nil {
 			sc.miss = append(sc.miss, missing{len(sc.decls), dstart})
 			nattr += n
@@ -173,7 +173,9 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 			if err != nil {
 				return nil, err
 			}
-			sc.decls[m.i] = decls.add(a)
+			a = decls.add(a)
+			sc.decls[m.i] = a
+			sc.remember(a)
 		}
 	}
 	t := &abbrevTable{size: size}
@@ -195,11 +197,47 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 	return t, nil
 }
 
-// abbrevScratch is parseAbbrev's working memory, reused across calls.
+// abbrevScratch is parseAbbrev's working memory, reused across calls
+// (through a sync.Pool, so mostly by the same thread). recent is a small
+// direct-mapped cache in front of the shared declaration cache: most
+// declarations of a table were seen in the tables this thread parsed just
+// before, and finding them there takes no lock and touches memory that is
+// already in this core's cache.
 type abbrevScratch struct {
-	decls []*abbrev
-	codes []uint64
-	miss  []missing
+	decls  []*abbrev
+	codes  []uint64
+	miss   []missing
+	seed   *declCache // the cache recent was filled from
+	recent [1024]struct {
+		h uint64
+		a *abbrev
+	}
+}
+
+func (sc *abbrevScratch) lookup(raw []byte, uf unitFormat) *abbrev {
+	if sc.seed != decls {
+		sc.recent = [len(sc.recent)]struct {
+			h uint64
+			a *abbrev
+		}{}
+		sc.seed = decls
+	}
+	h := decls.hash(raw, uf)
+	e := &sc.recent[h%uint64(len(sc.recent))]
+	if a := e.a; a != nil && e.h == h && a.uf == uf && a.raw == string(raw) {
+		return a
+	}
+	a := decls.lookupHash(h, raw, uf)
+	if a != nil {
+		e.h, e.a = h, a
+	}
+	return a
+}
+
+func (sc *abbrevScratch) remember(a *abbrev) {
+	h := decls.hash([]byte(a.raw), a.uf)
+	e := &sc.recent[h%uint64(len(sc.recent))]
+	e.h, e.a = h, a
 }
 
 // missing is a declaration not in the cache: its index in the table and
@@ -336,8 +374,7 @@ func (c *declCache) hash(raw []byte, uf unitFormat) uint64 {
 	return h ^ uint64(uf.version)<<56 ^ uint64(uf.offSize)<<48 ^ uint64(uf.addrSize)<<40
 }
 
-func (c *declCache) lookup(raw []byte, uf unitFormat) *abbrev {
-	h := c.hash(raw, uf)
+func (c *declCache) lookupHash(h uint64, raw []byte, uf unitFormat) *abbrev {
 	s := &c.shards[h%uint64(len(c.shards))]
 	s.mu.Lock()
 	defer s.mu.Unlock()
