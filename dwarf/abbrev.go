@@ -19,6 +19,7 @@ type abbrev struct {
 	// through the unit's bases, or DW_FORM_indirect.
 	fixup   bool
 	sibling int32 // index of DW_AT_sibling among the attributes, or -1
+	strp    int32 // index of the first DW_FORM_strp attribute, or -1
 	// fixed is the encoded size of all attributes when every one has a
 	// fixed size (then lay[i].off are their offsets), or -1.
 	fixed int32
@@ -278,7 +279,7 @@ func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) 
 	} else {
 		a = new(abbrev)
 	}
-	*a = abbrev{tag: Tag(tag), children: children == 1, sibling: -1, uf: uf}
+	*a = abbrev{tag: Tag(tag), children: children == 1, sibling: -1, strp: -1, uf: uf}
 	tmpl, lay := slab.fields[:0:len(slab.fields)], slab.lays[:0:len(slab.lays)]
 	for {
 		apos := b.pos
@@ -313,6 +314,9 @@ func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) 
 			f.Class = formClass(form, f.Attr, uf.version)
 		}
 		a.fixup = a.fixup || fi.fixup
+		if form == FormStrp && a.strp < 0 {
+			a.strp = int32(len(tmpl))
+		}
 		if f.Attr == AttrSibling && a.sibling < 0 {
 			a.sibling = int32(len(tmpl))
 		}

@@ -12,6 +12,7 @@ type unitCtx struct {
 	d       *Data
 	u       *Unit
 	sec     []byte // whole section (.debug_info or .debug_types)
+	str     []byte // .debug_str
 	base    Offset // global offset of sec[0]
 	start   int    // first DIE, in sec
 	end     int    // end of unit, in sec
@@ -48,7 +49,7 @@ func (d *Data) ctx(i int) (*unitCtx, error) {
 }
 
 func (d *Data) newCtx(u *Unit) (*unitCtx, error) {
-	c := &unitCtx{d: d, u: u, big: d.sec.BigEndian, native: d.sec.BigEndian == hostBigEndian, off8: u.OffsetSize == 8, asize: u.AddrSize}
+	c := &unitCtx{d: d, u: u, str: d.sec.Str, big: d.sec.BigEndian, native: d.sec.BigEndian == hostBigEndian, off8: u.OffsetSize == 8, asize: u.AddrSize}
 	if u.Section == ".debug_types" {
 		c.sec, c.base = d.sec.Types, TypesBase
 	} else {
@@ -209,6 +210,15 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 		}
 		pos += fx
+		if k := ab.strp; k >= 0 {
+			// Start loading the string now: callers read most names,
+			// and .debug_str is read out of order, so the first touch
+			// is a cache miss that overlaps the decoding that follows
+			// instead of stalling the caller's read.
+			if o := fs[k].Val; o < uint64(len(c.str)) {
+				e.sink += c.str[o]
+			}
+		}
 		if ab.fixup && resolve {
 			if err := c.resolve(start, fs); err != nil {
 				return pos, err

@@ -88,7 +88,8 @@ type Entry struct {
 	Depth    int // nesting depth in the unit (root DIE: 0), as tracked by Next
 	Fields   []Field
 
-	ab *abbrev
+	ab   *abbrev
+	sink uint8 // where decode puts the byte it loads early (see decode)
 }
 
 // Field returns the field for attribute a, or nil.
