@@ -2,6 +2,8 @@ package encode
 
 import (
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -117,4 +119,47 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkMergeModules merges the fragments of 100 modules (converted
+// and copied before timing, without their functions and variables), one
+// merger per module as in a batch: the merge's string interning and type
+// renumbering alone.
+func BenchmarkMergeModules(b *testing.B) {
+	mods := splitSubset(b, 100)
+	var frags [][]*fragment
+	for _, m := range mods {
+		var fs []*fragment
+		err := walkFile(m.Path, Options{Features: DefaultFeatures, Jobs: 1}, func(f *fragment) error {
+			c := &fragment{hdrs: slices.Clone(f.hdrs), words: slices.Clone(f.words)}
+			for _, s := range f.strs {
+				c.strs = append(c.strs, strings.Clone(s))
+			}
+			fs = append(fs, c)
+			return nil
+		}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		frags = append(frags, fs)
+	}
+	b.ResetTimer()
+	cpu := startCPU()
+	for i := 0; i < b.N; i++ {
+		for _, fs := range frags {
+			m := newMerger()
+			n := 0
+			for _, f := range fs {
+				n += len(f.strs)
+			}
+			m.reserve(0, 0, n/3)
+			for _, f := range fs {
+				if err := m.add(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+			m.finish()
+		}
+	}
+	b.ReportMetric(float64(cpu.stop().Microseconds())/float64(b.N*len(frags)), "cpu-µs/module")
 }

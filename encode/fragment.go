@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"hash/maphash"
 	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
@@ -54,8 +55,8 @@ func extraWords(k btf.Kind, vlen int) int {
 type merger struct {
 	out    *btf.Spec
 	strBuf []byte
-	strIdx map[string]uint32
-	ident  strIdent // (data pointer, length) -> offset: most names are views of .debug_str
+	strIdx strIntern // content -> offset in strBuf
+	ident  strIdent  // (data pointer, length) -> offset: most names are views of .debug_str
 
 	// stableStrings says that a fragment string's data pointer identifies
 	// it for the whole merge (views of a mapping) and that units share
@@ -108,25 +109,105 @@ func (t *strIdent) lookup(p uintptr, n uint32) (*identSlot, bool) {
 }
 
 func newMerger() *merger {
-	return &merger{out: btf.NewSpec(), strBuf: []byte{0}}
+	return &merger{out: btf.NewSpec(), strBuf: []byte{0}, strIdx: strIntern{seed: maphash.MakeSeed()}}
 }
 
 // reserve grows the output for about n more types and w more words, and
 // the string index for about s more strings.
 func (m *merger) reserve(n, w, s int) {
 	m.out.Reserve(n, w)
-	if m.strIdx == nil {
-		m.strIdx = make(map[string]uint32, s)
+	m.strIdx.reserve(s)
+}
+
+// strIntern maps the strings of a merged string table (strBuf) to their
+// offsets: open addressing over 8-byte slots, each a hash tag and an
+// offset, compared with the table's bytes on a tag match. Offsets are
+// never 0 (strBuf starts with the empty string, which is not indexed), so
+// a zero slot is free.
+type strIntern struct {
+	slots []uint64 // tag<<32 | offset
+	used  int
+	seed  maphash.Seed
+}
+
+// reserve makes room for n strings before the first is added.
+func (t *strIntern) reserve(n int) {
+	if t.used == 0 && n*2 > len(t.slots) {
+		size := 1 << 8
+		for size < n*2 {
+			size *= 2
+		}
+		t.slots = make([]uint64, size)
 	}
+}
+
+func (t *strIntern) resize(size int, buf []byte) {
+	old := t.slots
+	t.slots = make([]uint64, size)
+	mask := uint64(size - 1)
+	for _, v := range old {
+		if v == 0 {
+			continue
+		}
+		off := uint32(v)
+		end := off
+		for buf[end] != 0 {
+			end++
+		}
+		h := maphash.Bytes(t.seed, buf[off:end])
+		for i := h & mask; ; i = (i + 1) & mask {
+			if t.slots[i] == 0 {
+				t.slots[i] = v
+				break
+			}
+		}
+	}
+}
+
+// find returns s's offset in buf, or the free slot where it goes
+// (found false; set it with tag<<32 | offset).
+func (t *strIntern) find(s string, buf []byte) (off uint32, slot *uint64, tag uint64) {
+	if t.used*2 >= len(t.slots) {
+		t.resize(max(2*len(t.slots), 1<<8), buf)
+	}
+	h := maphash.String(t.seed, s)
+	tag = h >> 32
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		v := *sl
+		if v == 0 {
+			return 0, sl, tag
+		}
+		if v>>32 != tag {
+			continue
+		}
+		o := uint32(v)
+		end := int(o) + len(s)
+		if end < len(buf) && buf[end] == 0 && string(buf[o:end]) == s {
+			return o, nil, tag
+		}
+	}
+}
+
+// internString returns the offset of s in m's string table, adding it.
+func (m *merger) internString(s string) uint32 {
+	off, slot, tag := m.strIdx.find(s, m.strBuf)
+	if slot == nil {
+		return off
+	}
+	off = uint32(len(m.strBuf))
+	m.strBuf = append(m.strBuf, s...)
+	m.strBuf = append(m.strBuf, 0)
+	*slot = tag<<32 | uint64(off)
+	m.strIdx.used++
+	return off
 }
 
 func (m *merger) add(f *fragment) error {
 	shift := uint32(m.out.NextID()) - 1
 	if uint64(shift)+uint64(len(f.hdrs)) >= 1<<31 {
 		return fmt.Errorf("too many types for BTF (%d)", uint64(shift)+uint64(len(f.hdrs)))
-	}
-	if m.strIdx == nil {
-		m.strIdx = make(map[string]uint32, len(f.strs))
 	}
 	local := m.local[:0]
 	for _, s := range f.strs {
@@ -139,16 +220,7 @@ func (m *merger) add(f *fragment) error {
 				continue
 			}
 		}
-		off, ok := m.strIdx[s]
-		if !ok {
-			off = uint32(len(m.strBuf))
-			m.strBuf = append(m.strBuf, s...)
-			m.strBuf = append(m.strBuf, 0)
-			// The key must outlive the reader's mapping: copy it once,
-			// as a view of our own table.
-			k := m.strBuf[off : len(m.strBuf)-1]
-			m.strIdx[unsafe.String(&k[0], len(k))] = off
-		}
+		off := m.internString(s)
 		if slot != nil {
 			*slot = identSlot{p, n, off}
 			m.ident.used++
@@ -166,16 +238,64 @@ func (m *merger) add(f *fragment) error {
 		ext := append(m.ext[:0], f.words[w:w+n]...)
 		w += n
 		name, st := h.name, h.sizeType
-		btf.ForEachStringRef(h.info, &name, ext, func(p *uint32) {
-			if *p != 0 {
-				*p = local[*p-1]
+		// btf.ForEachStringRef and ForEachTypeRef, written out: this
+		// loop sees every type of every unit.
+		if name != 0 {
+			name = local[name-1]
+		}
+		switch k {
+		case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
+			btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+			if st != 0 {
+				st += shift
 			}
-		})
-		btf.ForEachTypeRef(h.info, &st, ext, func(p *uint32) {
-			if *p != 0 {
-				*p += shift
+		case btf.KindArray:
+			if ext[0] != 0 {
+				ext[0] += shift
 			}
-		})
+			if ext[1] != 0 {
+				ext[1] += shift
+			}
+		case btf.KindStruct, btf.KindUnion:
+			for i := 0; i+2 < len(ext); i += 3 {
+				if ext[i] != 0 {
+					ext[i] = local[ext[i]-1]
+				}
+				if ext[i+1] != 0 {
+					ext[i+1] += shift
+				}
+			}
+		case btf.KindEnum64:
+			for i := 0; i+2 < len(ext); i += 3 {
+				if ext[i] != 0 {
+					ext[i] = local[ext[i]-1]
+				}
+			}
+		case btf.KindEnum:
+			for i := 0; i+1 < len(ext); i += 2 {
+				if ext[i] != 0 {
+					ext[i] = local[ext[i]-1]
+				}
+			}
+		case btf.KindFuncProto:
+			if st != 0 {
+				st += shift
+			}
+			for i := 0; i+1 < len(ext); i += 2 {
+				if ext[i] != 0 {
+					ext[i] = local[ext[i]-1]
+				}
+				if ext[i+1] != 0 {
+					ext[i+1] += shift
+				}
+			}
+		case btf.KindDatasec:
+			for i := 0; i+2 < len(ext); i += 3 {
+				if ext[i] != 0 {
+					ext[i] += shift
+				}
+			}
+		}
 		m.ext = ext
 		m.out.AddRaw(name, h.info, st, ext...)
 	}
@@ -185,7 +305,7 @@ func (m *merger) add(f *fragment) error {
 // finish installs the string table and returns the merged Spec.
 func (m *merger) finish() *btf.Spec {
 	m.out.SetRawStrings(m.strBuf)
-	m.strIdx = nil
+	m.strIdx = strIntern{}
 	return m.out
 }
 

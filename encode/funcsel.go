@@ -140,14 +140,7 @@ func (m *merger) intern(s string) uint32 {
 	if s == "" {
 		return 0
 	}
-	if off, ok := m.strIdx[s]; ok {
-		return off
-	}
-	off := uint32(len(m.strBuf))
-	m.strBuf = append(m.strBuf, s...)
-	m.strBuf = append(m.strBuf, 0)
-	m.strIdx[string(m.strBuf[off:len(m.strBuf)-1])] = off
-	return off
+	return m.internString(s)
 }
 
 func (m *merger) str(off uint32) string {
