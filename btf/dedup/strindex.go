@@ -1,22 +1,33 @@
 package dedup
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"math/bits"
+)
 
 // strIndex finds strings of a base's string table, as btf.Spec.FindString
 // does for a complete base (the first place a string starts, "" at 0), in
 // a table made for the lookups a DedupOnto run makes of every string of
-// its input: one 8-byte slot (a hash tag and the offset) per probe and
-// one comparison with the table's bytes, where a map of strings reads a
-// group of control bytes, a string header and the string itself.
+// its input, most of them in a table of 100,000 strings shared by all
+// runs: one 4-byte slot per probe (a hash tag and the offset; a vmlinux's
+// fits in 512 KiB, a core's second-level cache) and one comparison with
+// the table's bytes, where a map of strings reads a group of control
+// bytes, a string header and the string itself, in three cache lines of a
+// table ten times the size.
 type strIndex struct {
-	strs  []byte
-	slots []uint64 // tag<<32 | offset; emptySlot for none
-	seed  maphash.Seed
+	strs    []byte
+	slots   []uint32 // tag<<offBits | offset+1; 0 for none
+	offBits uint
+	seed    maphash.Seed
 }
 
-const emptySlot = ^uint64(0)
-
+// newStrIndex indexes strs, or returns nil when the table is too large
+// for the slots to hold a useful tag (more than 64 MiB).
 func newStrIndex(strs []byte) *strIndex {
+	offBits := uint(bits.Len(uint(len(strs))))
+	if offBits > 26 {
+		return nil
+	}
 	n := 0
 	for i := 0; i < len(strs); i++ {
 		if strs[i] == 0 && i > 0 && strs[i-1] != 0 {
@@ -24,22 +35,19 @@ func newStrIndex(strs []byte) *strIndex {
 		}
 	}
 	size := 1 << 10
-	for size < 2*n {
+	for size*3 < 4*n {
 		size *= 2
 	}
-	x := &strIndex{strs: strs, slots: make([]uint64, size), seed: maphash.MakeSeed()}
-	for i := range x.slots {
-		x.slots[i] = emptySlot
-	}
+	x := &strIndex{strs: strs, slots: make([]uint32, size), offBits: offBits, seed: maphash.MakeSeed()}
 	for i := 0; i < len(strs); {
 		j := i
 		for j < len(strs) && strs[j] != 0 {
 			j++
 		}
-		if j > i && j < len(strs) && uint64(i) < 1<<32 {
+		if j > i && j < len(strs) {
 			s := strs[i:j]
-			if sl, found := x.slot(string(s)); !found {
-				*sl = x.tag(string(s))<<32 | uint64(i)
+			if sl, tag, found := x.slot(string(s)); !found {
+				*sl = tag<<offBits | uint32(i+1)
 			}
 		}
 		i = j + 1
@@ -47,26 +55,25 @@ func newStrIndex(strs []byte) *strIndex {
 	return x
 }
 
-func (x *strIndex) tag(s string) uint64 { return maphash.String(x.seed, s) >> 32 }
-
-// slot returns s's slot, or the empty one where it would go.
-func (x *strIndex) slot(s string) (*uint64, bool) {
+// slot returns s's slot, or the empty one where it would go, and s's tag.
+func (x *strIndex) slot(s string) (sl *uint32, tag uint32, found bool) {
 	h := maphash.String(x.seed, s)
-	tag := h >> 32
+	tag = uint32(h >> (32 + x.offBits))
+	offMask := uint32(1)<<x.offBits - 1
 	mask := uint64(len(x.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		sl := &x.slots[i]
 		v := *sl
-		if v == emptySlot {
-			return sl, false
+		if v == 0 {
+			return sl, tag, false
 		}
-		if v>>32 != tag {
+		if v>>x.offBits != tag {
 			continue
 		}
-		off := v & (1<<32 - 1)
+		off := uint64(v&offMask) - 1
 		end := off + uint64(len(s))
 		if end < uint64(len(x.strs)) && x.strs[end] == 0 && string(x.strs[off:end]) == s {
-			return sl, true
+			return sl, tag, true
 		}
 	}
 }
@@ -76,9 +83,9 @@ func (x *strIndex) find(s string) (uint32, bool) {
 	if s == "" {
 		return 0, true
 	}
-	sl, ok := x.slot(s)
+	sl, _, ok := x.slot(s)
 	if !ok {
 		return 0, false
 	}
-	return uint32(*sl), true
+	return *sl&(1<<x.offBits-1) - 1, true
 }
