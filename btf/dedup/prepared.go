@@ -87,6 +87,7 @@ func PrepareBase(base *btf.Spec) (*Base, error) {
 	}
 	d.woff[n] = uint32(len(d.words))
 	d.prep()
+	d.tab.freeze()
 	b := &Base{spec: base, hdr: d.hdr, woff: d.woff, words: d.words, tab: d.tab,
 		structNames: make(map[uint32]uint32), ident: make([]uint32, n), unproc: make([]uint32, n),
 		strs: newStrIndex(base.RawStrings())}

@@ -21,6 +21,37 @@ type table struct {
 	// entries come before this table's own, which are indexed on their
 	// own (buckets, bits) in an order-keeping way.
 	base *table
+	// fz, when not nil, holds the same chains laid out for reading (see
+	// freeze); the table must not change afterwards.
+	fz *frozen
+}
+
+// frozen is a table's chains in one array, each chain's entries together
+// in chain order: walking a chain reads its bucket's start and one run of
+// entries, where the linked chains read a bucket head, then the key, the
+// link and the value of each entry from three arrays, each a cache miss
+// in a table the size of a vmlinux's (~95,000 entries, 2 MiB).
+type frozen struct {
+	start []uint32 // chain of bucket b: ents[start[b]:start[b+1]]
+	ents  []frozenEnt
+}
+
+type frozenEnt struct {
+	key uint64
+	val uint32
+}
+
+// freeze lays t's chains out for reading (t.fz); t must not change after.
+func (t *table) freeze() {
+	fz := &frozen{start: make([]uint32, len(t.buckets)+1), ents: make([]frozenEnt, 0, len(t.keys))}
+	for b, head := range t.buckets {
+		fz.start[b] = uint32(len(fz.ents))
+		for e := head; e >= 0; e = t.next[e] {
+			fz.ents = append(fz.ents, frozenEnt{t.keys[e], t.vals[e]})
+		}
+	}
+	fz.start[len(t.buckets)] = uint32(len(fz.ents))
+	t.fz = fz
 }
 
 // An overlay is a table that starts as a copy of a prepared one (a
@@ -57,6 +88,7 @@ func (t *table) add(key uint64, id uint32) {
 		}
 		t.materialize()
 	}
+	t.fz = nil
 	if len(t.buckets) == 0 || (len(t.keys)+1)*4/3 > len(t.buckets) {
 		t.grow()
 	}
@@ -114,6 +146,18 @@ func (t *table) cands(key uint64, fn func(id uint32) bool) {
 			}
 		}
 		t = b
+	}
+	if fz := t.fz; fz != nil {
+		if len(t.buckets) == 0 {
+			return
+		}
+		b := hashBits(key, t.bits)
+		for _, en := range fz.ents[fz.start[b]:fz.start[b+1]] {
+			if en.key == key && !fn(en.val) {
+				return
+			}
+		}
+		return
 	}
 	for e := t.first(key); e >= 0; e = t.next[e] {
 		if t.keys[e] == key && !fn(t.vals[e]) {
@@ -179,6 +223,7 @@ func (t *table) push(key uint64, id uint32) {
 // table.
 func (t *table) reset() {
 	t.base = nil
+	t.fz = nil
 	t.buckets = t.buckets[:0]
 	t.bits = 0
 	t.keys = t.keys[:0]

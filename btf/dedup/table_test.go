@@ -6,12 +6,17 @@ import (
 	"testing"
 )
 
-// TestOverlayEqualsCopy: an overlay of a prepared table gives, for every
-// key, the candidates a copy of it gives, in the same order, after any
-// number of adds: below the point where the copy grows (the overlay's own
-// index), across it (materialized) and far past it; with few distinct
-// keys (long chains of one key) and many.
+// TestOverlayEqualsCopy: an overlay of a prepared table, frozen or not,
+// gives, for every key, the candidates a copy of it gives, in the same
+// order, after any number of adds: below the point where the copy grows
+// (the overlay's own index), across it (materialized) and far past it;
+// with few distinct keys (long chains of one key) and many.
 func TestOverlayEqualsCopy(t *testing.T) {
+	t.Run("linked", func(t *testing.T) { testOverlay(t, false) })
+	t.Run("frozen", func(t *testing.T) { testOverlay(t, true) })
+}
+
+func testOverlay(t *testing.T, freeze bool) {
 	for _, c := range []struct {
 		base, adds int
 		keys       uint64
@@ -31,6 +36,12 @@ func TestOverlayEqualsCopy(t *testing.T) {
 		want := table{
 			buckets: slices.Clone(base.buckets), bits: base.bits,
 			keys: slices.Clone(base.keys), vals: slices.Clone(base.vals), next: slices.Clone(base.next),
+		}
+		if freeze {
+			base.freeze()
+			if base.fz == nil {
+				t.Fatal("no frozen chains")
+			}
 		}
 		var mem table
 		got := overlay(&base, &mem)
@@ -67,5 +78,30 @@ func TestOverlayEqualsCopy(t *testing.T) {
 				t.Fatalf("base entry %d changed", i)
 			}
 		}
+	}
+}
+
+// BenchmarkBaseCands walks the candidates of the vmlinux BTF's types in
+// the prepared base's table, linked and frozen, in a scattered order.
+func BenchmarkBaseCands(b *testing.B) {
+	_, data := embedded(b)
+	pb, err := PrepareBase(mustParse(b, data, nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys := slices.Clone(pb.tab.keys)
+	rand.New(rand.NewSource(1)).Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	linked := pb.tab
+	linked.fz = nil
+	n := 0
+	for _, c := range []struct {
+		name string
+		t    *table
+	}{{"linked", &linked}, {"frozen", &pb.tab}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c.t.cands(keys[i%len(keys)], func(uint32) bool { n++; return true })
+			}
+		})
 	}
 }
