@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
@@ -33,6 +34,8 @@ type Options struct {
 	elf *elfInfo // ELF sections, symbols and kfuncs (EncodeFile)
 
 	stdReader bool // read with debug/dwarf instead of the dwarf package (tests; see stdWalk)
+
+	convs *convList // set by walkFile: the walk's converters, for reuse (newUnitConv)
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -133,7 +136,51 @@ func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(in
 	if onOpen != nil {
 		onOpen(len(d.Sections().Info), true)
 	}
+	o.convs = new(convList)
+	defer o.convs.release()
 	return walkFast(path, d, o, jobs, emit)
+}
+
+// convPool holds the converters of finished walks: their scratch slices,
+// grown to the largest units seen, serve the next file's walk (a batch
+// made ~5 GB of garbage regrowing them module after module).
+var convPool sync.Pool
+
+// convList records the converters newUnitConv makes for one walk, to
+// give them back to convPool when the walk is done.
+type convList struct {
+	mu   sync.Mutex
+	list []*unitConv
+}
+
+// reuse gives c the scratch memory of a converter of a finished walk, if
+// there is one: only slices the converter resets or overwrites for each
+// unit (a field it does not list starts from zero, as in a new one).
+func (l *convList) reuse(c *unitConv) {
+	if old, _ := convPool.Get().(*unitConv); old != nil {
+		c.recs = old.recs[:0]
+		c.items = old.items[:0]
+		c.stack = old.stack[:0]
+		c.ids = old.ids[:0]
+		c.work = old.work[:0]
+		c.strs = strTab{slots: old.strs.slots, gen: old.strs.gen}
+		c.vals = old.vals[:0]
+		c.tagStack = old.tagStack[:0]
+		c.index = old.index // stale entries are never believed (find)
+		c.nested = old.nested[:0]
+		c.order = old.order[:0]
+	}
+	l.mu.Lock()
+	l.list = append(l.list, c)
+	l.mu.Unlock()
+}
+
+// release gives the walk's converters to convPool; the walk must be over.
+func (l *convList) release() {
+	for _, c := range l.list {
+		convPool.Put(c)
+	}
+	l.list = nil
 }
 
 // checkELF gives a clear error for inputs that are not ELF files at all.
@@ -157,6 +204,9 @@ var stdWalk func(path string, o Options, emit func(*fragment) error) error
 
 func newUnitConv(o Options, big bool) *unitConv {
 	c := &unitConv{feat: o.Features, bigEndian: big}
+	if o.convs != nil {
+		o.convs.reuse(c)
+	}
 	if len(o.LangExclude) > 0 {
 		ex := o.LangExclude
 		c.langSkip = func(l uint16) bool {
