@@ -30,7 +30,12 @@
 // symbol table and decided name by name with pahole 1.31's rules
 // (funcsel.go): consistent prototypes, expected registers, no packed
 // struct on the stack, no reordered parameters, no optimized clone with
-// optimized-out parameters, one address per name. The ELF side (sections,
+// optimized-out parameters, one address per name. An out-of-line instance
+// whose abstract origin is in another unit (LTO, DW_FORM_ref_addr) takes
+// its name, parameters and calling convention from that origin. With
+// true_signature, a clone whose signature the compiler changed is encoded
+// with the parameters it is passed, a struct passed as one member becoming
+// param__member as pahole names it. The ELF side (sections,
 // symbols, .BTF_ids kfunc sets) is read in elfsyms.go. Options.Report
 // lists the functions left out and why.
 //

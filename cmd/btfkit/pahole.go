@@ -14,9 +14,10 @@ package main
 // The BTF is what `btfkit encode` makes with the matching options, byte for
 // byte: both call encode.EncodeSplit (encode.EncodeFile without a base).
 // With --btf_base the result is split BTF, deduplicated against the base.
-// Writing into the file uses elfx.WriteSection (with distilled_base, .BTF
+// Writing into the file uses elfx.WriteSections (with distilled_base, .BTF
 // and .BTF.base together, encode_batch.go's writeInPlace), which leaves the
-// file untouched on any error.
+// file untouched on any error; a loaded .BTF of another size (a linked
+// vmlinux) is kept as .BTF.loaded and the new one added unloaded.
 
 import (
 	"errors"
