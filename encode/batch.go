@@ -144,6 +144,7 @@ func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResul
 	// One unit at a time per module; fewer modules than jobs share the
 	// rest between them.
 	eo.Jobs = max(1, total/max(1, len(mods)))
+	order := largestFirst(mods)
 	var next atomic.Int64
 	var nfail atomic.Int64
 	var wg sync.WaitGroup
@@ -152,10 +153,11 @@ func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResul
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(mods) {
+				k := int(next.Add(1) - 1)
+				if k >= len(mods) {
 					return
 				}
+				i := order[k]
 				r := BatchResult{Index: i, Module: mods[i]}
 				r.Spec, r.Err = EncodeModule(mods[i].Path, base, eo, o.TempDir)
 				if err := done(r); err != nil && r.Err == nil {
@@ -169,6 +171,23 @@ func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResul
 	}
 	wg.Wait()
 	return int(nfail.Load())
+}
+
+// largestFirst returns the indexes of mods, largest file first (input
+// order among equal sizes; a file that cannot be read counts as empty):
+// the big modules start early and the small ones fill in at the end, so
+// that no worker is left alone with a big one while the others idle.
+func largestFirst(mods []Module) []int {
+	size := make([]int64, len(mods))
+	order := make([]int, len(mods))
+	for i, m := range mods {
+		order[i] = i
+		if st, err := os.Stat(m.Path); err == nil {
+			size[i] = st.Size()
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
+	return order
 }
 
 // EncodeModule is EncodeSplit for a module file that may be compressed
