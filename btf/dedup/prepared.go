@@ -213,53 +213,101 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 		copy(d.words, b.words)
 	}
 	inNext, inStrs := uint32(in.NextID()), uint32(in.StringsLen())
+	standalone := idShift != 0 || strShift != 0
+	// A standalone input is placed after the base: its references
+	// shifted, out-of-range values kept out of range (refs to n, found
+	// bad below; strings past the table, found by dedupStrings).
+	mapType := func(p *uint32) {
+		if v := *p; v >= inNext {
+			*p = n
+		} else if v != 0 {
+			*p = v + idShift
+		}
+	}
+	mapStr := func(p *uint32) {
+		if v := *p; v >= inStrs {
+			*p = strShift + inStrs
+		} else if v != 0 {
+			*p = v + strShift
+		}
+	}
+	var badID, bad uint32 // the first type referring past the last one
 	for id := start; id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id - idShift))
-		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+		k, vlen := kindOf(info), vlenOf(info)
+		if k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
 		}
-		if kindOf(info) == btf.KindFwd {
+		if k == btf.KindFwd {
 			st = 0 // as load does
 		}
-		d.hdr[id] = thdr{name, info, st}
-		d.woff[id] = uint32(len(d.words))
+		w := uint32(len(d.words))
+		d.woff[id] = w
 		d.words = append(d.words, ext...)
-		if idShift != 0 || strShift != 0 {
-			// A standalone input, placed after the base.
-			// Out-of-range values stay out of range (checked below and
-			// by dedupStrings).
-			h := &d.hdr[id]
-			e := d.words[d.woff[id]:]
-			btf.ForEachTypeRef(h.info, &h.size, e, func(p *uint32) {
-				switch {
-				case *p >= inNext:
-					*p = n
-				case *p != 0:
-					*p += idShift
+		e := d.words[w:]
+		// btf.ForEachTypeRef and ForEachStringRef, written out.
+		if standalone {
+			mapStr(&name)
+			switch k {
+			case btf.KindStruct, btf.KindUnion, btf.KindEnum64:
+				for i := 0; i < vlen; i++ {
+					mapStr(&e[3*i])
 				}
-			})
-			btf.ForEachStringRef(h.info, &h.name, e, func(p *uint32) {
-				switch {
-				case *p >= inStrs:
-					*p = strShift + inStrs
-				case *p != 0:
-					*p += strShift
+			case btf.KindEnum, btf.KindFuncProto:
+				for i := 0; i < vlen; i++ {
+					mapStr(&e[2*i])
 				}
-			})
+			}
+		}
+		var hi uint32 // the largest type reference
+		switch k {
+		case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
+			btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+			if standalone {
+				mapType(&st)
+			}
+			hi = st
+		case btf.KindArray:
+			if standalone {
+				mapType(&e[0])
+				mapType(&e[1])
+			}
+			hi = max(e[0], e[1])
+		case btf.KindStruct, btf.KindUnion:
+			for i := 0; i < vlen; i++ {
+				if standalone {
+					mapType(&e[3*i+1])
+				}
+				hi = max(hi, e[3*i+1])
+			}
+		case btf.KindFuncProto:
+			if standalone {
+				mapType(&st)
+			}
+			hi = st
+			for i := 0; i < vlen; i++ {
+				if standalone {
+					mapType(&e[2*i+1])
+				}
+				hi = max(hi, e[2*i+1])
+			}
+		case btf.KindDatasec:
+			for i := 0; i < vlen; i++ {
+				if standalone {
+					mapType(&e[3*i])
+				}
+				hi = max(hi, e[3*i])
+			}
+		}
+		d.hdr[id] = thdr{name, info, st}
+		if hi >= n && badID == 0 {
+			badID = id
+			bad = firstRefPast(info, st, e, n)
 		}
 	}
 	d.woff[n] = uint32(len(d.words))
-	for id := start; id < n; id++ {
-		var bad uint32
-		h := &d.hdr[id]
-		btf.ForEachTypeRef(h.info, &h.size, d.ext(id), func(p *uint32) {
-			if *p >= n && bad == 0 {
-				bad = *p
-			}
-		})
-		if bad != 0 {
-			return nil, fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", id, d.kind(id), bad, n-1)
-		}
+	if badID != 0 {
+		return nil, fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", badID, d.kind(badID), bad, n-1)
 	}
 	d.cmap = resize(sc.cmap, int(n))
 	d.hypot = resize(sc.hypot, int(n))
@@ -277,6 +325,18 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 		d.hypot[id] = unprocessed
 	}
 	return d, nil
+}
+
+// firstRefPast returns the first type reference of a type (in
+// btf.ForEachTypeRef's order) that is n or more.
+func firstRefPast(info, size uint32, ext []uint32, n uint32) uint32 {
+	var bad uint32
+	btf.ForEachTypeRef(info, &size, ext, func(p *uint32) {
+		if *p >= n && bad == 0 {
+			bad = *p
+		}
+	})
+	return bad
 }
 
 // resolveFwdsOnto is resolveFwds with the base's struct names collected
