@@ -21,37 +21,9 @@ type table struct {
 	// entries come before this table's own, which are indexed on their
 	// own (buckets, bits) in an order-keeping way.
 	base *table
-	// fz, when not nil, holds the same chains laid out for reading (see
-	// freeze); the table must not change afterwards.
+	// fz, when not nil, holds the same candidates laid out for reading
+	// (see freeze); the table must not change afterwards.
 	fz *frozen
-}
-
-// frozen is a table's chains in one array, each chain's entries together
-// in chain order: walking a chain reads its bucket's start and one run of
-// entries, where the linked chains read a bucket head, then the key, the
-// link and the value of each entry from three arrays, each a cache miss
-// in a table the size of a vmlinux's (~95,000 entries, 2 MiB).
-type frozen struct {
-	start []uint32 // chain of bucket b: ents[start[b]:start[b+1]]
-	ents  []frozenEnt
-}
-
-type frozenEnt struct {
-	key uint64
-	val uint32
-}
-
-// freeze lays t's chains out for reading (t.fz); t must not change after.
-func (t *table) freeze() {
-	fz := &frozen{start: make([]uint32, len(t.buckets)+1), ents: make([]frozenEnt, 0, len(t.keys))}
-	for b, head := range t.buckets {
-		fz.start[b] = uint32(len(fz.ents))
-		for e := head; e >= 0; e = t.next[e] {
-			fz.ents = append(fz.ents, frozenEnt{t.keys[e], t.vals[e]})
-		}
-	}
-	fz.start[len(t.buckets)] = uint32(len(fz.ents))
-	t.fz = fz
 }
 
 // An overlay is a table that starts as a copy of a prepared one (a
@@ -68,6 +40,84 @@ func (t *table) freeze() {
 // overlay returns an empty overlay of base, in mem's memory.
 func overlay(base, mem *table) table {
 	return table{base: base, keys: mem.keys[:0], vals: mem.vals[:0], next: mem.next[:0], buckets: mem.buckets[:0]}
+}
+
+// frozen is a table's candidates by key, for reading: an open-addressing
+// index of the distinct keys, each with its IDs in chain order (the order
+// cands gives them in), the ID itself when there is one. A walk reads one
+// slot, where the linked chains read a bucket head, then the key, the link
+// and the value of each entry from three arrays, each a cache miss in a
+// table the size of a vmlinux's (~95,000 entries, 2 MiB).
+type frozen struct {
+	slots []frozenSlot
+	bits  uint
+	vals  []uint32 // the IDs of keys with several, each key's together
+}
+
+type frozenSlot struct {
+	key uint64
+	n   uint32 // number of IDs; 0 for a free slot
+	v   uint32 // the ID when n is 1, else the first in vals
+}
+
+// freeze indexes t's candidates by key (t.fz); t must not change after.
+func (t *table) freeze() {
+	byKey := map[uint64][]uint32{}
+	var keys []uint64
+	for _, head := range t.buckets {
+		for e := head; e >= 0; e = t.next[e] {
+			k := t.keys[e]
+			if _, ok := byKey[k]; !ok {
+				keys = append(keys, k)
+			}
+			byKey[k] = append(byKey[k], t.vals[e])
+		}
+	}
+	bits := uint(minBits)
+	for 1<<bits*3 < 4*len(keys) {
+		bits++
+	}
+	fz := &frozen{slots: make([]frozenSlot, 1<<bits), bits: bits}
+	mask := uint64(1)<<bits - 1
+	for _, k := range keys {
+		ids := byKey[k]
+		sl := frozenSlot{key: k, n: uint32(len(ids)), v: ids[0]}
+		if len(ids) > 1 {
+			sl.v = uint32(len(fz.vals))
+			fz.vals = append(fz.vals, ids...)
+		}
+		for i := hashBits(k, bits); ; i = (i + 1) & mask {
+			if fz.slots[i].n == 0 {
+				fz.slots[i] = sl
+				break
+			}
+		}
+	}
+	t.fz = fz
+}
+
+// cands is table.cands for a frozen table.
+func (fz *frozen) cands(key uint64, fn func(id uint32) bool) {
+	mask := uint64(len(fz.slots) - 1)
+	for i := hashBits(key, fz.bits); ; i = (i + 1) & mask {
+		sl := &fz.slots[i]
+		if sl.n == 0 {
+			return
+		}
+		if sl.key != key {
+			continue
+		}
+		if sl.n == 1 {
+			fn(sl.v)
+			return
+		}
+		for _, id := range fz.vals[sl.v : sl.v+sl.n] {
+			if !fn(id) {
+				return
+			}
+		}
+		return
+	}
 }
 
 const minBits = 2
@@ -147,16 +197,8 @@ func (t *table) cands(key uint64, fn func(id uint32) bool) {
 		}
 		t = b
 	}
-	if fz := t.fz; fz != nil {
-		if len(t.buckets) == 0 {
-			return
-		}
-		b := hashBits(key, t.bits)
-		for _, en := range fz.ents[fz.start[b]:fz.start[b+1]] {
-			if en.key == key && !fn(en.val) {
-				return
-			}
-		}
+	if t.fz != nil {
+		t.fz.cands(key, fn)
 		return
 	}
 	for e := t.first(key); e >= 0; e = t.next[e] {
