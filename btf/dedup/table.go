@@ -1,5 +1,7 @@
 package dedup
 
+import "slices"
+
 // table is the candidate index: a multimap from a type's signature hash to
 // the IDs of canonical types with that hash.
 //
@@ -62,34 +64,55 @@ type frozenSlot struct {
 
 // freeze indexes t's candidates by key (t.fz); t must not change after.
 func (t *table) freeze() {
-	byKey := map[uint64][]uint32{}
-	var keys []uint64
-	for _, head := range t.buckets {
-		for e := head; e >= 0; e = t.next[e] {
-			k := t.keys[e]
-			if _, ok := byKey[k]; !ok {
-				keys = append(keys, k)
-			}
-			byKey[k] = append(byKey[k], t.vals[e])
-		}
-	}
 	bits := uint(minBits)
-	for 1<<bits*3 < 4*len(keys) {
+	for 1<<bits*3 < 4*len(t.keys) {
 		bits++
 	}
 	fz := &frozen{slots: make([]frozenSlot, 1<<bits), bits: bits}
 	mask := uint64(1)<<bits - 1
-	for _, k := range keys {
-		ids := byKey[k]
-		sl := frozenSlot{key: k, n: uint32(len(ids)), v: ids[0]}
-		if len(ids) > 1 {
-			sl.v = uint32(len(fz.vals))
-			fz.vals = append(fz.vals, ids...)
+	// A key's entries are all in one chain: group each chain's by key,
+	// in chain order.
+	var chain []int32
+	var ids []uint32
+	for _, head := range t.buckets {
+		chain = chain[:0]
+		for e := head; e >= 0; e = t.next[e] {
+			chain = append(chain, e)
 		}
-		for i := hashBits(k, bits); ; i = (i + 1) & mask {
-			if fz.slots[i].n == 0 {
-				fz.slots[i] = sl
-				break
+		var byKey map[uint64][]uint32 // for long chains (many equal types)
+		if len(chain) > 32 {
+			byKey = map[uint64][]uint32{}
+			for _, e := range chain {
+				byKey[t.keys[e]] = append(byKey[t.keys[e]], t.vals[e])
+			}
+		}
+		for i, e := range chain {
+			k := t.keys[e]
+			if slices.ContainsFunc(chain[max(0, i-32):i], func(p int32) bool { return t.keys[p] == k }) ||
+				(byKey != nil && byKey[k] == nil) {
+				continue // grouped with an earlier entry of k
+			}
+			ids = ids[:0]
+			if byKey != nil {
+				ids = append(ids, byKey[k]...)
+				byKey[k] = nil
+			} else {
+				for _, f := range chain[i:] {
+					if t.keys[f] == k {
+						ids = append(ids, t.vals[f])
+					}
+				}
+			}
+			sl := frozenSlot{key: k, n: uint32(len(ids)), v: ids[0]}
+			if len(ids) > 1 {
+				sl.v = uint32(len(fz.vals))
+				fz.vals = append(fz.vals, ids...)
+			}
+			for j := hashBits(k, bits); ; j = (j + 1) & mask {
+				if fz.slots[j].n == 0 {
+					fz.slots[j] = sl
+					break
+				}
 			}
 		}
 	}
