@@ -60,10 +60,10 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 		// and one trailing word per 7.3 bytes. Reserving a little more
 		// saves regrowing (and copying) the largest slices; capacity that
 		// is never touched costs no memory. Distinct names: about one
-		// per 64 bytes in a module, far fewer in a linked kernel; the
+		// per 16-64 bytes in a module, far fewer in a linked kernel; the
 		// index grows past 64K when it must. A module-sized index stays
 		// in cache, a vmlinux-sized one per module cost ~0.6 ms to make.
-		m.reserve(infoBytes/44, infoBytes/6, min(max(infoBytes/64, 1<<8), 1<<16))
+		m.reserve(infoBytes/44, infoBytes/6, min(max(infoBytes/16, 1<<8), 1<<16))
 		// A relocatable file (a module, ld -r) keeps every object's
 		// .debug_str as it was, unmerged: units never share a name's
 		// place, and identity lookups would all miss (~1.7 ms a module).
