@@ -17,20 +17,28 @@ type File struct {
 	Path      string // the path given to Open, or "" for NewFile
 	data      []byte // the whole file
 	mapped    bool
+	fd        *os.File // the file, kept open for ReadAt (Open only)
 
 	baseOnce sync.Once
 	bases    map[int]uint64
 }
 
-// Open maps the file at path read-only and parses its ELF headers.
-// Close unmaps it; byte slices and strings obtained from the file's
-// sections must not be used after Close.
+// Open maps the file at path read-only and parses its ELF headers. The
+// file stays open too, for sections copied out of it (Contents reads those
+// instead of faulting the mapping's pages in). Close unmaps and closes it;
+// byte slices and strings obtained from the file's sections must not be
+// used after Close.
 func Open(path string) (*File, error) {
 	fd, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer fd.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			fd.Close()
+		}
+	}()
 	st, err := fd.Stat()
 	if err != nil {
 		return nil, err
@@ -53,6 +61,8 @@ func Open(path string) (*File, error) {
 	}
 	f.Path = path
 	f.mapped = true
+	f.fd = fd
+	keep = true
 	return f, nil
 }
 
@@ -74,6 +84,10 @@ func NewFile(data []byte) (f *File, err error) {
 
 // Close releases the mapping. It is safe to call more than once.
 func (f *File) Close() error {
+	if f.fd != nil {
+		f.fd.Close()
+		f.fd = nil
+	}
 	if f.mapped && f.data != nil {
 		d := f.data
 		f.data = nil

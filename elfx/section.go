@@ -68,7 +68,7 @@ func (f *File) Contents(s *elf.Section, relocate bool) ([]byte, error) {
 		rels := f.relocationsFor(s)
 		if len(rels) > 0 {
 			if !copied {
-				data = append([]byte(nil), data...)
+				data = f.copyOf(s, data)
 			}
 			for _, r := range rels {
 				if err := f.applyRelocations(s.Name, data, r); err != nil {
@@ -78,6 +78,19 @@ func (f *File) Contents(s *elf.Section, relocate bool) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// copyOf returns a private copy of the section's bytes raw (a view of the
+// mapping): read from the file where it is open, which copies from the
+// page cache without first faulting the mapping's pages in.
+func (f *File) copyOf(s *elf.Section, raw []byte) []byte {
+	if f.fd != nil {
+		buf := make([]byte, len(raw))
+		if n, err := f.fd.ReadAt(buf, int64(s.Offset)); n == len(buf) && (err == nil || err == io.EOF) {
+			return buf
+		}
+	}
+	return append([]byte(nil), raw...)
 }
 
 // DebugSection returns the contents of the named debug section (see
