@@ -119,8 +119,10 @@ func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(in
 		}
 		return stdWalk(path, o, emit)
 	}
-	if err := checkELF(path); err != nil {
-		return err
+	if o.elf == nil { // else EncodeFile checked it
+		if err := checkELF(path); err != nil {
+			return err
+		}
 	}
 	d, err := dwarf.Open(path)
 	if err != nil {
