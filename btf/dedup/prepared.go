@@ -5,8 +5,12 @@ package dedup
 // base's types into its tables, hashes every one of them into the candidate
 // index and collects the base's struct names for FWD resolution, ~10 ms of
 // the ~15 ms a typical module takes. A Base does that once; DedupOnto then
-// starts each run from copies of the prepared tables, so its result is
-// Dedup's, byte for byte (the equivalence test checks it on real modules).
+// starts each run from the prepared tables, so its result is Dedup's, byte
+// for byte (the equivalence test checks it on real modules): the base's
+// types as copies (kept between runs in reused memory), the candidate
+// index as an overlay of the base's (table.go), read through a frozen
+// layout, and the base's strings through an index of their own
+// (strindex.go); the last two are read only, shared by concurrent runs.
 
 import (
 	"fmt"
