@@ -976,6 +976,7 @@ func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, e
 	}
 	out.SetRawStrings(strs)
 	out.SetHeaderLen(in.HeaderLen()) // libbpf dedups in place, header included
+	out.SetKindLayouts(in.KindLayouts()) // and keeps its kind layout section
 	m := Mapping{first: btf.TypeID(d.start), ids: make([]btf.TypeID, d.n-d.start)}
 	for id := d.start; id < d.n; id++ {
 		m.ids[id-d.start] = btf.TypeID(newID[d.resolve(id)])

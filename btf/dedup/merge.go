@@ -138,6 +138,12 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 		hl = max(hl, s.HeaderLen())
 	}
 	out.SetHeaderLen(hl)
+	for _, s := range specs {
+		if l := s.KindLayouts(); l != nil {
+			out.SetKindLayouts(l) // the first input's kind layout section
+			break
+		}
+	}
 	return out, nil
 }
 
