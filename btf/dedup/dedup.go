@@ -975,7 +975,7 @@ func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, e
 		out.AddRaw(h.name, h.info, h.size, e...)
 	}
 	out.SetRawStrings(strs)
-	out.SetHeaderLen(in.HeaderLen()) // libbpf dedups in place, header included
+	out.SetHeaderLen(in.HeaderLen())     // libbpf dedups in place, header included
 	out.SetKindLayouts(in.KindLayouts()) // and keeps its kind layout section
 	m := Mapping{first: btf.TypeID(d.start), ids: make([]btf.TypeID, d.n-d.start)}
 	for id := d.start; id < d.n; id++ {
