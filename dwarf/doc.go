@@ -7,23 +7,22 @@
 // units, 14,259,548 DIEs (plus 2.5 million null entries) and 62 million
 // attributes. Go's debug/dwarf allocates an Entry, a []Field and an
 // interface value per attribute for every DIE: walking that vmlinux costs
-// it 71,256,279 allocations and 3.28 GB per walk. On an idle machine of the
-// project's kind it takes about 2.3 s; an abbreviation-driven reader with
-// no per-DIE allocation takes about 0.30 s on one core. Measured here with
-// scripts/bench-dwarf (BenchmarkWalk, best of 3; every attribute decoded
-// and every string resolved; on a shared 2-vCPU machine with a load average
-// near 12):
+// it 71,256,279 allocations and 3.28 GB per walk. An abbreviation-driven
+// reader with no per-DIE allocation does the same work in a fraction of
+// the time. Measured with scripts/bench-dwarf (BenchmarkWalk, best of 5;
+// every attribute decoded and every string resolved; abbreviation tables
+// parsed cold in each walk) on the project's 2-vCPU machine, session 2,
+// load average 1.0-1.8:
 //
-//	debug/dwarf        9.88 s wall   5.48 s CPU   71,256,279 allocs   3,284 MB
-//	this package -j1   1.26 s wall   1.13 s CPU       15,258 allocs      63 MB
-//	this package -j2   2.41 s wall   1.14 s CPU       15,262 allocs      63 MB
+//	debug/dwarf        4.86 s wall   5.32 s CPU   71,256,279 allocs   3,284 MB
+//	this package -j1   1.00 s wall   1.10 s CPU       19,265 allocs      15 MB
+//	this package -j2   0.54 s wall   1.07 s CPU       19,265 allocs      15 MB
 //
-// that is 7.8 times less wall time and 4.8 times less CPU time on one
-// core, and 7 allocations per unit instead of about one per attribute. A
-// two-worker full walk peaks at 231 MiB RSS, the mapped file included
-// (TestWalkRSS). On that machine two workers were slower than one, as was
-// a plain two-goroutine CPU loop: the machine did not give one process two
-// CPUs' worth; Walk itself does no per-DIE synchronisation.
+// that is 9.0 times less wall time with two workers (8.9 in a second run,
+// 7.5 in a third while the machine ran everything ~20% slower), 4.9 times
+// less CPU time on one core, and 9 allocations per unit instead of about
+// one per attribute. A two-worker full walk peaks at 185 MiB RSS, the
+// mapped file included (TestWalkRSS).
 //
 // debug/dwarf also cannot walk DWARF 4 .debug_types units, leaves
 // DW_FORM_loclistx unresolved, reads only one of the .debug_info sections
@@ -39,8 +38,12 @@
 // files are used in place, compressed sections are inflated and the
 // relocations of ET_REL files (kernel modules, objects) applied to private
 // copies. New indexes the unit headers (Data.Units) without reading DIEs.
-// For each unit, its abbreviation table is parsed once into a flat table of
-// Field templates and fixed-size layouts; a DIE whose attributes all have
+// For each unit, its abbreviation table is parsed once into a table of
+// declarations, each a list of Field templates and fixed-size layouts.
+// Declarations are interned process-wide by their bytes and unit format
+// (the vmlinux's 2,172 tables hold only 8,484 distinct declarations), so a
+// table costs a scan and a lookup per declaration, not fresh memory: see
+// declCache. A DIE whose attributes all have
 // fixed sizes is decoded by masked 8-byte loads at precomputed offsets,
 // others by a switch on the form. Values are normalised by class when they
 // are decoded (references become global offsets, strx/addrx/loclistx/
@@ -52,9 +55,12 @@
 // (SkipChildren, using DW_AT_sibling when present), Seek within its unit,
 // and decode a DIE at any global Offset (EntryAt) to follow DW_AT_type,
 // DW_AT_abstract_origin, DW_AT_specification or DW_FORM_ref_addr across
-// units. Walk hands units to N goroutines dynamically and gives their
-// results to the caller in unit order, so output never depends on
-// scheduling.
+// units. Walk hands units to N goroutines (the caller's among them)
+// dynamically and gives their results to the caller in unit order, so
+// output never depends on scheduling. A fixed-size DIE with a
+// DW_FORM_strp attribute touches the first byte of that string while it is
+// decoded, so the cache miss on .debug_str overlaps the decoding that
+// follows rather than stalling the caller's read of the name.
 //
 // Malformed input gives a *DecodeError naming the section and offset,
 // never a panic or a hang (FuzzUnit); sizes read from the input are checked
