@@ -9,20 +9,21 @@
 // interface value per attribute for every DIE: walking that vmlinux costs
 // it 71,256,279 allocations and 3.28 GB per walk. An abbreviation-driven
 // reader with no per-DIE allocation does the same work in a fraction of
-// the time. Measured with scripts/bench-dwarf (BenchmarkWalk, best of 5;
-// every attribute decoded and every string resolved; abbreviation tables
-// parsed cold in each walk) on the project's 2-vCPU machine, session 2,
-// load average 1.0-1.8:
+// the time. Measured with scripts/bench-dwarf (BenchmarkWalk; every
+// attribute decoded and every string resolved; abbreviation tables parsed
+// cold in each walk) on the project's 2-vCPU machine, session 2, load
+// average 0.5-1.8, best of 10:
 //
-//	debug/dwarf        4.86 s wall   5.32 s CPU   71,256,279 allocs   3,284 MB
-//	this package -j1   1.00 s wall   1.10 s CPU       19,265 allocs      15 MB
-//	this package -j2   0.54 s wall   1.07 s CPU       19,265 allocs      15 MB
+//	debug/dwarf        4.63 s wall   5.10 s CPU   71,256,279 allocs   3,284 MB
+//	this package -j1   0.78 s wall   0.80 s CPU       19,265 allocs      15 MB
+//	this package -j2   0.44 s wall   0.88 s CPU       19,327 allocs      15 MB
 //
-// that is 9.0 times less wall time with two workers (8.9 in a second run,
-// 7.5 in a third while the machine ran everything ~20% slower), 4.9 times
-// less CPU time on one core, and 9 allocations per unit instead of about
-// one per attribute. A two-worker full walk peaks at 185 MiB RSS, the
-// mapped file included (TestWalkRSS).
+// that is 10.5 times less wall time with two workers and 6.4 times less
+// CPU time on one core, and 9 allocations per unit instead of about one
+// per attribute. Five runs of the script this session gave 9.0, 8.9, 7.5
+// (best of 5, while the machine ran everything ~20% slower), 10.5 and 8.8
+// (best of 10). A two-worker full walk peaks at 185 MiB RSS, the mapped
+// file included (TestWalkRSS).
 //
 // debug/dwarf also cannot walk DWARF 4 .debug_types units, leaves
 // DW_FORM_loclistx unresolved, reads only one of the .debug_info sections
