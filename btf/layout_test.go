@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,7 +112,7 @@ func TestKindLayoutRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v, %d entries: %v", bo, len(table), err)
 			}
-			if got := s.KindLayouts(); !equalLayouts(got, table) {
+			if got := s.KindLayouts(); !slices.Equal(got, table) {
 				t.Errorf("%v: KindLayouts() = %v, want %v", bo, got, table)
 			}
 			if s.NumTypes() != 4 || s.Type(3).Kind() != KindStruct || s.Type(3).Name() != "s" || s.Type(4).Name() != "e" {
@@ -131,18 +132,6 @@ func TestKindLayoutRoundTrip(t *testing.T) {
 	if s.KindLayouts()[1].InfoSize != 4 {
 		t.Error("KindLayouts() shares memory with the Spec")
 	}
-}
-
-func equalLayouts(a, b []KindLayout) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func diffAt(a, b []byte) int {

@@ -3,6 +3,7 @@ package dedup
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
@@ -315,19 +316,7 @@ func (d *deduper) equalEnum(a, b uint32) bool {
 	if !d.equalCommon(a, b) {
 		return false
 	}
-	return equalWords(d.ext(a), d.ext(b))
-}
-
-func equalWords(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(d.ext(a), d.ext(b))
 }
 
 func isAnyEnum(k btf.Kind) bool { return k == btf.KindEnum || k == btf.KindEnum64 }
@@ -746,14 +735,17 @@ func (d *deduper) structTypes() error {
 
 // resolveFwds maps each FWD still canonical onto the one canonical
 // STRUCT/UNION of its name, when exactly one exists and its kind matches.
-func (d *deduper) resolveFwds() {
+func (d *deduper) resolveFwds() { d.resolveFwdsWith(nil, 1) }
+
+// resolveFwdsWith is resolveFwds over the canonical structs and unions
+// from type from on, plus base: names collected in advance (0 where
+// ambiguous) for types below from that are not walked again. A name in
+// both is ambiguous.
+func (d *deduper) resolveFwdsWith(base map[uint32]uint32, from uint32) {
 	names := make(map[uint32]uint32) // name -> canonical struct/union, 0 if ambiguous
-	for id := uint32(1); id < d.n; id++ {
+	for id := from; id < d.n; id++ {
 		k := d.kind(id)
-		if k != btf.KindStruct && k != btf.KindUnion {
-			continue
-		}
-		if d.cmap[id] != id {
+		if k != btf.KindStruct && k != btf.KindUnion || d.cmap[id] != id {
 			continue
 		}
 		name := d.hdr[id].name
@@ -767,11 +759,15 @@ func (d *deduper) resolveFwds() {
 		if d.kind(id) != btf.KindFwd || d.cmap[id] != id {
 			continue
 		}
-		c := names[d.hdr[id].name]
-		if c == 0 {
-			continue
+		name := d.hdr[id].name
+		c, own := names[name]
+		if bc, inBase := base[name]; inBase {
+			if own {
+				continue // two or more of that name
+			}
+			c = bc
 		}
-		if d.kind(c) != fwdKind(d.hdr[id].info) {
+		if c == 0 || d.kind(c) != fwdKind(d.hdr[id].info) {
 			continue
 		}
 		d.cmap[id] = c
@@ -834,7 +830,7 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 		e[1] = r
 		hash = d.hashArray(id)
 		d.tab.cands(hash, func(c uint32) bool {
-			if d.equalCommon(id, c) && equalWords(d.ext(c), e) {
+			if d.equalCommon(id, c) && slices.Equal(d.ext(c), e) {
 				newID = c
 				return false
 			}
@@ -855,7 +851,7 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 		}
 		hash = d.hashFnProto(id)
 		d.tab.cands(hash, func(c uint32) bool {
-			if d.equalCommon(id, c) && equalWords(d.ext(c), e) {
+			if d.equalCommon(id, c) && slices.Equal(d.ext(c), e) {
 				newID = c
 				return false
 			}
@@ -911,7 +907,7 @@ func (d *deduper) varTypes() {
 			}
 			newID := id
 			d.tab.cands(hash, func(c uint32) bool {
-				if d.equalCommon(id, c) && equalWords(d.ext(c), e) {
+				if d.equalCommon(id, c) && slices.Equal(d.ext(c), e) {
 					newID = c
 					return false
 				}

@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
@@ -30,7 +31,7 @@ func TestKindLayoutKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := b.KindLayouts(), with.KindLayouts(); len(got) != len(want) || !equalLayouts(got, want) {
+	if got, want := b.KindLayouts(), with.KindLayouts(); !slices.Equal(got, want) {
 		t.Fatalf("dedup: kind layout section %v, want the input's %v", got, want)
 	}
 	// Without the section (and its header fields), the bytes are those of
@@ -45,22 +46,10 @@ func TestKindLayoutKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equalLayouts(m.KindLayouts(), with.KindLayouts()) {
+	if !slices.Equal(m.KindLayouts(), with.KindLayouts()) {
 		t.Errorf("merge: kind layout section %v, want the second input's", m.KindLayouts())
 	}
 	if m, err = Merge(plain, plain); err != nil || m.KindLayouts() != nil {
 		t.Errorf("merge of inputs without the section: %v, %v", m.KindLayouts(), err)
 	}
-}
-
-func equalLayouts(a, b []btf.KindLayout) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

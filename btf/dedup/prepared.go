@@ -345,42 +345,4 @@ func firstRefPast(info, size uint32, ext []uint32, n uint32) uint32 {
 
 // resolveFwdsOnto is resolveFwds with the base's struct names collected
 // in advance (base types are always their own canonical types).
-func (d *deduper) resolveFwdsOnto(b *Base) {
-	own := make(map[uint32]uint32)
-	for id := d.start; id < d.n; id++ {
-		k := d.kind(id)
-		if k != btf.KindStruct && k != btf.KindUnion {
-			continue
-		}
-		if d.cmap[id] != id {
-			continue
-		}
-		name := d.hdr[id].name
-		if _, dup := own[name]; dup {
-			own[name] = 0
-		} else {
-			own[name] = id
-		}
-	}
-	for id := d.start; id < d.n; id++ {
-		if d.kind(id) != btf.KindFwd || d.cmap[id] != id {
-			continue
-		}
-		name := d.hdr[id].name
-		c, inOwn := own[name]
-		bc, inBase := b.structNames[name]
-		switch {
-		case inOwn && inBase:
-			continue // two or more of that name
-		case inBase:
-			c = bc
-		}
-		if c == 0 {
-			continue
-		}
-		if d.kind(c) != fwdKind(d.hdr[id].info) {
-			continue
-		}
-		d.cmap[id] = c
-	}
-}
+func (d *deduper) resolveFwdsOnto(b *Base) { d.resolveFwdsWith(b.structNames, d.start) }
