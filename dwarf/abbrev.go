@@ -153,9 +153,9 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 			}
 			return nil, err
 		}
-		a = sc.lookup(sec[dstart:b.pos], uf)
+		a, h := sc.lookup(sec[dstart:b.pos], uf)
 		if a == nil {
-			sc.miss = append(sc.miss, missing{len(sc.decls), dstart})
+			sc.miss = append(sc.miss, missing{len(sc.decls), dstart, b.pos, h})
 			nattr += n
 		}
 		sc.decls = append(sc.decls, a)
@@ -174,9 +174,9 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 			if err != nil {
 				return nil, err
 			}
-			a = decls.add(a)
+			a = decls.add(a, m.h, sec[m.pos:m.end])
 			sc.decls[m.i] = a
-			sc.remember(a)
+			sc.remember(a, m.h)
 		}
 	}
 	t := &abbrevTable{size: size}
@@ -208,42 +208,46 @@ type abbrevScratch struct {
 	decls  []*abbrev
 	codes  []uint64
 	miss   []missing
-	seed   *declCache // the cache recent was filled from
-	recent [1024]struct {
-		h uint64
-		a *abbrev
-	}
+	owner  *declCache // the cache recent was filled from
+	recent [1024]recentDecl
 }
 
-func (sc *abbrevScratch) lookup(raw []byte, uf unitFormat) *abbrev {
-	if sc.seed != decls {
-		sc.recent = [len(sc.recent)]struct {
-			h uint64
-			a *abbrev
-		}{}
-		sc.seed = decls
+type recentDecl struct {
+	h uint64
+	a *abbrev
+}
+
+// lookup finds the declaration with bytes raw for units of format uf, or
+// nil, and returns the hash it was looked up by.
+func (sc *abbrevScratch) lookup(raw []byte, uf unitFormat) (*abbrev, uint64) {
+	if sc.owner != decls { // the cache was replaced (tests do)
+		sc.recent, sc.owner = [len(sc.recent)]recentDecl{}, decls
 	}
 	h := decls.hash(raw, uf)
 	e := &sc.recent[h%uint64(len(sc.recent))]
 	if a := e.a; a != nil && e.h == h && a.uf == uf && a.raw == string(raw) {
-		return a
+		return a, h
 	}
-	a := decls.lookupHash(h, raw, uf)
+	s := decls.shard(h)
+	s.mu.Lock()
+	a := s.find(h, raw, uf)
+	s.mu.Unlock()
 	if a != nil {
-		e.h, e.a = h, a
+		*e = recentDecl{h, a}
 	}
-	return a
+	return a, h
 }
 
-func (sc *abbrevScratch) remember(a *abbrev) {
-	h := decls.hash([]byte(a.raw), a.uf)
-	e := &sc.recent[h%uint64(len(sc.recent))]
-	e.h, e.a = h, a
+func (sc *abbrevScratch) remember(a *abbrev, h uint64) {
+	sc.recent[h%uint64(len(sc.recent))] = recentDecl{h, a}
 }
 
-// missing is a declaration not in the cache: its index in the table and
-// the position of its bytes.
-type missing struct{ i, pos int }
+// missing is a declaration not in the cache: its index in the table, its
+// bytes' position and end, and their hash.
+type missing struct {
+	i, pos, end int
+	h           uint64
+}
 
 var scratchPool = sync.Pool{New: func() any { return new(abbrevScratch) }}
 
@@ -378,10 +382,11 @@ func (c *declCache) hash(raw []byte, uf unitFormat) uint64 {
 	return h ^ uint64(uf.version)<<56 ^ uint64(uf.offSize)<<48 ^ uint64(uf.addrSize)<<40
 }
 
-func (c *declCache) lookupHash(h uint64, raw []byte, uf unitFormat) *abbrev {
-	s := &c.shards[h%uint64(len(c.shards))]
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (c *declCache) shard(h uint64) *declShard { return &c.shards[h%uint64(len(c.shards))] }
+
+// find returns the cached declaration with hash h, bytes raw and unit
+// format uf, or nil. The caller holds s.mu.
+func (s *declShard) find(h uint64, raw []byte, uf unitFormat) *abbrev {
 	for a := s.m[h]; a != nil; a = a.next {
 		if a.uf == uf && a.raw == string(raw) {
 			return a
@@ -390,20 +395,18 @@ func (c *declCache) lookupHash(h uint64, raw []byte, uf unitFormat) *abbrev {
 	return nil
 }
 
-// add interns a and returns the cached declaration equal to it (a itself
-// unless another goroutine added one first).
-func (c *declCache) add(a *abbrev) *abbrev {
+// add interns a, parsed from raw whose hash is h, and returns the cached
+// declaration equal to it (a itself unless another goroutine added one
+// first).
+func (c *declCache) add(a *abbrev, h uint64, raw []byte) *abbrev {
 	if c.n.Load() >= maxDecls {
 		return a
 	}
-	h := c.hash([]byte(a.raw), a.uf)
-	s := &c.shards[h%uint64(len(c.shards))]
+	s := c.shard(h)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for b := s.m[h]; b != nil; b = b.next {
-		if b.uf == a.uf && b.raw == a.raw {
-			return b
-		}
+	if b := s.find(h, raw, a.uf); b != nil {
+		return b
 	}
 	if s.m == nil {
 		s.m = map[uint64]*abbrev{}
