@@ -289,36 +289,12 @@ func (fc *funcConv) addAnnot(a0, na *int32, a annotRec) {
 
 // findFn returns the index of the subprogram at off, or -1.
 func (fc *funcConv) findFn(off uint64) int {
-	lo, hi := 0, len(fc.fns)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if fc.fns[m].off < off {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(fc.fns) && fc.fns[lo].off == off {
-		return lo
-	}
-	return -1
+	return searchOff(fc.fns, off, func(f *fnRec) uint64 { return f.off })
 }
 
 // findPrm returns the index of the parameter at off, or -1.
 func (fc *funcConv) findPrm(off uint64) int {
-	lo, hi := 0, len(fc.prms)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if fc.prms[m].off < off {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(fc.prms) && fc.prms[lo].off == off {
-		return lo
-	}
-	return -1
+	return searchOff(fc.prms, off, func(p *prmRec) uint64 { return p.off })
 }
 
 // typeByteSize is pahole's size of a parameter's type for register
@@ -1037,21 +1013,9 @@ func (fc *funcConv) emitVars(c *unitConv, s *fragment) {
 	}
 }
 
+// findVar returns the index of the variable at off, or -1.
 func (fc *funcConv) findVar(off uint64) int {
-	vs := fc.vars
-	lo, hi := 0, len(vs)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if vs[m].off < off {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(vs) && vs[lo].off == off {
-		return lo
-	}
-	return -1
+	return searchOff(fc.vars, off, func(v *varRec) uint64 { return v.off })
 }
 
 // filterVariableName reports whether a variable name has one of the

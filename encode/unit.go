@@ -257,17 +257,22 @@ func (c *unitConv) find(off uint64) int {
 		}
 		return -1
 	}
-	recs := c.recs
+	return searchOff(c.recs, off, func(r *rec) uint64 { return r.off })
+}
+
+// searchOff returns the index of the record at DWARF offset off in recs,
+// which are sorted by offset, or -1.
+func searchOff[T any](recs []T, off uint64, offOf func(*T) uint64) int {
 	lo, hi := 0, len(recs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if recs[m].off < off {
+		if offOf(&recs[m]) < off {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(recs) && recs[lo].off == off {
+	if lo < len(recs) && offOf(&recs[lo]) == off {
 		return lo
 	}
 	return -1
