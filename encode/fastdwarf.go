@@ -120,14 +120,18 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 		}
 		wantFunc := fx.elf != nil && wantedFunc(d.tag, parent)
 		if wantFunc || wanted(d.tag, parent) {
+			if wantFunc {
+				d.fx.loc.init()
+			}
 			for i := range e.Fields {
-				if err := fastField(dd, &d, &e.Fields[i]); err != nil {
+				f := &e.Fields[i]
+				if err := fastField(dd, &d, f); err != nil {
 					return err
 				}
-			}
-			if wantFunc {
-				if err := fastFuncFields(r, dd, &d, &e, &fx.addrs); err != nil {
-					return err
+				if wantFunc {
+					if err := fastFuncField(r, dd, &d, f, &fx.addrs); err != nil {
+						return err
+					}
 				}
 			}
 		}

@@ -45,73 +45,70 @@ func wantedFunc(tag, parent uint32) bool {
 	return false
 }
 
-// fastFuncFields fills d.fx from the entry's fields (fast reader).
-func fastFuncFields(r *dwarf.UnitReader, dd *dwarf.Data, d *die, e *dwarf.Entry, addrs *addrTable) error {
+// fastFuncField fills d.fx from one field of the entry (fast reader);
+// d.fx.loc is initialised before the entry's first field.
+func fastFuncField(r *dwarf.UnitReader, dd *dwarf.Data, d *die, f *dwarf.Field, addrs *addrTable) error {
 	fx := &d.fx
-	fx.loc.init()
-	for i := range e.Fields {
-		f := &e.Fields[i]
-		switch f.Attr {
-		case dwarf.AttrLowPC:
-			if f.Class == dwarf.ClassAddress {
-				fx.lowPC = f.Val
-				fx.has |= fxLowPC
+	switch f.Attr {
+	case dwarf.AttrLowPC:
+		if f.Class == dwarf.ClassAddress {
+			fx.lowPC = f.Val
+			fx.has |= fxLowPC
+		}
+	case dwarf.AttrAbstractOrigin:
+		if f.Class == dwarf.ClassReference {
+			fx.origin = f.Val
+			fx.has |= fxOrigin
+		}
+	case dwarf.AttrSpecification:
+		if f.Class == dwarf.ClassReference {
+			fx.spec = f.Val
+			fx.has |= fxSpec
+		}
+	case dwarf.AttrDeclaration:
+		fx.has |= fxDecl
+	case dwarf.AttrExternal:
+		fx.has |= fxExternal
+	case dwarf.AttrArtificial:
+		if f.Val != 0 {
+			fx.has |= fxArtificial
+		}
+	case dwarf.AttrInline:
+		if f.Val != 0 {
+			fx.has |= fxInline
+		}
+	case attrCallingConvention:
+		if f.Val == ccNocall {
+			fx.has |= fxNoCall
+		}
+	case dwarf.AttrConstValue:
+		fx.has |= fxConstValue
+	case 0x2139: // DW_AT_GNU_annotation
+		fx.has |= fxAnnotated
+	case dwarf.AttrLocation:
+		fx.has |= fxLoc
+		switch f.Class {
+		case dwarf.ClassExprLoc, dwarf.ClassBlock:
+			fx.has |= fxLocExpr
+			expr := dd.Bytes(f)
+			if d.tag == tagVariable {
+				varLocation(expr, r.Unit().AddrSize, fx, addrs)
+			} else {
+				fx.loc.add(expr, 0, int(r.Unit().AddrSize))
 			}
-		case dwarf.AttrAbstractOrigin:
-			if f.Class == dwarf.ClassReference {
-				fx.origin = f.Val
-				fx.has |= fxOrigin
+		case dwarf.ClassLocList, dwarf.ClassLocListPtr:
+			if d.tag != tagFormalParameter {
+				break
 			}
-		case dwarf.AttrSpecification:
-			if f.Class == dwarf.ClassReference {
-				fx.spec = f.Val
-				fx.has |= fxSpec
-			}
-		case dwarf.AttrDeclaration:
-			fx.has |= fxDecl
-		case dwarf.AttrExternal:
-			fx.has |= fxExternal
-		case dwarf.AttrArtificial:
-			if f.Val != 0 {
-				fx.has |= fxArtificial
-			}
-		case dwarf.AttrInline:
-			if f.Val != 0 {
-				fx.has |= fxInline
-			}
-		case attrCallingConvention:
-			if f.Val == ccNocall {
-				fx.has |= fxNoCall
-			}
-		case dwarf.AttrConstValue:
-			fx.has |= fxConstValue
-		case 0x2139: // DW_AT_GNU_annotation
-			fx.has |= fxAnnotated
-		case dwarf.AttrLocation:
-			fx.has |= fxLoc
-			switch f.Class {
-			case dwarf.ClassExprLoc, dwarf.ClassBlock:
-				fx.has |= fxLocExpr
-				expr := dd.Bytes(f)
-				if d.tag == tagVariable {
-					varLocation(expr, r.Unit().AddrSize, fx, addrs)
-				} else {
-					fx.loc.add(expr, 0, int(r.Unit().AddrSize))
-				}
-			case dwarf.ClassLocList, dwarf.ClassLocListPtr:
-				if d.tag != tagFormalParameter {
-					break
-				}
-				n := 0
-				as := int(r.Unit().AddrSize)
-				err := r.LocList(f, func(le dwarf.LocEntry) error {
-					fx.loc.add(le.Expr, n, as)
-					n++
-					return nil
-				})
-				if err != nil {
-					return err
-				}
+			n := 0
+			as := int(r.Unit().AddrSize)
+			err := r.LocList(f, func(le dwarf.LocEntry) error {
+				fx.loc.add(le.Expr, n, as)
+				n++
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		}
 	}
