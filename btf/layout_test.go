@@ -187,38 +187,8 @@ func TestStandardKindLayoutsMatchUAPI(t *testing.T) {
 	}
 }
 
-// UAPILayoutC prints, as raw struct btf_layout entries in host order, the
-// table libbpf v1.8.0 writes (src/btf.c layouts[]), computed from the
-// system's <linux/btf.h>. The encode tests compile it too.
-const UAPILayoutC = `#include <stdio.h>
-#include <linux/btf.h>
-struct layout { __u8 info_sz; __u8 elem_sz; __u16 flags; };
-static struct layout t[NR_BTF_KINDS] = {
-	[BTF_KIND_INT] = { sizeof(__u32), 0, 0 },
-	[BTF_KIND_ARRAY] = { sizeof(struct btf_array), 0, 0 },
-	[BTF_KIND_STRUCT] = { 0, sizeof(struct btf_member), 0 },
-	[BTF_KIND_UNION] = { 0, sizeof(struct btf_member), 0 },
-	[BTF_KIND_ENUM] = { 0, sizeof(struct btf_enum), 0 },
-	[BTF_KIND_FUNC_PROTO] = { 0, sizeof(struct btf_param), 0 },
-	[BTF_KIND_VAR] = { sizeof(struct btf_var), 0, 0 },
-	[BTF_KIND_DATASEC] = { 0, sizeof(struct btf_var_secinfo), 0 },
-	[BTF_KIND_DECL_TAG] = { sizeof(struct btf_decl_tag), 0, 0 },
-	[BTF_KIND_ENUM64] = { 0, sizeof(struct btf_enum64), 0 },
-};
-int main(void) { return fwrite(t, sizeof(t), 1, stdout) == 1 ? 0 : 1; }
-`
-
 func uapiLayoutBytes(t *testing.T) []byte {
-	t.Helper()
-	testc.Require(t, "gcc")
-	dir := t.TempDir()
-	src := filepath.Join(dir, "layout.c")
-	if err := os.WriteFile(src, []byte(UAPILayoutC), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "layout")
-	testc.Run(t, "gcc", "-Wall", "-Werror", "-o", bin, src)
-	b := testc.Output(t, bin)
+	b := testc.KindLayoutTable(t)
 	if len(b) != 4*20 {
 		t.Fatalf("the uapi table is %d bytes; NR_BTF_KINDS is 20 in libbpf v1.8.0", len(b))
 	}

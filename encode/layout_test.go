@@ -15,41 +15,6 @@ import (
 	"github.com/btfkit/btfkit/internal/testc"
 )
 
-// uapiLayoutC prints, as raw struct btf_layout entries in host order, the
-// kind layout table libbpf v1.8.0 writes (src/btf.c, layouts[]: for each
-// kind the struct that follows its btf_type, as {info_sz, elem_sz, 0}),
-// with the sizes and kind numbers of the system's <linux/btf.h>.
-const uapiLayoutC = `#include <stdio.h>
-#include <linux/btf.h>
-struct layout { __u8 info_sz; __u8 elem_sz; __u16 flags; };
-static struct layout t[NR_BTF_KINDS] = {
-	[BTF_KIND_INT] = { sizeof(__u32), 0, 0 },
-	[BTF_KIND_ARRAY] = { sizeof(struct btf_array), 0, 0 },
-	[BTF_KIND_STRUCT] = { 0, sizeof(struct btf_member), 0 },
-	[BTF_KIND_UNION] = { 0, sizeof(struct btf_member), 0 },
-	[BTF_KIND_ENUM] = { 0, sizeof(struct btf_enum), 0 },
-	[BTF_KIND_FUNC_PROTO] = { 0, sizeof(struct btf_param), 0 },
-	[BTF_KIND_VAR] = { sizeof(struct btf_var), 0, 0 },
-	[BTF_KIND_DATASEC] = { 0, sizeof(struct btf_var_secinfo), 0 },
-	[BTF_KIND_DECL_TAG] = { sizeof(struct btf_decl_tag), 0, 0 },
-	[BTF_KIND_ENUM64] = { 0, sizeof(struct btf_enum64), 0 },
-};
-int main(void) { return fwrite(t, sizeof(t), 1, stdout) == 1 ? 0 : 1; }
-`
-
-func uapiKindLayouts(t *testing.T) []byte {
-	t.Helper()
-	testc.Require(t, "gcc")
-	dir := t.TempDir()
-	src := filepath.Join(dir, "layout.c")
-	if err := os.WriteFile(src, []byte(uapiLayoutC), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "layout")
-	testc.Run(t, "gcc", "-Wall", "-Werror", "-o", bin, src)
-	return testc.Output(t, bin)
-}
-
 // TestEncodeLayout encodes a linked C fixture with and without the layout
 // feature and holds the output to what pahole 1.31 (v1.31-38-g1436daf)
 // with libbpf v1.8.0 writes: btf_encoder__new asks btf__new_empty_opts for
@@ -71,7 +36,7 @@ func TestEncodeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	without, with := plain.Marshal(nil), withSpec.Marshal(nil)
-	table := uapiKindLayouts(t)
+	table := testc.KindLayoutTable(t)
 
 	le := binary.LittleEndian
 	word := func(b []byte, off int) uint32 { return le.Uint32(b[off:]) }
@@ -215,7 +180,7 @@ func TestVmlinuxLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := uapiKindLayouts(t)
+	table := testc.KindLayoutTable(t)
 	le := binary.LittleEndian
 	if len(ref) < 32 || le.Uint32(ref[28:]) != 0 {
 		t.Fatal("the reference is not pahole 1.31's output without layout")
