@@ -92,16 +92,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return runEncodeModules(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	t0 := time.Now()
-	feat, unknown, err := encode.ParseFeatures(encodeOpts.features)
+	feat, langs, err := encodeFlags()
 	if err != nil {
-		return fmt.Errorf("--features: %w", err)
-	}
-	if len(unknown) > 0 {
-		return fmt.Errorf("--features: unknown feature(s) %s; known: %s", strings.Join(unknown, ", "), strings.Join(encode.FeatureNames, ", "))
-	}
-	langs, err := encode.ParseLanguages(encodeOpts.langExclude)
-	if err != nil {
-		return fmt.Errorf("--lang-exclude: %w", err)
+		return err
 	}
 	// The live heap is mostly two big flat tables (the merged fragments,
 	// then dedup's); collecting at 1.5x live instead of 2x trims the peak
@@ -173,4 +166,20 @@ func writeEncoded(path string, data []byte) error {
 		return fmt.Errorf("%s: %w", path, werr)
 	}
 	return nil
+}
+
+// encodeFlags parses --features and --lang-exclude, for one file or many.
+func encodeFlags() (encode.Features, []uint16, error) {
+	feat, unknown, err := encode.ParseFeatures(encodeOpts.features)
+	if err != nil {
+		return 0, nil, fmt.Errorf("--features: %w", err)
+	}
+	if len(unknown) > 0 {
+		return 0, nil, fmt.Errorf("--features: unknown feature(s) %s; known: %s", strings.Join(unknown, ", "), strings.Join(encode.FeatureNames, ", "))
+	}
+	langs, err := encode.ParseLanguages(encodeOpts.langExclude)
+	if err != nil {
+		return 0, nil, fmt.Errorf("--lang-exclude: %w", err)
+	}
+	return feat, langs, nil
 }

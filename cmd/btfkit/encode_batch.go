@@ -90,16 +90,9 @@ func checkEncodeModulesArgs(args []string) error {
 // runEncodeModules runs encode with --base, --out-dir or --in-place.
 func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	wall0, cpu0 := time.Now(), cpuTime()
-	feat, unknown, err := encode.ParseFeatures(encodeOpts.features)
+	feat, langs, err := encodeFlags()
 	if err != nil {
-		return fmt.Errorf("--features: %w", err)
-	}
-	if len(unknown) > 0 {
-		return fmt.Errorf("--features: unknown feature(s) %s; known: %s", strings.Join(unknown, ", "), strings.Join(encode.FeatureNames, ", "))
-	}
-	langs, err := encode.ParseLanguages(encodeOpts.langExclude)
-	if err != nil {
-		return fmt.Errorf("--lang-exclude: %w", err)
+		return err
 	}
 	var base *encode.Base
 	if encodeModOpts.base != "" {
