@@ -166,10 +166,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	unitOff := uint64(c.u.Offset)
 	unitSize := uint64(c.u.End - c.u.Offset)
-	tmpl := ab.tmpl
-	lay := ab.lay
-	tmpl = tmpl[:len(fs)]
-	lay = lay[:len(fs)]
+	tmpl, lay := ab.tmpl[:len(fs)], ab.lay[:len(fs)]
 	dataLen := len(data)
 	var form Form
 	if fx := int(ab.fixed); fx >= 0 && end-pos >= fx && dataLen-pos >= fx+8 {
@@ -189,6 +186,9 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 				bad |= r &^ inside
 			}
 		} else {
+			// The same loop with the template copied field by field:
+			// copy(fs, tmpl) before one shared loop measured ~10%
+			// slower over a vmlinux walk (a memmove call per DIE).
 			for i := range fs {
 				l := lay[i]
 				v := *(*uint64)(unsafe.Add(q, int(l.off))) & sizeMask[l.size]
