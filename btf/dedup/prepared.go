@@ -167,7 +167,9 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 		return nil, Mapping{}, err
 	}
 	if !opts.NoNameFwdResolution {
-		d.resolveFwdsOnto(b)
+		// Base types are always their own canonical types: their
+		// struct names were collected when the base was prepared.
+		d.resolveFwdsWith(b.structNames, d.start)
 	}
 	if err := d.refTypes(); err != nil {
 		return nil, Mapping{}, err
@@ -342,7 +344,3 @@ func firstRefPast(info, size uint32, ext []uint32, n uint32) uint32 {
 	})
 	return bad
 }
-
-// resolveFwdsOnto is resolveFwds with the base's struct names collected
-// in advance (base types are always their own canonical types).
-func (d *deduper) resolveFwdsOnto(b *Base) { d.resolveFwdsWith(b.structNames, d.start) }
