@@ -20,10 +20,10 @@
 //
 // that is 10.5 times less wall time with two workers and 6.4 times less
 // CPU time on one core, and 9 allocations per unit instead of about one
-// per attribute. Six runs of the script this session gave 9.0, 8.9, 7.5
-// (best of 5, while the machine ran everything ~20% slower), 10.5, 8.8 and
-// 8.2 (best of 10): issue 3's 8x is met in most runs, not with a margin
-// that survives the machine's slow minutes. A two-worker full walk peaks at 185 MiB RSS, the mapped
+// per attribute. Seven runs of the script this session gave 9.0, 8.9, 7.5
+// (best of 5, while the machine ran everything ~20% slower), 10.5, 8.8,
+// 8.2 and 9.5 (best of 10): issue 3's 8x is met in most runs, not with a
+// margin that survives the machine's slow minutes. A two-worker full walk peaks at 185 MiB RSS, the mapped
 // file included (TestWalkRSS).
 //
 // debug/dwarf also cannot walk DWARF 4 .debug_types units, leaves
