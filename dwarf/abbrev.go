@@ -56,7 +56,7 @@ type unitFormat struct {
 	version  int
 	offSize  int
 	addrSize int
-	native   bool // section byte order is the host's: the masked loads work
+	native   bool // section and host are little-endian: the masked loads work
 }
 
 // fixedSize returns the encoded size of form f in units of format uf, or

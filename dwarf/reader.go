@@ -1,6 +1,9 @@
 package dwarf
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // UnitReader reads the DIEs of one unit at a time, in order, into
 // caller-owned Entries. It allocates nothing per DIE. A UnitReader is not
@@ -72,37 +75,89 @@ func (r *UnitReader) BaseAddress() uint64 { return r.c.lowPC }
 // the end of the unit. Null entries (Tag 0) are returned too: they close
 // the children of the nearest open entry, and e.Depth tracks the nesting.
 func (r *UnitReader) Next(e *Entry) (bool, error) {
-	if r.err != nil {
+	c := r.c
+	if r.err != nil || c == nil {
 		return false, r.err
 	}
-	if r.c == nil {
+	pos, end, data := r.pos, c.end, c.sec
+	if pos >= end {
 		return false, nil
 	}
-	if r.pos >= r.c.end {
-		return false, nil
-	}
-	c := r.c
-	next, err := c.decode(r.pos, e, true)
-	if err != nil {
-		r.err = err
-		return false, err
-	}
-	r.pos = next
-	r.lastEnd = next
-	if e.Tag == 0 {
+	// The common cases are decoded here rather than by decode, saving a
+	// call and a second pass over e per DIE (~5% of a vmlinux walk): a
+	// null entry, and a DIE whose one-byte code names an abbreviation
+	// with fixed-size attributes and nothing to resolve. decode does the
+	// rest and reports every error.
+	code := uint64(data[pos])
+	if code == 0 {
+		e.Offset = c.base + Offset(pos)
+		e.Tag, e.Children, e.Fields, e.ab = 0, false, e.Fields[:0], nil
+		r.pos, r.lastEnd = pos+1, pos+1
 		// A null entry has the depth of the siblings it ends (as readelf
 		// prints it).
 		e.Depth = r.depth
-		r.depth--
-		if r.depth < 0 {
-			r.depth = 0
+		if r.depth > 0 {
+			r.depth--
 		}
 		r.lastChildren = false
 		return true, nil
 	}
+	if dense := c.abbrevs.dense; code < 0x80 && code-1 < uint64(len(dense)) {
+		ab := dense[code-1]
+		fx, n := int(ab.fixed), len(ab.tmpl)
+		if fx >= 0 && !ab.fixup && end-pos-1 >= fx && len(data)-pos-1 >= fx+8 && cap(e.Fields) >= n {
+			same := e.ab == ab && len(e.Fields) == n
+			fs := e.Fields[:n]
+			q := unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), pos+1)
+			unitOff, unitSize := uint64(c.u.Offset), uint64(c.u.End-c.u.Offset)
+			var bad uint64
+			if same {
+				bad = fillSame(fs, ab.tmpl, ab.lay, q, unitOff, unitSize)
+			} else {
+				bad = fillCopy(fs, ab.tmpl, ab.lay, q, unitOff, unitSize)
+			}
+			if bad == 0 {
+				e.Offset = c.base + Offset(pos)
+				e.Tag, e.Children, e.ab, e.Fields = ab.tag, ab.children, ab, fs
+				if k := ab.strp; k >= 0 {
+					// Start loading the name now: callers read most
+					// names, and .debug_str is read out of order, so
+					// the first touch is a cache miss that overlaps
+					// the work until the caller reads it.
+					if o := fs[k].Val; o < uint64(len(c.str)) {
+						e.sink += c.str[o]
+					}
+				}
+				next := pos + 1 + fx
+				r.pos, r.lastEnd = next, next
+				e.Depth = r.depth
+				r.lastChildren, r.lastSibling = ab.children, 0
+				if ab.children {
+					r.depth++
+					if ab.sibling >= 0 {
+						r.lastSibling = Offset(fs[ab.sibling].Val)
+					}
+				}
+				return true, nil
+			}
+			e.ab = nil // fs holds a mix: decode starts afresh
+		}
+	}
+	next, err := c.decode(pos, e, true)
+	if err != nil {
+		r.err = err
+		return false, err
+	}
+	r.pos, r.lastEnd = next, next
 	e.Depth = r.depth
-	r.lastChildren = e.Children
-	r.lastSibling = 0
+	if e.Tag == 0 { // a null entry whose code 0 takes more than one byte
+		if r.depth > 0 {
+			r.depth--
+		}
+		r.lastChildren = false
+		return true, nil
+	}
+	r.lastChildren, r.lastSibling = e.Children, 0
 	if e.Children {
 		r.depth++
 		if a := e.ab; a != nil && a.sibling >= 0 {
