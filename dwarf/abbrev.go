@@ -135,7 +135,14 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 		b.pos++  // children
 		n := 0
 		for !b.bad && b.pos <= b.end {
-			at, fm := b.uleb(), b.uleb()
+			// Attribute and form almost always take a byte each.
+			var at, fm uint64
+			if p := b.pos; p+1 < len(sec) && sec[p]|sec[p+1] < 0x80 {
+				at, fm = uint64(sec[p]), uint64(sec[p+1])
+				b.pos = p + 2
+			} else {
+				at, fm = b.uleb(), b.uleb()
+			}
 			if at == 0 && fm == 0 {
 				break
 			}
@@ -209,7 +216,7 @@ type abbrevScratch struct {
 	codes  []uint64
 	miss   []missing
 	owner  *declCache // the cache recent was filled from
-	recent [1024]recentDecl
+	recent [4096]recentDecl
 }
 
 type recentDecl struct {
