@@ -120,7 +120,7 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 	defer scratchPool.Put(sc)
 	sc.decls, sc.codes, sc.miss = sc.decls[:0], sc.codes[:0], sc.miss[:0]
 	b := reader{data: sec, pos: int(off), end: len(sec)}
-	nattr := 0 // attributes of the missing declarations
+	nattr, nraw := 0, 0 // attributes and bytes of the missing declarations
 	for {
 		start := b.pos
 		code := b.uleb()
@@ -164,6 +164,7 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 		if a == nil {
 			sc.miss = append(sc.miss, missing{len(sc.decls), dstart, b.pos, h})
 			nattr += n
+			nraw += b.pos - dstart
 		}
 		sc.decls = append(sc.decls, a)
 		sc.codes = append(sc.codes, code)
@@ -174,7 +175,7 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 			abbrevs: make([]abbrev, len(sc.miss)),
 			fields:  make([]Field, nattr),
 			lays:    make([]fieldLay, nattr),
-			raw:     make([]byte, 0, size),
+			raw:     make([]byte, 0, nraw),
 		}
 		for _, m := range sc.miss {
 			a, _, err := parseDecl(sec, m.pos, sc.codes[m.i], uf, &slab)

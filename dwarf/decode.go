@@ -156,7 +156,10 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	e.Tag, e.Children, e.ab = ab.tag, ab.children, ab
 	n := len(ab.tmpl)
 	if cap(e.Fields) < n {
-		e.Fields = make([]Field, n, n+8)
+		// Room for the attributes of most DIEs at once, so that an
+		// Entry is allocated for once or twice per unit, not for every
+		// larger abbreviation met.
+		e.Fields = make([]Field, n, max(n+8, 24))
 	}
 	fs := e.Fields[:n]
 	if len(e.Fields) != n {

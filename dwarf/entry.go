@@ -89,7 +89,7 @@ type Entry struct {
 	Fields   []Field
 
 	ab   *abbrev
-	sink uint8 // where decode puts the byte it loads early (see decode)
+	sink uint8 // where Next and decode put the name byte they load early
 }
 
 // Field returns the field for attribute a, or nil.
