@@ -11,19 +11,22 @@
 // reader with no per-DIE allocation does the same work in a fraction of
 // the time. Measured with scripts/bench-dwarf (BenchmarkWalk; every
 // attribute decoded and every string resolved; abbreviation tables parsed
-// cold in each walk) on the project's 2-vCPU machine, session 2, load
-// average 0.5-1.8, best of 10:
+// cold in each walk; ten rounds, each one process running the three walks
+// one after the other, best of each kept) on the project's 2-vCPU
+// machine, session 3:
 //
-//	debug/dwarf        4.63 s wall   5.10 s CPU   71,256,279 allocs   3,284 MB
-//	this package -j1   0.78 s wall   0.80 s CPU       19,265 allocs      15 MB
-//	this package -j2   0.44 s wall   0.88 s CPU       19,327 allocs      15 MB
+//	debug/dwarf        3.98 s wall   4.39 s CPU   71,256,279 allocs   3,284 MB
+//	this package -j1   0.81 s wall   0.82 s CPU       19,264 allocs      11 MB
+//	this package -j2   0.38 s wall   0.75 s CPU       19,300 allocs      11 MB
 //
-// that is 10.5 times less wall time with two workers and 6.4 times less
+// that is 10.6 times less wall time with two workers and 5.3 times less
 // CPU time on one core, and 9 allocations per unit instead of about one
-// per attribute. Seven runs of the script this session gave 9.0, 8.9, 7.5
-// (best of 5, while the machine ran everything ~20% slower), 10.5, 8.8,
-// 8.2 and 9.5 (best of 10): issue 3's 8x is met in most runs, not with a
-// margin that survives the machine's slow minutes. A two-worker full walk peaks at 185 MiB RSS, the mapped
+// per attribute. Seven runs of the script this session: 9.7, 10.3, 8.4,
+// 10.6, 9.7, 10.0 and 9.9 times. The machine moves a lot from one round
+// to the next (the same binary runs up to ~25% slower, and this
+// memory-bound walk more than debug/dwarf): the ratio within single
+// rounds ranged from 6.7 to 11.8, its median over a run's ten rounds from
+// 8.5 to 9.7. A two-worker full walk peaks at 181 MiB RSS, the mapped
 // file included (TestWalkRSS).
 //
 // debug/dwarf also cannot walk DWARF 4 .debug_types units, leaves
