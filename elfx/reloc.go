@@ -101,16 +101,17 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 	if len(raw)%entSize != 0 {
 		return &SectionError{r.Name, 0, fmt.Errorf("size %d is not a multiple of the entry size %d", len(raw), entSize)}
 	}
+	start := 0
 	if is64 && rela && f.Machine == elf.EM_X86_64 && bo == binary.LittleEndian && relaX86Fast {
 		// Kernel modules: most of a batch's relocations, nearly all
 		// R_X86_64_32 and R_X86_64_64 in .debug_info. The general loop
-		// below, without its interface calls.
-		done, err := f.applyRelaX86(name, data, raw, syms, r.Name)
-		if err != nil || done {
+		// below, without its interface calls; it goes on from the first
+		// entry of another type.
+		if start, err = f.applyRelaX86(name, data, raw, syms, r.Name); err != nil {
 			return err
 		}
 	}
-	for pos := 0; pos < len(raw); pos += entSize {
+	for pos := start; pos < len(raw); pos += entSize {
 		b := raw[pos:]
 		var off, sym uint64
 		var typ uint32
@@ -194,11 +195,10 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 // relaX86Fast enables applyRelaX86 (tests compare with the general loop).
 var relaX86Fast = true
 
-// applyRelaX86 applies x86-64 RELA relocations of the two absolute kinds;
-// it stops and reports done false at the first of any other type (none
-// applied twice: the general loop starts over, and those two kinds write
-// S + A whatever the destination held).
-func (f *File) applyRelaX86(name string, data, raw []byte, syms []uint64, rname string) (done bool, err error) {
+// applyRelaX86 applies x86-64 RELA relocations of the two absolute kinds,
+// in order, and returns the position in raw of the first entry of any other
+// type (len(raw) when there is none), where the general loop goes on.
+func (f *File) applyRelaX86(name string, data, raw []byte, syms []uint64, rname string) (int, error) {
 	le := binary.LittleEndian
 	for pos := 0; pos+24 <= len(raw); pos += 24 {
 		b := raw[pos : pos+24 : pos+24]
@@ -206,25 +206,25 @@ func (f *File) applyRelaX86(name string, data, raw []byte, syms []uint64, rname 
 		info := le.Uint64(b[8:])
 		sym, typ := info>>32, elf.R_X86_64(uint32(info))
 		if sym >= uint64(len(syms)) {
-			return false, &SectionError{rname, uint64(pos), fmt.Errorf("symbol index %d out of range", sym)}
+			return 0, &SectionError{rname, uint64(pos), fmt.Errorf("symbol index %d out of range", sym)}
 		}
 		v := syms[sym] + le.Uint64(b[16:])
 		switch typ {
 		case elf.R_X86_64_32, elf.R_X86_64_32S:
 			if off > uint64(len(data)) || uint64(len(data))-off < 4 {
-				return false, &SectionError{rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name)}
+				return 0, &SectionError{rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name)}
 			}
 			le.PutUint32(data[off:], uint32(v))
 		case elf.R_X86_64_64:
 			if off > uint64(len(data)) || uint64(len(data))-off < 8 {
-				return false, &SectionError{rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name)}
+				return 0, &SectionError{rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name)}
 			}
 			le.PutUint64(data[off:], v)
 		default:
-			return false, nil
+			return pos, nil
 		}
 	}
-	return true, nil
+	return len(raw), nil
 }
 
 type relocKindT int
