@@ -143,12 +143,7 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 			t.Errorf("%s changed after an error", c.path)
 		}
 	}
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if strings.Contains(e.Name(), ".btfkit-") {
-			t.Errorf("temporary file %s left behind", e.Name())
-		}
-	}
+	noTemps(t, dir)
 }
 
 // TestWriteSectionKernelModule replaces the .BTF of a real kernel module
