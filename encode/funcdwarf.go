@@ -478,37 +478,16 @@ func (f *dwarfForeign) param(off uint64, out *foreignPrm) bool {
 	return true
 }
 
-func (f *dwarfForeign) typeByteSize(has uint32, off uint64, addrSize int) uint64 {
-	for n := 0; n < 64 && has&hasType != 0; n++ {
-		if !f.entry(off) {
-			return 0
-		}
-		if uint32(f.e.Tag) == tagPointerType {
-			return uint64(addrSize)
-		}
-		if fl := f.e.Field(dwarf.AttrByteSize); fl != nil && fl.Class == dwarf.ClassConstant && fl.Val != 0 {
-			return fl.Val
-		}
-		has, off = f.typeRef(&f.e)
+func (f *dwarfForeign) typeEntry(off uint64) (typeFacts, bool) {
+	if !f.entry(off) {
+		return typeFacts{}, false
 	}
-	return 0
-}
-
-func (f *dwarfForeign) isStruct(has uint32, off uint64) bool {
-	for n := 0; n < 64 && has&hasType != 0; n++ {
-		if !f.entry(off) {
-			return false
-		}
-		switch uint32(f.e.Tag) {
-		case tagStructureType:
-			return true
-		case tagConstType, tagTypedef:
-			has, off = f.typeRef(&f.e)
-			continue
-		}
-		return false
+	t := typeFacts{tag: uint32(f.e.Tag)}
+	t.has, t.typ = f.typeRef(&f.e)
+	if fl := f.e.Field(dwarf.AttrByteSize); fl != nil && fl.Class == dwarf.ClassConstant {
+		t.size = fl.Val
 	}
-	return false
+	return t, true
 }
 
 func (a *addrTable) get(idx uint64) (uint64, bool) {

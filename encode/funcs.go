@@ -172,10 +172,43 @@ type foreignDIEs interface {
 	subprogram(off uint64, out *foreignFn) bool
 	// param reads the formal parameter at off.
 	param(off uint64, out *foreignPrm) bool
-	// typeByteSize and isStruct are unitConv's typeByteSize and
-	// isStructParam over the other unit's entries.
-	typeByteSize(has uint32, off uint64, addrSize int) uint64
-	isStruct(has uint32, off uint64) bool
+	typeEntries // the other unit's types
+}
+
+// typeEntries reads the type entry at off for pahole's parameter rules
+// (typeByteSize, isStructParam): a unit's own types from its recs
+// (unitConv), another unit's from its DWARF (foreignDIEs).
+type typeEntries interface {
+	typeEntry(off uint64) (typeFacts, bool)
+}
+
+// typeFacts is what the parameter rules read of a type entry.
+type typeFacts struct {
+	tag, has uint32 // has: hasType
+	typ      uint64
+	size     uint64 // DW_AT_byte_size, 0 if none
+}
+
+func (c *unitConv) typeEntry(off uint64) (typeFacts, bool) {
+	i := c.find(off)
+	if i < 0 {
+		return typeFacts{}, false
+	}
+	r := &c.recs[i]
+	t := typeFacts{tag: r.tag, has: r.has & hasType, typ: r.typ}
+	if r.has&hasByteSize != 0 {
+		t.size = r.size
+	}
+	return t, true
+}
+
+// typesOf returns where p's type entries are: the unit's, or another
+// unit's for a parameter whose abstract origin is there.
+func (fc *funcConv) typesOf(c *unitConv, p *prmRec) typeEntries {
+	if p.foreign {
+		return fc.foreign
+	}
+	return c
 }
 
 // foreignFn is a subprogram of another unit: its name (following its own
@@ -300,20 +333,19 @@ func (fc *funcConv) findPrm(off uint64) int {
 // typeByteSize is pahole's size of a parameter's type for register
 // assignment: a pointer is a word; otherwise the first DW_AT_byte_size
 // found following DW_AT_type.
-func (c *unitConv) typeByteSize(has uint32, off uint64, addrSize int) uint64 {
+func typeByteSize(types typeEntries, has uint32, off uint64, addrSize int) uint64 {
 	for n := 0; n < 64 && has&hasType != 0; n++ {
-		i := c.find(off)
-		if i < 0 {
+		t, ok := types.typeEntry(off)
+		if !ok {
 			return 0
 		}
-		r := &c.recs[i]
-		if r.tag == tagPointerType {
+		if t.tag == tagPointerType {
 			return uint64(addrSize)
 		}
-		if r.has&hasByteSize != 0 && r.size != 0 {
-			return r.size
+		if t.size != 0 {
+			return t.size
 		}
-		has, off = r.has, r.typ
+		has, off = t.has, t.typ
 	}
 	return 0
 }
@@ -361,18 +393,17 @@ func (c *unitConv) tagSize(off uint64, addrSize int, depth int) uint64 {
 
 // isStructParam is pahole's param__is_struct: the parameter's type is a
 // struct, possibly behind const and typedefs.
-func (c *unitConv) isStructParam(has uint32, off uint64) bool {
+func isStructParam(types typeEntries, has uint32, off uint64) bool {
 	for n := 0; n < 64 && has&hasType != 0; n++ {
-		i := c.find(off)
-		if i < 0 {
+		t, ok := types.typeEntry(off)
+		if !ok {
 			return false
 		}
-		r := &c.recs[i]
-		switch r.tag {
+		switch t.tag {
 		case tagStructureType:
 			return true
 		case tagConstType, tagTypedef:
-			has, off = r.has, r.typ
+			has, off = t.has, t.typ
 			continue
 		}
 		return false
@@ -475,11 +506,7 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 				}
 			}
 		}
-		if p.foreign {
-			p.size = fc.foreign.typeByteSize(has, typ, addrSize)
-		} else {
-			p.size = c.typeByteSize(has, typ, addrSize)
-		}
+		p.size = typeByteSize(fc.typesOf(c, p), has, typ, addrSize)
 		lim := uint64(addrSize)
 		if aggTwo {
 			lim *= 2
@@ -621,7 +648,7 @@ func (fc *funcConv) analyzeFuncs(c *unitConv) {
 		if unexpected {
 			for k := fn.p0; k < fn.p0+fn.np; k++ {
 				p := &fc.prms[k]
-				if p.foreign && fc.foreign.isStruct(p.has, p.typ) || !p.foreign && c.isStructParam(p.has, p.typ) {
+				if isStructParam(fc.typesOf(c, p), p.has, p.typ) {
 					structParam = true
 					break
 				}
