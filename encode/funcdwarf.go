@@ -395,8 +395,9 @@ func (f *dwarfForeign) entry(off uint64) bool {
 	return f.dd.EntryAt(dwarf.Offset(off), &f.e) == nil
 }
 
-func (f *dwarfForeign) typeRef(e *dwarf.Entry) (uint32, uint64) {
-	if fl := e.Field(dwarf.AttrType); fl != nil && fl.Class == dwarf.ClassReference {
+// typeRef returns f.e's DW_AT_type: hasType and the offset, or 0, 0.
+func (f *dwarfForeign) typeRef() (uint32, uint64) {
+	if fl := f.e.Field(dwarf.AttrType); fl != nil && fl.Class == dwarf.ClassReference {
 		return hasType, fl.Val
 	}
 	return 0, 0
@@ -412,7 +413,7 @@ func (f *dwarfForeign) subprogram(off uint64, out *foreignFn) bool {
 		return false
 	}
 	out.name = name
-	out.has, out.typ = f.typeRef(&f.e)
+	out.has, out.typ = f.typeRef()
 	out.fx = 0
 	if fl := f.e.Field(attrCallingConvention); fl != nil && fl.Val == ccNocall {
 		out.fx |= fxNoCall
@@ -445,13 +446,10 @@ func (f *dwarfForeign) subprogram(off uint64, out *foreignFn) bool {
 			continue
 		}
 		if uint32(f.e.Tag) == tagFormalParameter {
-			p := foreignPrm{off: uint64(f.e.Offset)}
-			if fl := f.e.Field(dwarf.AttrName); fl != nil {
-				if p.name, err = f.dd.String(fl); err != nil {
-					return false
-				}
+			var p foreignPrm
+			if !f.readParam(uint64(f.e.Offset), &p) {
+				return false
 			}
-			p.has, p.typ = f.typeRef(&f.e)
 			out.params = append(out.params, p)
 		}
 		if f.e.Children {
@@ -466,6 +464,11 @@ func (f *dwarfForeign) param(off uint64, out *foreignPrm) bool {
 	if !f.entry(off) || uint32(f.e.Tag) != tagFormalParameter {
 		return false
 	}
+	return f.readParam(off, out)
+}
+
+// readParam fills out from the formal parameter at off, read into f.e.
+func (f *dwarfForeign) readParam(off uint64, out *foreignPrm) bool {
 	*out = foreignPrm{off: off}
 	if fl := f.e.Field(dwarf.AttrName); fl != nil {
 		s, err := f.dd.String(fl)
@@ -474,7 +477,7 @@ func (f *dwarfForeign) param(off uint64, out *foreignPrm) bool {
 		}
 		out.name = s
 	}
-	out.has, out.typ = f.typeRef(&f.e)
+	out.has, out.typ = f.typeRef()
 	return true
 }
 
@@ -483,7 +486,7 @@ func (f *dwarfForeign) typeEntry(off uint64) (typeFacts, bool) {
 		return typeFacts{}, false
 	}
 	t := typeFacts{tag: uint32(f.e.Tag)}
-	t.has, t.typ = f.typeRef(&f.e)
+	t.has, t.typ = f.typeRef()
 	if fl := f.e.Field(dwarf.AttrByteSize); fl != nil && fl.Class == dwarf.ClassConstant {
 		t.size = fl.Val
 	}
