@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/testc"
 )
 
@@ -94,58 +93,43 @@ func TestSyntheticTrueSignatureMember(t *testing.T) {
 		}()},
 	}
 	info := x86ELF(map[string]uint64{"f_b": 0x1000, "f_a": 0x1100, "f_full": 0x1200, "f_keep": 0x1300, "f_orig": 0x1400})
-	protos := func(s *btf.Spec) map[string]string {
-		out := map[string]string{}
-		for id := btf.TypeID(1); id < s.NextID(); id++ {
-			tt := s.Type(id)
-			if tt.Kind() != btf.KindFunc {
-				continue
-			}
-			p := s.Type(tt.Ref())
-			var ps []string
-			for i := 0; i < p.Vlen(); i++ {
-				pp := p.Param(i)
-				ps = append(ps, s.Type(pp.Type).Name()+" "+s.String(pp.NameOff))
-			}
-			out[tt.Name()] = strings.Join(ps, ", ")
+	for _, tc := range []struct {
+		what string
+		feat Features
+		want map[string]string
+	}{
+		{"true_signature", DefaultFeatures | FeatTrueSignature, map[string]string{
+			"f_b":    "long(long p__b, long x)",
+			"f_a":    "long(long p__a)",
+			"f_full": "long(struct pair p)",
+			"f_keep": "long(struct pair p, long y)",
+			"f_orig": "long(struct pair p)",
+		}},
+		// Without true_signature nothing is renamed: the aggregates
+		// keep two registers each, so x (in rsi, where rdx was
+		// expected) is in an unexpected register, which a struct
+		// parameter excuses.
+		{"default", DefaultFeatures, map[string]string{
+			"f_b":    "long(struct pair p, long x)",
+			"f_a":    "long(pair_t p)",
+			"f_full": "long(struct pair p)",
+			"f_keep": "long(struct pair p, long y)",
+			"f_orig": "long(struct pair p)",
+		}},
+	} {
+		s, rep := convertFuncsBy(t, true, tc.feat, info, dies)
+		got := funcProtos(s)
+		if keys(got) != keys(tc.want) {
+			t.Errorf("%s: FUNCs %v, want %v", tc.what, got, tc.want)
 		}
-		return out
-	}
-	check := func(what string, got, want map[string]string) {
-		t.Helper()
-		if keys(got) != keys(want) {
-			t.Errorf("%s: FUNCs %v, want %v", what, got, want)
-		}
-		for k, v := range want {
+		for k, v := range tc.want {
 			if got[k] != v {
-				t.Errorf("%s: %s(%s), want (%s)", what, k, got[k], v)
+				t.Errorf("%s: %s %s, want %s", tc.what, k, got[k], v)
 			}
 		}
-	}
-	s, rep := convertFuncsBy(t, true, DefaultFeatures|FeatTrueSignature, info, dies)
-	check("true_signature", protos(s), map[string]string{
-		"f_b":    "long p__b, long x",
-		"f_a":    "long p__a",
-		"f_full": "pair p",
-		"f_keep": "pair p, long y",
-		"f_orig": "pair p",
-	})
-	if len(rep.Skipped) != 0 {
-		t.Errorf("true_signature: skipped %v", rep.Skipped)
-	}
-	// Without true_signature nothing is renamed: the aggregates keep
-	// two registers each, so x (in rsi, where rdx was expected) is in
-	// an unexpected register, which a struct parameter excuses.
-	s, rep = convertFuncsBy(t, true, DefaultFeatures, info, dies)
-	check("default", protos(s), map[string]string{
-		"f_b":    "pair p, long x",
-		"f_a":    "pair_t p",
-		"f_full": "pair p",
-		"f_keep": "pair p, long y",
-		"f_orig": "pair p",
-	})
-	if len(rep.Skipped) != 0 {
-		t.Errorf("default: skipped %v", rep.Skipped)
+		if len(rep.Skipped) != 0 {
+			t.Errorf("%s: skipped %v", tc.what, rep.Skipped)
+		}
 	}
 }
 
