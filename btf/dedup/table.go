@@ -165,12 +165,7 @@ func (t *table) add(key uint64, id uint32) {
 	if len(t.buckets) == 0 || (len(t.keys)+1)*4/3 > len(t.buckets) {
 		t.grow()
 	}
-	b := hashBits(key, t.bits)
-	e := int32(len(t.keys))
-	t.keys = append(t.keys, key)
-	t.vals = append(t.vals, id)
-	t.next = append(t.next, t.buckets[b])
-	t.buckets[b] = e
+	t.push(key, id)
 }
 
 func (t *table) grow() {
@@ -194,41 +189,35 @@ func (t *table) grow() {
 	t.buckets, t.bits = nbk, nb
 }
 
-// first returns the first entry of key's chain to walk with next, or -1.
-// Entries of other keys in the same chain must be skipped by the caller
-// (see cands).
-func (t *table) first(key uint64) int32 {
-	if t.base != nil {
-		panic("dedup: table.first on an overlay")
-	}
-	if len(t.buckets) == 0 {
-		return -1
-	}
-	return t.buckets[hashBits(key, t.bits)]
-}
-
 // cands walks the candidates for key in libbpf's order, calling fn for each
 // until it returns false.
 func (t *table) cands(key uint64, fn func(id uint32) bool) {
-	if b := t.base; b != nil {
-		if len(t.buckets) > 0 {
-			for e := t.buckets[hashBits(key, t.bits)]; e >= 0; e = t.next[e] {
-				if t.keys[e] == key && !fn(t.vals[e]) {
-					return
-				}
-			}
+	if t.base != nil {
+		if !t.walk(key, fn) {
+			return
 		}
-		t = b
+		t = t.base
 	}
 	if t.fz != nil {
 		t.fz.cands(key, fn)
 		return
 	}
-	for e := t.first(key); e >= 0; e = t.next[e] {
+	t.walk(key, fn)
+}
+
+// walk calls fn for the entries of key in its chain of t's own buckets
+// (skipping the chain's other keys) until fn returns false; it reports
+// whether fn never did.
+func (t *table) walk(key uint64, fn func(id uint32) bool) bool {
+	if len(t.buckets) == 0 {
+		return true
+	}
+	for e := t.buckets[hashBits(key, t.bits)]; e >= 0; e = t.next[e] {
 		if t.keys[e] == key && !fn(t.vals[e]) {
-			return
+			return false
 		}
 	}
+	return true
 }
 
 // addOwn adds an entry to an overlay's own index. Chains of the own index
@@ -252,11 +241,7 @@ func (t *table) addOwn(key uint64, id uint32) {
 			t.buckets[h] = int32(e)
 		}
 	}
-	h := hashBits(key, t.bits)
-	t.keys = append(t.keys, key)
-	t.vals = append(t.vals, id)
-	t.next = append(t.next, t.buckets[h])
-	t.buckets[h] = int32(len(t.keys) - 1)
+	t.push(key, id)
 }
 
 // materialize turns an overlay into the plain table it stands for.
@@ -275,7 +260,8 @@ func (t *table) materialize() {
 	}
 }
 
-// push adds an entry at the head of its chain, without growing.
+// push adds an entry at the head of its chain, without growing: the
+// caller has made room.
 func (t *table) push(key uint64, id uint32) {
 	h := hashBits(key, t.bits)
 	t.keys = append(t.keys, key)
