@@ -192,15 +192,7 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 			}
 		}
 		pos += fx
-		if k := ab.strp; k >= 0 {
-			// Start loading the string now: callers read most names,
-			// and .debug_str is read out of order, so the first touch
-			// is a cache miss that overlaps the decoding that follows
-			// instead of stalling the caller's read.
-			if o := fs[k].Val; o < uint64(len(c.str)) {
-				e.sink += c.str[o]
-			}
-		}
+		c.touchName(e, ab)
 		if ab.fixup && resolve {
 			if err := c.resolve(start, fs); err != nil {
 				return pos, err
@@ -477,6 +469,18 @@ func (c *unitCtx) decode(pos int, e *Entry, resolve bool) (int, error) {
 	return pos, nil
 short:
 	return pos, c.errAt(start, "DIE truncated at unit end (abbreviation %d, %v)", code, ab.tag)
+}
+
+// touchName starts loading the DW_FORM_strp name of the fixed-size DIE
+// just decoded into e with abbreviation ab: callers read most names, and
+// .debug_str is read out of order, so the first touch is a cache miss that
+// is better overlapped with the work until the caller reads the name.
+func (c *unitCtx) touchName(e *Entry, ab *abbrev) {
+	if k := ab.strp; k >= 0 {
+		if o := e.Fields[k].Val; o < uint64(len(c.str)) {
+			e.sink += c.str[o]
+		}
+	}
 }
 
 // fillSame and fillCopy decode a DIE whose attributes all have fixed

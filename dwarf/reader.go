@@ -17,7 +17,6 @@ type UnitReader struct {
 	// last entry returned: had children, and its DW_AT_sibling (0 if none)
 	lastChildren bool
 	lastSibling  Offset
-	lastEnd      int
 	err          error
 	scratch      Entry
 }
@@ -92,14 +91,7 @@ func (r *UnitReader) Next(e *Entry) (bool, error) {
 	if code == 0 {
 		e.Offset = c.base + Offset(pos)
 		e.Tag, e.Children, e.Fields, e.ab = 0, false, e.Fields[:0], nil
-		r.pos, r.lastEnd = pos+1, pos+1
-		// A null entry has the depth of the siblings it ends (as readelf
-		// prints it).
-		e.Depth = r.depth
-		if r.depth > 0 {
-			r.depth--
-		}
-		r.lastChildren = false
+		r.returned(e, pos+1)
 		return true, nil
 	}
 	if dense := c.abbrevs.dense; code < 0x80 && code-1 < uint64(len(dense)) {
@@ -119,25 +111,8 @@ func (r *UnitReader) Next(e *Entry) (bool, error) {
 			if bad == 0 {
 				e.Offset = c.base + Offset(pos)
 				e.Tag, e.Children, e.ab, e.Fields = ab.tag, ab.children, ab, fs
-				if k := ab.strp; k >= 0 {
-					// Start loading the name now: callers read most
-					// names, and .debug_str is read out of order, so
-					// the first touch is a cache miss that overlaps
-					// the work until the caller reads it.
-					if o := fs[k].Val; o < uint64(len(c.str)) {
-						e.sink += c.str[o]
-					}
-				}
-				next := pos + 1 + fx
-				r.pos, r.lastEnd = next, next
-				e.Depth = r.depth
-				r.lastChildren, r.lastSibling = ab.children, 0
-				if ab.children {
-					r.depth++
-					if ab.sibling >= 0 {
-						r.lastSibling = Offset(fs[ab.sibling].Val)
-					}
-				}
+				c.touchName(e, ab)
+				r.returned(e, pos+1+fx)
 				return true, nil
 			}
 			e.ab = nil // fs holds a mix: decode starts afresh
@@ -148,23 +123,28 @@ func (r *UnitReader) Next(e *Entry) (bool, error) {
 		r.err = err
 		return false, err
 	}
-	r.pos, r.lastEnd = next, next
+	r.returned(e, next)
+	return true, nil
+}
+
+// returned moves the reader past e, which ends at next, and keeps the
+// nesting: e gets the depth of its siblings (a null entry the depth of the
+// siblings it ends, as readelf prints it), and an entry with children
+// opens a level, remembering its DW_AT_sibling for SkipChildren.
+func (r *UnitReader) returned(e *Entry, next int) {
+	r.pos = next
 	e.Depth = r.depth
-	if e.Tag == 0 { // a null entry whose code 0 takes more than one byte
+	r.lastChildren, r.lastSibling = e.Children, 0
+	if e.Tag == 0 {
 		if r.depth > 0 {
 			r.depth--
 		}
-		r.lastChildren = false
-		return true, nil
-	}
-	r.lastChildren, r.lastSibling = e.Children, 0
-	if e.Children {
+	} else if e.Children {
 		r.depth++
 		if a := e.ab; a != nil && a.sibling >= 0 {
 			r.lastSibling = Offset(e.Fields[a.sibling].Val)
 		}
 	}
-	return true, nil
 }
 
 // SkipChildren skips the children of the entry Next last returned, so that
