@@ -39,6 +39,10 @@ type abbrev struct {
 	next *abbrev // the next cached declaration with the same hash
 }
 
+// is reports whether a was parsed from the declaration bytes raw for
+// units of format uf.
+func (a *abbrev) is(raw []byte, uf unitFormat) bool { return a.uf == uf && a.raw == string(raw) }
+
 type fieldLay struct {
 	off  uint16 // offset of the attribute in the DIE, when abbrev.fixed >= 0
 	size uint8
@@ -154,7 +158,7 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 		var a *abbrev
 		if b.bad || b.pos > b.end {
 			// Malformed: parseDecl reports where.
-			_, _, err := parseDecl(sec, dstart, code, uf, &declSlab{})
+			_, err := parseDecl(sec, dstart, code, uf, &declSlab{})
 			if err == nil {
 				err = errorf(name, uint64(dstart), "truncated abbreviation %d", code)
 			}
@@ -178,7 +182,7 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 			raw:     make([]byte, 0, nraw),
 		}
 		for _, m := range sc.miss {
-			a, _, err := parseDecl(sec, m.pos, sc.codes[m.i], uf, &slab)
+			a, err := parseDecl(sec, m.pos, sc.codes[m.i], uf, &slab)
 			if err != nil {
 				return nil, err
 			}
@@ -233,7 +237,7 @@ func (sc *abbrevScratch) lookup(raw []byte, uf unitFormat) (*abbrev, uint64) {
 	}
 	h := decls.hash(raw, uf)
 	e := &sc.recent[h%uint64(len(sc.recent))]
-	if a := e.a; a != nil && e.h == h && a.uf == uf && a.raw == string(raw) {
+	if a := e.a; a != nil && e.h == h && a.is(raw, uf) {
 		return a, h
 	}
 	s := decls.shard(h)
@@ -269,21 +273,21 @@ type declSlab struct {
 }
 
 // parseDecl parses the declaration of abbreviation code whose bytes start
-// (after the code) at pos, and returns it with the position just past it.
-func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) (*abbrev, int, error) {
+// (after the code) at pos.
+func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) (*abbrev, error) {
 	const name = ".debug_abbrev"
 	b := reader{data: sec, pos: pos, end: len(sec)}
 	tag := b.uleb()
 	if b.pos >= b.end {
-		return nil, 0, errorf(name, uint64(pos), "truncated abbreviation %d", code)
+		return nil, errorf(name, uint64(pos), "truncated abbreviation %d", code)
 	}
 	if tag > 0xffff {
-		return nil, 0, errorf(name, uint64(pos), "abbreviation %d: tag 0x%x out of range", code, tag)
+		return nil, errorf(name, uint64(pos), "abbreviation %d: tag 0x%x out of range", code, tag)
 	}
 	children := b.data[b.pos]
 	b.pos++
 	if children > 1 {
-		return nil, 0, errorf(name, uint64(b.pos-1), "abbreviation %d: bad DW_CHILDREN value %d", code, children)
+		return nil, errorf(name, uint64(b.pos-1), "abbreviation %d: bad DW_CHILDREN value %d", code, children)
 	}
 	var a *abbrev
 	if len(slab.abbrevs) > 0 {
@@ -298,34 +302,30 @@ func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) 
 		at := b.uleb()
 		fm := b.uleb()
 		if b.bad {
-			return nil, 0, errorf(name, uint64(apos), "abbreviation %d: truncated attribute list", code)
+			return nil, errorf(name, uint64(apos), "abbreviation %d: truncated attribute list", code)
 		}
 		if at == 0 && fm == 0 {
 			break
 		}
 		if at > 0xffff || fm > 0xffff {
-			return nil, 0, errorf(name, uint64(apos), "abbreviation %d: attribute 0x%x form 0x%x out of range", code, at, fm)
+			return nil, errorf(name, uint64(apos), "abbreviation %d: attribute 0x%x form 0x%x out of range", code, at, fm)
 		}
 		form := Form(fm)
 		f := Field{Attr: Attr(at), Form: form}
 		if form == FormImplicitConst {
 			f.Val = uint64(b.sleb())
 			if b.bad {
-				return nil, 0, errorf(name, uint64(apos), "abbreviation %d: truncated implicit constant", code)
+				return nil, errorf(name, uint64(apos), "abbreviation %d: truncated implicit constant", code)
 			}
 		}
-		fi := makeFormInfo(form, uf)
-		if !fi.known {
-			return nil, 0, errorf(name, uint64(apos), "abbreviation %d: unknown form 0x%x for %v", code, fm, f.Attr)
+		if !knownForm(form) {
+			return nil, errorf(name, uint64(apos), "abbreviation %d: unknown form 0x%x for %v", code, fm, f.Attr)
 		}
 		if form == FormFlagPresent {
 			f.Val = 1
 		}
-		f.Class = fi.class
-		if fi.attrDep {
-			f.Class = formClass(form, f.Attr, uf.version)
-		}
-		a.fixup = a.fixup || fi.fixup
+		f.Class = formClass(form, f.Attr, uf.version)
+		a.fixup = a.fixup || needsFixup(form)
 		if form == FormStrp && a.strp < 0 {
 			a.strp = int32(len(tmpl))
 		}
@@ -333,7 +333,7 @@ func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) 
 			a.sibling = int32(len(tmpl))
 		}
 		tmpl = append(tmpl, f)
-		lay = append(lay, fieldLay{size: fi.size, ref: b2u8(fi.ref)})
+		lay = append(lay, fieldLay{size: fixedSize(form, uf), ref: b2u8(isUnitRef(form))})
 	}
 	if n := len(tmpl); n <= len(slab.fields) && n <= len(slab.lays) {
 		slab.fields, slab.lays = slab.fields[n:], slab.lays[n:]
@@ -357,7 +357,7 @@ func parseDecl(sec []byte, pos int, code uint64, uf unitFormat, slab *declSlab) 
 	} else {
 		a.raw = string(raw)
 	}
-	return a, b.pos, nil
+	return a, nil
 }
 
 // declCache interns parsed abbreviation declarations process-wide, keyed
@@ -396,7 +396,7 @@ func (c *declCache) shard(h uint64) *declShard { return &c.shards[h%uint64(len(c
 // format uf, or nil. The caller holds s.mu.
 func (s *declShard) find(h uint64, raw []byte, uf unitFormat) *abbrev {
 	for a := s.m[h]; a != nil; a = a.next {
-		if a.uf == uf && a.raw == string(raw) {
+		if a.is(raw, uf) {
 			return a
 		}
 	}
@@ -432,33 +432,13 @@ func b2u8(b bool) uint8 {
 	return 0
 }
 
-// formInfo is what parsing an abbreviation needs to know about a form,
-// computed once per table for the standard forms.
-type formInfo struct {
-	known   bool
-	fixup   bool
-	attrDep bool  // the class depends on the attribute
-	class   Class // otherwise, the class
-	size    uint8 // fixedSize
-	ref     bool  // unit-relative reference
-}
-
-const numForms = FormAddrx4 + 1
-
-func makeFormInfo(f Form, uf unitFormat) formInfo {
-	fi := formInfo{known: knownForm(f), fixup: needsFixup(f), size: fixedSize(f, uf)}
-	switch f {
-	case FormBlock1, FormBlock2, FormBlock4, FormBlock, FormSecOffset,
-		FormData1, FormData2, FormData4, FormData8, FormSdata, FormUdata, FormData16, FormImplicitConst:
-		fi.attrDep = true
-	default:
-		fi.class = formClass(f, 0, uf.version)
-	}
+// isUnitRef reports whether form f is a reference relative to its unit.
+func isUnitRef(f Form) bool {
 	switch f {
 	case FormRef1, FormRef2, FormRef4, FormRef8:
-		fi.ref = true
+		return true
 	}
-	return fi
+	return false
 }
 
 func knownForm(f Form) bool {
