@@ -240,76 +240,27 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 	var badID, bad uint32 // the first type referring past the last one
 	for id := start; id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id - idShift))
-		k, vlen := kindOf(info), vlenOf(info)
-		if k == btf.KindUnknown || k > btf.MaxKind {
+		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
-		}
-		if k == btf.KindFwd {
+		} else if k == btf.KindFwd {
 			st = 0 // as load does
 		}
 		w := uint32(len(d.words))
 		d.woff[id] = w
 		d.words = append(d.words, ext...)
-		e := d.words[w:]
-		// btf.ForEachTypeRef and ForEachStringRef, written out.
-		if standalone {
-			mapStr(&name)
-			switch k {
-			case btf.KindStruct, btf.KindUnion, btf.KindEnum64:
-				for i := 0; i < vlen; i++ {
-					mapStr(&e[3*i])
-				}
-			case btf.KindEnum, btf.KindFuncProto:
-				for i := 0; i < vlen; i++ {
-					mapStr(&e[2*i])
-				}
-			}
-		}
-		var hi uint32 // the largest type reference
-		switch k {
-		case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
-			btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
-			if standalone {
-				mapType(&st)
-			}
-			hi = st
-		case btf.KindArray:
-			if standalone {
-				mapType(&e[0])
-				mapType(&e[1])
-			}
-			hi = max(e[0], e[1])
-		case btf.KindStruct, btf.KindUnion:
-			for i := 0; i < vlen; i++ {
-				if standalone {
-					mapType(&e[3*i+1])
-				}
-				hi = max(hi, e[3*i+1])
-			}
-		case btf.KindFuncProto:
-			if standalone {
-				mapType(&st)
-			}
-			hi = st
-			for i := 0; i < vlen; i++ {
-				if standalone {
-					mapType(&e[2*i+1])
-				}
-				hi = max(hi, e[2*i+1])
-			}
-		case btf.KindDatasec:
-			for i := 0; i < vlen; i++ {
-				if standalone {
-					mapType(&e[3*i])
-				}
-				hi = max(hi, e[3*i])
-			}
-		}
 		d.hdr[id] = thdr{name, info, st}
-		if hi >= n && badID == 0 {
-			badID = id
-			bad = firstRefPast(info, st, e, n)
+		h, e := &d.hdr[id], d.words[w:]
+		if standalone {
+			btf.ForEachStringRef(info, &h.name, e, mapStr)
 		}
+		btf.ForEachTypeRef(info, &h.size, e, func(p *uint32) {
+			if standalone {
+				mapType(p)
+			}
+			if *p >= n && badID == 0 {
+				badID, bad = id, *p
+			}
+		})
 	}
 	d.woff[n] = uint32(len(d.words))
 	if badID != 0 {
@@ -331,16 +282,4 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 		d.hypot[id] = unprocessed
 	}
 	return d, nil
-}
-
-// firstRefPast returns the first type reference of a type (in
-// btf.ForEachTypeRef's order) that is n or more.
-func firstRefPast(info, size uint32, ext []uint32, n uint32) uint32 {
-	var bad uint32
-	btf.ForEachTypeRef(info, &size, ext, func(p *uint32) {
-		if *p >= n && bad == 0 {
-			bad = *p
-		}
-	})
-	return bad
 }
