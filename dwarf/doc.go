@@ -21,11 +21,11 @@
 //
 // that is 10.6 times less wall time with two workers and 5.3 times less
 // CPU time on one core, and 9 allocations per unit instead of about one
-// per attribute. Seven runs of the script this session: 9.7, 10.3, 8.4,
-// 10.6, 9.7, 10.0 and 9.9 times. The machine moves a lot from one round
-// to the next (the same binary runs up to ~25% slower, and this
+// per attribute. Eight runs of the script this session: 9.7, 10.3, 8.4,
+// 10.6, 9.7, 10.0, 9.9 and 11.9 times. The machine moves a lot from one
+// round to the next (the same binary runs up to ~25% slower, and this
 // memory-bound walk more than debug/dwarf): the ratio within single
-// rounds ranged from 6.7 to 11.8, its median over a run's ten rounds from
+// rounds ranged from 6.7 to 13.6, its median over a run's ten rounds from
 // 8.5 to 9.7. A two-worker full walk peaks at 181 MiB RSS, the mapped
 // file included (TestWalkRSS).
 //
