@@ -353,6 +353,9 @@ func paholeParseError(err error, args []string) error {
 
 // paholeMain runs a pahole command line and returns the exit status.
 func paholeMain(args []string, stdout, stderr io.Writer) int {
+	if paholePrettifyRequested(args) {
+		return paholePrettify(args, stdout, stderr) // pahole_prettify.go
+	}
 	c, fs, err := parsePahole(args)
 	if err != nil {
 		var pe *paholeError

@@ -1,0 +1,558 @@
+package pretty
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Options say how to read the data: as which types, from where, how much.
+type Options struct {
+	// Classes are the types the records are read as (-C), decoded one
+	// after the other: each reads records until its count, its byte range
+	// or the input ends, then the next one goes on from there.
+	Classes []Class
+
+	// Header names a struct read once, before the records, whose members
+	// SeekBytes, SizeBytes and Range may use ("$header.data.offset").
+	// With no Classes, the header alone is decoded, as one record.
+	Header string
+
+	// SeekBytes is where the records start: a number (with a header,
+	// counted from the start of the input; without one, from where the
+	// previous class stopped) or "$header.MEMBER".
+	SeekBytes string
+	// SizeBytes is how many bytes of records to read: a number or
+	// "$header.MEMBER". A record that starts within it is read whole.
+	SizeBytes string
+	// Range names a header member with "offset" and "size" members, a
+	// shorthand for SeekBytes=$header.R.offset and SizeBytes=$header.R.size;
+	// a class's own range= argument takes precedence over both.
+	Range string
+
+	// Count stops a class after that many printed records (0: no limit).
+	Count uint64
+	// Skip drops the first Skip records of each class that pass its filter.
+	Skip uint64
+
+	// HeaderRecord makes Decode hand the header to emit as the first
+	// record (pahole reads it without printing it).
+	HeaderRecord bool
+
+	// PointerSize is the size of a pointer in the data (default 8).
+	PointerSize int
+	// MaxRecordSize bounds a record's size as its size member gives it
+	// (default DefaultMaxRecordSize); a larger one is a *DataError.
+	MaxRecordSize int
+
+	// Verbose, when set, receives pahole's -V messages about the values
+	// it evaluated (seek and size bytes), one line each without "\n".
+	Verbose func(msg string)
+}
+
+// DefaultMaxRecordSize is the default bound on one record's size.
+const DefaultMaxRecordSize = 256 << 20
+
+// Record is one record read from the input.
+type Record struct {
+	// Offset is where the record starts in the input.
+	Offset int64
+	// Class is the -C class it was read as; nil for the header.
+	Class *Class
+	// ClassType is the class's type, and ClassSize its size: how many
+	// bytes are read before the size member is known.
+	ClassType btf.Type
+	ClassSize int
+	// Type is the type the record is printed as: the struct its type
+	// enumerator picks, or the class's type.
+	Type btf.Type
+	// Size is the record's size as pahole counts it: its size member's
+	// value when the class has one (which may be less than ClassSize),
+	// otherwise ClassSize.
+	Size int
+	// Data holds the bytes the record took from the input (at least
+	// ClassSize). It is only valid until emit returns.
+	Data []byte
+
+	// view is Data followed by what pahole would see past the record in
+	// its buffer (bytes of earlier, longer records, else zeros), at least
+	// as long as Type: pahole prints a struct longer than the record from
+	// there.
+	view []byte
+}
+
+// IsHeader reports whether the record is the --header struct.
+func (r *Record) IsHeader() bool { return r.Class == nil }
+
+// Decoder decodes records from a stream with the types of a Spec.
+type Decoder struct {
+	ts      *types
+	opts    Options
+	classes []*class
+	header  btf.Type // zero when there is none
+	annot   map[btf.TypeID]*annotation
+}
+
+// class is a resolved Class.
+type class struct {
+	*Class
+	t          btf.Type
+	size       int
+	sizeof     *member
+	typeMember *member
+	enums      *enumSet
+	filter     *filter
+	realTypes  map[uint64]btf.Type // type member value -> struct to print
+	buf        []byte
+}
+
+// annotation is what a class's arguments attach to its struct wherever it
+// is printed, nested ones included (pahole keeps them on the type): the
+// member whose value is printed as an enumerator of enums.
+type annotation struct {
+	typeMember int
+	enums      *enumSet
+}
+
+// filter is MEMBER==VALUE.
+type filter struct {
+	m     member
+	value uint64
+}
+
+// NewDecoder resolves the types opts names in spec. Its errors say which
+// type, member or enum was not found, as pahole's messages do.
+func NewDecoder(spec *btf.Spec, opts Options) (*Decoder, error) {
+	if opts.MaxRecordSize <= 0 {
+		opts.MaxRecordSize = DefaultMaxRecordSize
+	}
+	if len(opts.Classes) == 0 {
+		if opts.Header == "" {
+			return nil, errors.New("no type to decode the data with")
+		}
+		// pahole: --header T alone is -C T --count 1.
+		opts.Classes = []Class{{Name: opts.Header}}
+		opts.Count, opts.Header = 1, ""
+	}
+	d := &Decoder{ts: newTypes(spec, opts.PointerSize), opts: opts, annot: map[btf.TypeID]*annotation{}}
+	if opts.Header != "" {
+		t, ok := d.ts.find(opts.Header)
+		if !ok {
+			return nil, fmt.Errorf("--header type '%s' not found", opts.Header)
+		}
+		if t.Kind() != btf.KindStruct && t.Kind() != btf.KindUnion {
+			return nil, fmt.Errorf("--header type '%s' is a %s, not a struct or union", opts.Header, kindWord(t.Kind()))
+		}
+		d.header = t
+	}
+	for _, ref := range []struct{ opt, val string }{{"--seek_bytes", opts.SeekBytes}, {"--size_bytes", opts.SizeBytes}} {
+		if ref.val == "" {
+			continue
+		}
+		if strings.HasPrefix(ref.val, "$header.") {
+			if opts.Header == "" {
+				return nil, fmt.Errorf("%s (%s) makes reference to --header but it wasn't specified", ref.opt, ref.val)
+			}
+		} else if _, err := parseNumber(ref.opt, ref.val); err != nil {
+			return nil, err
+		}
+	}
+	for i := range opts.Classes {
+		c, err := d.resolve(&d.opts.Classes[i])
+		if err != nil {
+			return nil, err
+		}
+		if c.Range != "" || opts.Range != "" {
+			if opts.Header == "" {
+				r := c.Range
+				if opts.Range != "" {
+					r = opts.Range
+				}
+				return nil, fmt.Errorf("range (%s) requires --header", r)
+			}
+		}
+		d.classes = append(d.classes, c)
+	}
+	return d, nil
+}
+
+func kindWord(k btf.Kind) string { return strings.ToLower(k.String()) }
+
+// resolve finds a class's type and the members and enums its arguments name.
+func (d *Decoder) resolve(c *Class) (*class, error) {
+	t, ok := d.ts.find(c.Name)
+	if !ok {
+		return nil, fmt.Errorf("type '%s' not found", c.Name)
+	}
+	rc := &class{Class: c, t: t, size: d.ts.size(t.ID)}
+	if rc.size > d.opts.MaxRecordSize {
+		return nil, fmt.Errorf("type '%s' is %d bytes, more than the record size limit of %d", c.Name, rc.size, d.opts.MaxRecordSize)
+	}
+	if !c.HasArgs() {
+		return rc, nil
+	}
+	if t.Kind() != btf.KindStruct {
+		return nil, fmt.Errorf("type '%s' is a %s: arguments are only supported with structs", c.Name, kindWord(t.Kind()))
+	}
+	if c.Sizeof != "" {
+		m, ok := d.ts.findMember(t, c.Sizeof)
+		if !ok {
+			return nil, fmt.Errorf("the sizeof member '%s' wasn't found in the '%s' type", c.Sizeof, c.Name)
+		}
+		rc.sizeof = &m
+	}
+	if c.TypeMember != "" {
+		m, ok := d.ts.findMember(t, c.TypeMember)
+		if !ok {
+			return nil, fmt.Errorf("the type member '%s' wasn't found in the '%s' type", c.TypeMember, c.Name)
+		}
+		rc.typeMember = &m
+	}
+	if len(c.TypeEnum) > 0 {
+		var enums []btf.Type
+		for _, name := range c.TypeEnum {
+			e, ok := d.ts.findEnum(name)
+			if !ok {
+				return nil, fmt.Errorf("'type_enum=%s' couldn't be evaluated for '%s' type: enum '%s' not found", strings.Join(c.TypeEnum, "+"), c.Name, name)
+			}
+			enums = append(enums, e)
+		}
+		rc.enums = newEnumSet(enums)
+		if rc.typeMember != nil {
+			rc.realTypes = map[uint64]btf.Type{}
+			d.annot[t.ID] = &annotation{typeMember: rc.typeMember.index, enums: rc.enums}
+		}
+	}
+	if c.Filter != "" {
+		f, err := d.parseFilter(rc, c.Filter)
+		if err != nil {
+			return nil, fmt.Errorf("invalid filter '%s' for '%s': %v", c.Filter, c.Name, err)
+		}
+		rc.filter = f
+	}
+	return rc, nil
+}
+
+// parseFilter parses MEMBER==VALUE: VALUE is a C integer, or with
+// type_enum an enumerator of the type member, with or without its enum's
+// common prefix.
+func (d *Decoder) parseFilter(c *class, expr string) (*filter, error) {
+	left, right, ok := strings.Cut(expr, "==")
+	if !ok {
+		return nil, errors.New("no supported operator ('==' so far)")
+	}
+	left = strings.TrimSpace(left)
+	if left == "" {
+		return nil, errors.New("no left operand (struct member)")
+	}
+	m, ok := d.ts.findMember(c.t, left)
+	if !ok {
+		return nil, fmt.Errorf("the '%s' member wasn't found in '%s'", left, c.Name)
+	}
+	right = strings.TrimLeft(right, " \t\n\v\f\r")
+	if right == "" {
+		return nil, fmt.Errorf("no value to compare '%s' with", left)
+	}
+	if v, n := parseCInt(right); n > 0 && (n == len(right) || isSpace(right[n])) {
+		return &filter{m: m, value: uint64(v)}, nil
+	}
+	if c.enums == nil {
+		return nil, fmt.Errorf("symbolic value '%s' but no type_enum to resolve it to a number", right)
+	}
+	if c.typeMember == nil || c.typeMember.index != m.index {
+		return nil, fmt.Errorf("symbolic value '%s' for '%s', which is not the type= member", right, left)
+	}
+	e, ok := c.enums.byName(right)
+	if !ok {
+		return nil, fmt.Errorf("couldn't resolve '%s' with the type_enum %s", right, strings.Join(c.TypeEnum, "+"))
+	}
+	return &filter{m: m, value: e.value}, nil
+}
+
+// realType is the type a record is printed as: the struct named after the
+// enumerator its type member holds, else the class's type.
+func (c *class) realType(ts *types, data []byte) btf.Type {
+	if c.realTypes == nil {
+		return c.t
+	}
+	v := signedValue(data[c.typeMember.byteOff:], c.typeMember.byteSize)
+	if t, ok := c.realTypes[v]; ok {
+		return t
+	}
+	t := c.t
+	if e, ok := c.enums.byValue(v); ok {
+		if s, ok := ts.find(structName(e.name)); ok && s.Kind() == btf.KindStruct {
+			t = s
+		}
+	}
+	c.realTypes[v] = t
+	return t
+}
+
+// Decode reads records from r and hands each to emit, in input order,
+// until every class is done or the input ends. Errors from emit stop it
+// and are returned as they are; bad data is a *DataError.
+func (d *Decoder) Decode(r io.Reader, emit func(*Record) error) error {
+	in := newInput(r)
+	var headerData []byte
+	rec := &Record{}
+	for _, c := range d.classes {
+		if d.header.ID != 0 && headerData == nil {
+			size := d.ts.size(d.header.ID)
+			headerData = make([]byte, size)
+			if n, err := in.read(headerData); err != nil {
+				if n < size && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
+					return dataErr(0, "--header (%s) type couldn't be read: the data has %d of its %d bytes", d.opts.Header, n, size)
+				}
+				return err
+			}
+			if d.opts.HeaderRecord {
+				*rec = Record{ClassType: d.header, ClassSize: size, Type: d.header, Size: size, Data: headerData, view: headerData}
+				if err := emit(rec); err != nil {
+					return err
+				}
+			}
+		}
+		if err := d.decodeClass(in, c, headerData, rec, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeClass positions the input where class c's records start and
+// reads them.
+func (d *Decoder) decodeClass(in *input, c *class, header []byte, rec *Record, emit func(*Record) error) error {
+	sizeBytes := uint64(math.MaxUint64)
+	if r := c.Range; r != "" || d.opts.Range != "" {
+		if d.opts.Range != "" {
+			r = d.opts.Range
+		}
+		seek, err := d.headerValue(header, r+".offset", "range="+r)
+		if err != nil {
+			return err
+		}
+		if seek < in.off {
+			return dataErr(in.off, "range=%s: can't go back in the input, already read %d bytes, can't go to offset %#x", r, in.off, seek)
+		}
+		d.verbose("pahole: range.seek_bytes evaluated from range=%s is %s ", r, hex(uint64(seek)))
+		size, err := d.headerValue(header, r+".size", "range="+r)
+		if err != nil {
+			return err
+		}
+		d.verbose("pahole: range.size_bytes evaluated from range=%s is %s ", r, hex(uint64(size)))
+		sizeBytes = uint64(size)
+		if err := d.seek(in, seek-in.off, "range="+r); err != nil {
+			return err
+		}
+	} else {
+		if s := d.opts.SeekBytes; s != "" {
+			var seek int64
+			if strings.HasPrefix(s, "$header.") {
+				v, err := d.headerValue(header, s[len("$header."):], "--seek_bytes="+s)
+				if err != nil {
+					return err
+				}
+				d.verbose("pahole: seek bytes evaluated from --seek_bytes=%s is %s ", s, hex(uint64(v)))
+				if v < int64(len(header)) {
+					return fmt.Errorf("seek bytes evaluated from --seek_bytes=%s is less than the header type size", s)
+				}
+				seek = v
+			} else {
+				seek, _ = parseNumber("--seek_bytes", s)
+			}
+			if header != nil {
+				// With a header the offset is from the start of the input.
+				seek -= in.off
+			}
+			if err := d.seek(in, seek, "--seek_bytes="+s); err != nil {
+				return err
+			}
+		}
+		if s := d.opts.SizeBytes; s != "" {
+			if strings.HasPrefix(s, "$header.") {
+				v, err := d.headerValue(header, s[len("$header."):], "--size_bytes="+s)
+				if err != nil {
+					return err
+				}
+				d.verbose("pahole: size bytes evaluated from --size_bytes=%s is %s ", s, hex(uint64(v)))
+				sizeBytes = uint64(v)
+			} else {
+				v, _ := parseNumber("--size_bytes", s)
+				sizeBytes = uint64(v)
+			}
+		}
+	}
+	return d.readRecords(in, c, sizeBytes, rec, emit)
+}
+
+// seek skips n bytes forward for what.
+func (d *Decoder) seek(in *input, n int64, what string) error {
+	if n < 0 {
+		return dataErr(in.off, "%s: can't go back in the input to offset %#x", what, in.off+n)
+	}
+	target := in.off + n
+	ok, err := in.skip(n)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return dataErr(in.off, "%s: the data ends at offset %#x, before offset %#x", what, in.off, target)
+	}
+	return nil
+}
+
+func (d *Decoder) verbose(format string, args ...any) {
+	if d.opts.Verbose != nil {
+		d.opts.Verbose(fmt.Sprintf(format, args...))
+	}
+}
+
+// hex formats v as C's "%#" PRIx64 does: 0 is "0", others 0x....
+func hex(v uint64) string {
+	if v == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%#x", v)
+}
+
+// headerValue reads the header member at path ("data.offset"), an
+// integer, as pahole does: struct members on the way, read signed by its
+// size; a missing member or a negative value is an error.
+func (d *Decoder) headerValue(header []byte, path, what string) (int64, error) {
+	t := d.header
+	off := 0
+	names := strings.Split(path, ".")
+	for i, name := range names {
+		m, ok := d.ts.findMember(t, name)
+		if !ok {
+			break
+		}
+		off += m.byteOff
+		if i == len(names)-1 {
+			if _, ok := d.ts.baseType(m.typ); !ok || off+m.byteSize > len(header) {
+				break
+			}
+			v := int64(signedValue(header[off:], m.byteSize))
+			if v < 0 {
+				break
+			}
+			return v, nil
+		}
+		next, ok := d.ts.typ(m.typ)
+		if !ok || (next.Kind() != btf.KindStruct && next.Kind() != btf.KindUnion) {
+			break
+		}
+		t = next
+	}
+	return 0, fmt.Errorf("couldn't read the '%s' member of '%s' for evaluating %s", path, d.opts.Header, what)
+}
+
+// readRecords reads class c's records until its count, sizeBytes or the
+// end of the input.
+func (d *Decoder) readRecords(in *input, c *class, sizeBytes uint64, rec *Record, emit func(*Record) error) error {
+	if c.size == 0 {
+		return nil // pahole reads nothing as a type of no size
+	}
+	var readBytes, count uint64
+	skip := d.opts.Skip
+	for {
+		off := in.off
+		if len(c.buf) < c.size {
+			c.grow(c.size)
+		}
+		n, err := in.read(c.buf[:c.size])
+		if err != nil {
+			if n == 0 && errors.Is(err, io.EOF) {
+				return nil
+			}
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return dataErr(off, "truncated record: the data ends after %d of the %d bytes of '%s'", n, c.size, c.Name)
+			}
+			return err
+		}
+		size := c.size
+		if c.sizeof != nil {
+			v := unsignedValue(c.buf[c.sizeof.byteOff:], c.sizeof.byteSize)
+			if v > uint64(d.opts.MaxRecordSize) {
+				return dataErr(off, "record size %d (member '%s' of '%s') is more than the limit of %d bytes", v, c.Sizeof, c.Name, d.opts.MaxRecordSize)
+			}
+			size = int(v)
+			if size > c.size {
+				if err := c.readRest(in, size, off); err != nil {
+					return err
+				}
+			}
+		}
+		readBytes += uint64(size)
+		consumed := max(size, c.size)
+
+		if c.filter == nil || signedValue(c.buf[c.filter.m.byteOff:], c.filter.m.byteSize) == c.filter.value {
+			if skip > 0 {
+				skip--
+			} else {
+				t := c.realType(d.ts, c.buf[:consumed])
+				tsize := d.ts.size(t.ID)
+				if tsize > d.opts.MaxRecordSize {
+					return dataErr(off, "record type '%s' is %d bytes, more than the record size limit of %d", t.Name(), tsize, d.opts.MaxRecordSize)
+				}
+				viewLen := max(consumed, tsize)
+				if len(c.buf) < viewLen {
+					c.grow(viewLen)
+				}
+				*rec = Record{
+					Offset: off, Class: c.Class, ClassType: c.t, ClassSize: c.size,
+					Type: t, Size: size, Data: c.buf[:consumed], view: c.buf[:viewLen],
+				}
+				if err := emit(rec); err != nil {
+					return err
+				}
+				count++
+				if d.opts.Count != 0 && count == d.opts.Count {
+					return nil
+				}
+			}
+		}
+		if readBytes >= sizeBytes {
+			return nil
+		}
+	}
+}
+
+// grow extends the class's buffer to n bytes, keeping its contents (what
+// pahole's buffer holds past a short record) and zeroing the new part.
+func (c *class) grow(n int) {
+	if n <= cap(c.buf) {
+		c.buf = c.buf[:n]
+		return
+	}
+	nb := make([]byte, n, max(n, 2*cap(c.buf)))
+	copy(nb, c.buf)
+	c.buf = nb
+}
+
+// readRest reads the part of a record of size bytes past its class's
+// size, growing the buffer only as the data arrives, so that a bogus size
+// costs no more memory than the input has.
+func (c *class) readRest(in *input, size int, off int64) error {
+	have := c.size
+	for have < size {
+		chunk := min(size-have, 1<<20)
+		if len(c.buf) < have+chunk {
+			c.grow(have + chunk)
+		}
+		n, err := in.read(c.buf[have : have+chunk])
+		have += n
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return dataErr(off, "record of %d bytes (member '%s' of '%s') runs past the end of the data: it has %d", size, c.Sizeof, c.Name, have)
+			}
+			return err
+		}
+	}
+	return nil
+}
