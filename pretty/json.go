@@ -66,12 +66,12 @@ type jsonNode struct {
 	kind   jsonKind
 	size   int
 	signed bool
-	t      btf.Type            // jsonStruct: the struct or union
-	names  map[uint64]string   // jsonEnum: enumerator of each value (first wins)
-	elem   *jsonNode           // jsonArray, jsonString
-	n      int                 // jsonArray, jsonString: element count (0: flexible)
-	fields []jsonField         // jsonStruct
-	union  bool                // jsonStruct
+	t      btf.Type          // jsonStruct: the struct or union
+	names  map[uint64]string // jsonEnum: enumerator of each value (first wins)
+	elem   *jsonNode         // jsonArray, jsonString
+	n      int               // jsonArray, jsonString: element count (0: flexible)
+	fields []jsonField       // jsonStruct
+	union  bool              // jsonStruct
 }
 
 type jsonField struct {
