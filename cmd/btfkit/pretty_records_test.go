@@ -83,9 +83,9 @@ func buildRecordsStream(spec *btf.Spec) recordsStream {
 	}
 	add(fl, 100)
 	add(l.New("rec_ext_deep", 0).Set(strings.Repeat("n.", 18)+"v", 42), 101)
-	add(l.New("rec_hdr", 8), 6)    // REC_NONE: no struct of that name
-	add(l.New("rec_hdr", 4), 77)   // no enumerator at all
-	add(l.New("rec_hdr", 12), 200) // LAST_SOLO, of the third enum
+	add(l.New("rec_hdr", 8), 6)      // REC_NONE: no struct of that name
+	add(l.New("rec_hdr", 4), 77)     // no enumerator at all
+	add(l.New("rec_hdr", 12), 200)   // LAST_SOLO, of the third enum
 	add(l.New("rec_hdr", 4), 0xffff) // REC_EXT_ANY = -1
 	// A record shorter than its struct, after a longer one: pahole prints
 	// the rest of the struct from what its buffer still holds.
