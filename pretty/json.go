@@ -174,10 +174,10 @@ func (jw *JSONWriter) Write(r *Record) error {
 		b = append(b, `,"header":true`...)
 	} else {
 		b = append(b, `,"class":`...)
-		b = appendJSONString(b, []byte(r.ClassType.Name()))
+		b = appendJSONString(b, r.ClassType.Name())
 	}
 	b = append(b, `,"type":`...)
-	b = appendJSONString(b, []byte(r.Type.Name()))
+	b = appendJSONString(b, r.Type.Name())
 	b = append(b, `,"size":`...)
 	b = strconv.AppendInt(b, int64(len(r.Data)), 10)
 	n := jw.node(r.Type.ID, 0)
@@ -226,7 +226,7 @@ func (jw *JSONWriter) appendNode(b []byte, n *jsonNode, off, limit, depth int) [
 		jw.markBytes(off, n.size)
 		if n.kind == jsonEnum {
 			if name, ok := n.names[extend(v, n.size, n.signed)]; ok {
-				return appendJSONString(b, []byte(name))
+				return appendJSONString(b, name)
 			}
 		}
 		if n.kind == jsonBool && v <= 1 {
@@ -350,7 +350,7 @@ func (jw *JSONWriter) appendFields(b []byte, n *jsonNode, off, limit int, first 
 			b = append(b, ',')
 		}
 		*first = false
-		b = appendJSONString(b, []byte(f.name))
+		b = appendJSONString(b, f.name)
 		b = append(b, ':')
 		switch {
 		case f.bits != 0:
@@ -359,9 +359,9 @@ func (jw *JSONWriter) appendFields(b []byte, n *jsonNode, off, limit int, first 
 			v := unsignedValue(jw.data[foff:], f.node.size)
 			jw.markBytes(foff, f.node.size)
 			if e, ok := annot.enums.byValue(extend(v, f.node.size, true)); ok {
-				b = appendJSONString(b, []byte(e.name))
+				b = appendJSONString(b, e.name)
 			} else if e, ok := annot.enums.byValue(v); ok {
-				b = appendJSONString(b, []byte(e.name))
+				b = appendJSONString(b, e.name)
 			} else {
 				b = appendInt(b, v, f.node.size, f.node.signed)
 			}
@@ -401,7 +401,7 @@ func (jw *JSONWriter) appendBitfield(b []byte, f *jsonField, off int) []byte {
 	}
 	if f.node.kind == jsonEnum {
 		if name, ok := f.node.names[extend(v, f.node.size, signed)]; ok {
-			return appendJSONString(b, []byte(name))
+			return appendJSONString(b, name)
 		}
 	}
 	if f.node.kind == jsonBool && v <= 1 {
@@ -473,9 +473,10 @@ func (jw *JSONWriter) appendExtra(b []byte) []byte {
 }
 
 // appendJSONString appends s, valid UTF-8, as a JSON string.
-func appendJSONString(b []byte, s []byte) []byte {
+func appendJSONString[S string | []byte](b []byte, s S) []byte {
 	b = append(b, '"')
-	for _, c := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
