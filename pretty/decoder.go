@@ -106,8 +106,17 @@ type class struct {
 	typeMember *member
 	enums      *enumSet
 	filter     *filter
-	realTypes  map[uint64]btf.Type // type member value -> struct to print
+	realTypes  map[uint64]realType // type member value -> struct to print
+	realSmall  []realType          // the same for values below smallValues
 	buf        []byte
+}
+
+// realType is the type a record with some type member value is printed
+// as, and its size.
+type realType struct {
+	t    btf.Type
+	size int
+	ok   bool // looked up
 }
 
 // annotation is what a class's arguments attach to its struct wherever it
@@ -223,7 +232,8 @@ func (d *Decoder) resolve(c *Class) (*class, error) {
 		}
 		rc.enums = newEnumSet(enums)
 		if rc.typeMember != nil {
-			rc.realTypes = map[uint64]btf.Type{}
+			rc.realTypes = map[uint64]realType{}
+			rc.realSmall = make([]realType, smallValues)
 			d.annot[t.ID] = &annotation{typeMember: rc.typeMember.index, enums: rc.enums}
 		}
 	}
@@ -273,24 +283,31 @@ func (d *Decoder) parseFilter(c *class, expr string) (*filter, error) {
 	return &filter{m: m, value: e.value}, nil
 }
 
-// realType is the type a record is printed as: the struct named after the
-// enumerator its type member holds, else the class's type.
-func (c *class) realType(ts *types, data []byte) btf.Type {
+// realType is the type a record is printed as, and its size: the struct
+// named after the enumerator its type member holds, else the class's type.
+func (c *class) realType(ts *types, data []byte) (btf.Type, int) {
 	if c.realTypes == nil {
-		return c.t
+		return c.t, c.size
 	}
 	v := signedValue(data[c.typeMember.byteOff:], c.typeMember.byteSize)
-	if t, ok := c.realTypes[v]; ok {
-		return t
+	if v < smallValues && c.realSmall[v].ok {
+		return c.realSmall[v].t, c.realSmall[v].size
 	}
-	t := c.t
+	if r, ok := c.realTypes[v]; ok {
+		return r.t, r.size
+	}
+	r := realType{t: c.t, size: c.size, ok: true}
 	if e, ok := c.enums.byValue(v); ok {
 		if s, ok := ts.find(structName(e.name)); ok && s.Kind() == btf.KindStruct {
-			t = s
+			r.t, r.size = s, ts.size(s.ID)
 		}
 	}
-	c.realTypes[v] = t
-	return t
+	if v < smallValues {
+		c.realSmall[v] = r
+	} else {
+		c.realTypes[v] = r
+	}
+	return r.t, r.size
 }
 
 // Decode reads records from r and hands each to emit, in input order,
@@ -495,8 +512,7 @@ func (d *Decoder) readRecords(in *input, c *class, sizeBytes uint64, rec *Record
 			if skip > 0 {
 				skip--
 			} else {
-				t := c.realType(d.ts, c.buf[:consumed])
-				tsize := d.ts.size(t.ID)
+				t, tsize := c.realType(d.ts, c.buf[:consumed])
 				if tsize > d.opts.MaxRecordSize {
 					return dataErr(off, "record type '%s' is %d bytes, more than the record size limit of %d", t.Name(), tsize, d.opts.MaxRecordSize)
 				}

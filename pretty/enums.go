@@ -11,8 +11,13 @@ import (
 type enumSet struct {
 	enums  []btf.Type
 	byVal  map[uint64]enumerator // first enumerator of each value, enums in order
+	small  []enumerator          // the same for values below smallValues (name "": none)
 	prefix []int                 // each enum's common enumerator prefix length
 }
+
+// smallValues bounds the values looked up in a slice instead of the map:
+// record types are small numbers.
+const smallValues = 1024
 
 // enumerator is one enumerator of an enumSet.
 type enumerator struct {
@@ -42,6 +47,12 @@ func newEnumSet(enums []btf.Type) *enumSet {
 			s.prefix[i] = common
 		}
 	}
+	s.small = make([]enumerator, smallValues)
+	for v, e := range s.byVal {
+		if v < smallValues {
+			s.small[v] = e
+		}
+	}
 	return s
 }
 
@@ -55,6 +66,10 @@ func commonPrefix(a, b string) int {
 
 // byValue returns the first enumerator with value v.
 func (s *enumSet) byValue(v uint64) (enumerator, bool) {
+	if v < smallValues {
+		e := s.small[v]
+		return e, e.name != ""
+	}
 	e, ok := s.byVal[v]
 	return e, ok
 }

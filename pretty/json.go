@@ -72,6 +72,7 @@ type jsonNode struct {
 	n      int               // jsonArray, jsonString: element count (0: flexible)
 	fields []jsonField       // jsonStruct
 	union  bool              // jsonStruct
+	annot  *annotation       // jsonStruct: the type_enum member, when a class has one
 }
 
 type jsonField struct {
@@ -139,7 +140,7 @@ func (jw *JSONWriter) node(id btf.TypeID, depth int) *jsonNode {
 			}
 		}
 	case btf.KindStruct, btf.KindUnion:
-		n.kind, n.t, n.union = jsonStruct, t, t.Kind() == btf.KindUnion
+		n.kind, n.t, n.union, n.annot = jsonStruct, t, t.Kind() == btf.KindUnion, jw.d.annot[t.ID]
 		n.fields = make([]jsonField, t.Vlen())
 		for i := range n.fields {
 			m := t.Member(i)
@@ -324,7 +325,7 @@ func (jw *JSONWriter) appendFields(b []byte, n *jsonNode, off, limit int, first 
 	if depth > maxDepth {
 		return b
 	}
-	annot := jw.d.annot[n.t.ID]
+	annot := n.annot
 	for i := range n.fields {
 		f := &n.fields[i]
 		foff := off + f.off

@@ -31,14 +31,14 @@ type TextWriter struct {
 	d     *Decoder
 	opt   TextOptions
 	buf   []byte
-	plans map[btf.TypeID]*textPlan
+	plans []*textPlan // by type ID
 	err   error
 }
 
 // NewTextWriter returns a writer of d's records to w. Output is buffered:
 // call Flush at the end.
 func NewTextWriter(w io.Writer, d *Decoder, opt TextOptions) *TextWriter {
-	return &TextWriter{w: w, d: d, opt: opt, buf: make([]byte, 0, 128<<10), plans: map[btf.TypeID]*textPlan{}}
+	return &TextWriter{w: w, d: d, opt: opt, buf: make([]byte, 0, 128<<10), plans: make([]*textPlan, d.ts.spec.NextID())}
 }
 
 // textKind is how pahole prints one member.
@@ -61,19 +61,24 @@ type textField struct {
 	elemSize int  // textIntArray: element size
 	nelems   int  // textIntArray: element count (0: as many as fit)
 	sub      btf.TypeID
+	subPlan  *textPlan // sub's plan, compiled on first use
+
+	prefixes []string // "\n\t\t.name = " by indent, made on first use
 }
 
 type textPlan struct {
+	t      btf.Type
 	fields []textField
+	annot  *annotation // the type_enum member, when a class has one
 }
 
 // plan compiles how pahole prints the members of struct or union t.
 func (tw *TextWriter) plan(t btf.Type) *textPlan {
-	if p, ok := tw.plans[t.ID]; ok {
+	if p := tw.plans[t.ID]; p != nil {
 		return p
 	}
 	ts := tw.d.ts
-	p := &textPlan{fields: make([]textField, t.Vlen())}
+	p := &textPlan{t: t, fields: make([]textField, t.Vlen()), annot: tw.d.annot[t.ID]}
 	for i := range p.fields {
 		f := textField{member: ts.member(t, i)}
 		mt, _ := ts.typ(f.typ)
@@ -160,7 +165,7 @@ func (tw *TextWriter) Write(r *Record) error {
 	}
 	var err error
 	if r.Type.Kind() == btf.KindStruct {
-		b, err = tw.appendStruct(b, r.Type, r.view, r.Size, 0, true, 0)
+		b, err = tw.appendStruct(b, tw.plan(r.Type), r.view, r.Size, 0, true, 0)
 		if err != nil {
 			tw.err = err
 			return err
@@ -194,15 +199,36 @@ func appendIndent(b []byte, indent int) []byte {
 	return append(b, tabs[:min(indent, len(tabs))]...)
 }
 
-// appendStruct prints the members of struct or union t whose bytes start
-// at data (sizeof: pahole's size for it, which sizes a flexible array at
-// its end).
-func (tw *TextWriter) appendStruct(b []byte, t btf.Type, data []byte, sizeof, indent int, brackets bool, depth int) ([]byte, error) {
+// prefix is what comes before the field's value at an indent:
+// "\n\t\t.name = ".
+func (f *textField) prefix(indent int) string {
+	indent = min(indent, len(tabs))
+	if f.prefixes == nil {
+		f.prefixes = make([]string, len(tabs)+1)
+	}
+	if f.prefixes[indent] == "" {
+		f.prefixes[indent] = "\n" + tabs[:indent] + "\t." + f.name + " = "
+	}
+	return f.prefixes[indent]
+}
+
+// subPlan is the plan of a struct or union member.
+func (tw *TextWriter) subPlan(f *textField) *textPlan {
+	if f.subPlan == nil {
+		t, _ := tw.d.ts.typ(f.sub)
+		f.subPlan = tw.plan(t)
+	}
+	return f.subPlan
+}
+
+// appendStruct prints the members of the struct or union of plan p whose
+// bytes start at data (sizeof: pahole's size for it, which sizes a
+// flexible array at its end).
+func (tw *TextWriter) appendStruct(b []byte, p *textPlan, data []byte, sizeof, indent int, brackets bool, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return b, errTooDeep
 	}
-	p := tw.plan(t)
-	annot := tw.d.annot[t.ID]
+	annot := p.annot
 	if brackets {
 		b = append(b, '{')
 	}
@@ -210,11 +236,7 @@ func (tw *TextWriter) appendStruct(b []byte, t btf.Type, data []byte, sizeof, in
 	for i := range p.fields {
 		f := &p.fields[i]
 		if f.name != "" {
-			b = append(b, '\n')
-			b = appendIndent(b, indent)
-			b = append(b, "\t."...)
-			b = append(b, f.name...)
-			b = append(b, " = "...)
+			b = append(b, f.prefix(indent)...)
 		}
 		v := sub(data, f.byteOff)
 		switch {
@@ -243,18 +265,16 @@ func (tw *TextWriter) appendStruct(b []byte, t btf.Type, data []byte, sizeof, in
 				b = appendHexDump(b, v, n)
 			}
 		case f.kind == textStruct:
-			st, _ := tw.d.ts.typ(f.sub)
-			if b, err = tw.appendStruct(b, st, v, f.byteSize, indent+1, true, depth+1); err != nil {
+			if b, err = tw.appendStruct(b, tw.subPlan(f), v, f.byteSize, indent+1, true, depth+1); err != nil {
 				return b, err
 			}
 		case f.kind == textUnion:
-			ut, _ := tw.d.ts.typ(f.sub)
 			named := f.name != ""
 			in := indent
 			if named {
 				in++
 			}
-			if b, err = tw.appendStruct(b, ut, v, f.byteSize, in, named, depth+1); err != nil {
+			if b, err = tw.appendStruct(b, tw.subPlan(f), v, f.byteSize, in, named, depth+1); err != nil {
 				return b, err
 			}
 			if !named {
