@@ -89,3 +89,30 @@ func TestPrettifyModuleVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestPrettifyTypeSources: the running kernel's /sys/kernel/btf/vmlinux
+// against pahole reading the same, and a BTF archive (two BTF blobs back
+// to back, merged) printing what its single member prints.
+func TestPrettifyTypeSources(t *testing.T) {
+	requirePahole(t)
+	vmlinux, _ := modInputs(t)
+	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err == nil {
+		samePaholeOutput(t, "", "-F", "btf", "/sys/kernel/btf/vmlinux", "-C", "elf64_hdr", "--count=1", "--prettify", vmlinux)
+	} else {
+		t.Logf("SKIP part: no /sys/kernel/btf/vmlinux: %v", err)
+	}
+	raw, err := os.ReadFile(modBaseBTF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(t.TempDir(), "archive.btf")
+	if err := os.WriteFile(archive, append(append([]byte{}, raw...), raw...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-C", "elf64_hdr", "--count=1", "--hex", "--prettify", vmlinux}
+	want := samePaholeOutput(t, "", append([]string{"-F", "btf", modBaseBTF}, args...)...)
+	got, errOut, code := runPahole(t, append([]string{"-F", "btf", archive}, args...)...)
+	if code != 0 || got != want {
+		t.Errorf("from a BTF archive: exit %d (%s):\n%s", code, errOut, firstDiff(got, want))
+	}
+}
