@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/btfkit/btfkit/internal/atomicfile"
 )
 
 // Section is a section's name and the contents WriteSections gives it.
@@ -27,8 +28,9 @@ func WriteSection(path, name string, data []byte) error {
 // (SHT_PROGBITS, no flags, 4-byte alignment: the section `objcopy
 // --add-section` makes, aligned for BTF's 32-bit words).
 //
-// The file is rewritten through a temporary file in the same directory that
-// is renamed over the original only when everything has been written and
+// The file is rewritten through btfkit's one atomic writer
+// (internal/atomicfile): a temporary copy in the same directory, synced and
+// renamed over the original only when everything has been written and
 // check (when not nil) has accepted the temporary file by name, so on any
 // error the original file is left untouched and the temporary file is
 // removed. Its permission bits are kept; a symbolic link is followed and its
@@ -75,12 +77,8 @@ func WriteSection(path, name string, data []byte) error {
 // kernel sizes its BTF by __stop_BTF - __start_BTF and rejects trailing
 // bytes); with a bigger one it moves the later sections' file offsets and
 // grows the first PT_LOAD segment over the addresses of the next one.
-func WriteSections(path string, secs []Section, check func(tmp string) error) (err error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	in, err := os.Open(real)
+func WriteSections(path string, secs []Section, check func(tmp string) error) error {
+	in, err := os.Open(path)
 	if err != nil {
 		return err
 	}
@@ -92,16 +90,11 @@ func WriteSections(path string, secs []Section, check func(tmp string) error) (e
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".btfkit-*")
+	tmp, err := atomicfile.Create(path, st.Mode().Perm())
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	defer tmp.Abort()
 	if _, err = io.Copy(tmp, in); err != nil {
 		return fmt.Errorf("%s: copying to %s: %w", path, tmp.Name(), err)
 	}
@@ -111,21 +104,15 @@ func WriteSections(path string, secs []Section, check func(tmp string) error) (e
 			return fmt.Errorf("%s: section %s: %w", path, s.Name, err)
 		}
 	}
-	if err = tmp.Chmod(st.Mode().Perm()); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("%s: writing %s: %w", path, tmp.Name(), err)
-	}
-	if check != nil {
-		if err = check(tmp.Name()); err != nil {
+	return tmp.Commit(func(name string) error {
+		if check == nil {
+			return nil
+		}
+		if err := check(name); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-	}
-	if err = os.Rename(tmp.Name(), real); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // elfLayout holds the raw header fields setSection edits.

@@ -34,7 +34,7 @@ type Options struct {
 // character device, a FIFO, or a /proc/self/fd link like /dev/stdout (even
 // when standard output is a regular file: the shell opened it and holds it),
 // is opened and written through. On error, a regular target is left as it
-// was and no temporary file remains. Errors name path.
+// was and no temporary file remains. Errors are *Error, naming path.
 func Write(path string, data []byte, o Options) (changed bool, err error) {
 	target, through, err := resolve(path)
 	if err != nil {
@@ -113,12 +113,12 @@ func resolve(path string) (target string, through bool, err error) {
 		case st.Mode().IsRegular():
 			return cur, false, nil
 		case st.IsDir():
-			return "", false, pathError("write", path, errors.New("is a directory"))
+			return "", false, pathError("", path, errors.New("is a directory"))
 		case st.Mode()&fs.ModeSymlink == 0:
 			return cur, true, nil // a device, FIFO or socket
 		}
 		if i == maxLinks {
-			return "", false, pathError("write", path, errors.New("too many levels of symbolic links"))
+			return "", false, pathError("", path, errors.New("too many levels of symbolic links"))
 		}
 		if dir, err := filepath.EvalSymlinks(filepath.Dir(cur)); err != nil || inProc(dir) {
 			return cur, true, nil
@@ -159,7 +159,7 @@ func Create(path string, perm fs.FileMode) (*Temp, error) {
 		return nil, err
 	}
 	if through {
-		return nil, pathError("replace", path, errors.New("not a regular file"))
+		return nil, pathError("", path, errors.New("not a regular file, cannot be replaced"))
 	}
 	return create(path, target, perm)
 }
@@ -170,7 +170,7 @@ func create(path, target string, perm fs.FileMode) (*Temp, error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".btfkit-*")
 	if err != nil {
-		return nil, pathError("create a temporary file for", path, err)
+		return nil, pathError("creating a temporary file", path, err)
 	}
 	return &Temp{File: f, path: path, target: target, mode: perm.Perm()}, nil
 }
@@ -183,10 +183,10 @@ func (t *Temp) Target() string { return t.target }
 // check on it (when not nil; check gets the temporary file's name and may
 // read it) and renames it over the target. On any error the temporary file
 // is removed and the target is left as it was; an error of check is
-// returned as it is, others name the path given to Create.
+// returned as it is, others are *Error naming the path given to Create.
 func (t *Temp) Commit(check func(tmp string) error) error {
 	if t.done {
-		return pathError("commit", t.path, errors.New("already committed or aborted"))
+		return pathError("", t.path, errors.New("Commit after Commit or Abort"))
 	}
 	defer t.Abort()
 	if err := t.File.Chmod(t.mode); err != nil {
@@ -224,9 +224,25 @@ func (t *Temp) Abort() {
 // caller gave rather than the temporary file.
 func (t *Temp) fail(op string, err error) error { return pathError(op, t.path, err) }
 
-// pathError is an *fs.PathError for path whose cause is err's own cause,
-// so that an error about a temporary or resolved file names the path the
-// caller gave, once.
+// Error is a failure of one step of writing a file.
+type Error struct {
+	Path string // the path the caller gave
+	Op   string // the step: "write", "rename", ...; "" for a refusal
+	Err  error  // the cause
+}
+
+func (e *Error) Error() string {
+	if e.Op == "" {
+		return e.Path + ": " + e.Err.Error()
+	}
+	return e.Path + ": " + e.Op + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// pathError is an *Error for path whose cause is err's own cause, so that
+// an error about a temporary or resolved file names the path the caller
+// gave, once.
 func pathError(op, path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -236,5 +252,5 @@ func pathError(op, path string, err error) error {
 	if errors.As(err, &le) {
 		err = le.Err
 	}
-	return &fs.PathError{Op: op, Path: path, Err: err}
+	return &Error{Path: path, Op: op, Err: err}
 }

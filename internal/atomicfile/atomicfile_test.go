@@ -289,7 +289,7 @@ func TestWriteFailureLeavesOldFile(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "write "+p+": file too large") {
+	if !strings.Contains(string(out), p+": write: file too large") {
 		t.Errorf("child's error %q does not name the path and the cause", out)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "earlier output" {
