@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -75,38 +74,13 @@ func runDedup(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	t2 := time.Now()
-	if err := writeFileAtomic(dedupOpts.out, out.Marshal(nil)); err != nil {
+	if err := writeOutput(dedupOpts.out, out.Marshal(nil)); err != nil {
 		return err
 	}
 	if dedupOpts.verbose {
 		fmt.Fprintf(os.Stderr, "btfkit dedup: %d members, %d types in, %d types out; load %v, dedup %v, write %v\n",
 			len(specs), merged.NumTypes(), out.NumTypes(), t1.Sub(t0).Round(time.Millisecond),
 			t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it over path, so that path is either untouched or complete.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

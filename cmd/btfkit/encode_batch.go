@@ -108,7 +108,7 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return writeEncoded(encodeOpts.out, spec.Marshal(nil))
+		return writeOutput(encodeOpts.out, spec.Marshal(nil))
 	}
 
 	var mods []encode.Module
@@ -151,7 +151,7 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 			if encodeModOpts.inPlace {
 				err = writeInPlace(r.Module.Path, r.Spec, distilled)
 			} else {
-				err = writeEncoded(filepath.Join(encodeModOpts.outDir, r.Module.Name+".btf"), r.Spec.Marshal(nil))
+				err = writeOutput(filepath.Join(encodeModOpts.outDir, r.Module.Name+".btf"), r.Spec.Marshal(nil))
 			}
 		}
 		mu.Lock()
