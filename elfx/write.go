@@ -80,39 +80,52 @@ func WriteSection(path, name string, data []byte) error {
 func WriteSections(path string, secs []Section, check func(tmp string) error) error {
 	in, err := os.Open(path)
 	if err != nil {
-		return err
+		return &Error{Path: path, Err: causeOf(err)}
 	}
 	defer in.Close()
 	st, err := in.Stat()
 	if err != nil {
-		return err
+		return &Error{Path: path, Err: causeOf(err)}
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
+		return &Error{Path: path, Err: errors.New("not a regular file")}
 	}
 	tmp, err := atomicfile.Create(path, st.Mode().Perm())
 	if err != nil {
-		return err
+		return writeErr(path, err)
 	}
 	defer tmp.Abort()
 	if _, err = io.Copy(tmp, in); err != nil {
-		return fmt.Errorf("%s: copying to %s: %w", path, tmp.Name(), err)
+		return &Error{Path: path, Err: fmt.Errorf("copying to %s: %w", tmp.Name(), err)}
 	}
 	size := st.Size()
 	for _, s := range secs {
 		if size, err = setSection(tmp, size, s.Name, s.Data); err != nil {
-			return fmt.Errorf("%s: section %s: %w", path, s.Name, err)
+			return &Error{Path: path, Section: s.Name, Err: err}
 		}
 	}
-	return tmp.Commit(func(name string) error {
+	err = tmp.Commit(func(name string) error {
 		if check == nil {
 			return nil
 		}
 		if err := check(name); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return &Error{Path: path, Err: err}
 		}
 		return nil
 	})
+	return writeErr(path, err)
+}
+
+// writeErr returns an error of internal/atomicfile as an *Error.
+func writeErr(path string, err error) error {
+	var ae *atomicfile.Error
+	if errors.As(err, &ae) && ae == err {
+		if ae.Op != "" {
+			return &Error{Path: path, Err: fmt.Errorf("%s: %w", ae.Op, ae.Err)}
+		}
+		return &Error{Path: path, Err: ae.Err}
+	}
+	return err
 }
 
 // elfLayout holds the raw header fields setSection edits.
@@ -192,11 +205,11 @@ func (l *elfLayout) shdr(i uint64) []byte {
 func readLayout(r io.ReaderAt, size int64) (*elfLayout, []byte, error) {
 	ehdr := make([]byte, 64)
 	n, err := r.ReadAt(ehdr, 0)
-	if n < 4 || string(ehdr[:4]) != elf.ELFMAG {
+	if !isELF(ehdr[:n]) {
 		if err != nil && err != io.EOF {
 			return nil, nil, err
 		}
-		return nil, nil, errors.New("not an ELF file")
+		return nil, nil, ErrNotELF
 	}
 	if n < 52 {
 		return nil, nil, errors.New("file too short for an ELF header")
