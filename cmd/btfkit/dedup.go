@@ -29,7 +29,8 @@ archive: several BTF blobs back to back, as 'ld -r' leaves them; each member
 is one input), concatenates them in order, deduplicates the result with
 libbpf's btf__dedup semantics and writes raw BTF to OUT. With --base the
 inputs are split BTF against that base and so is the output (module BTF).
-OUT is written to a temporary file and renamed, never left half-written.`,
+OUT is written to a temporary file and renamed, never left half-written (a
+device or pipe such as /dev/stdout is written to directly).`,
 	Example: `  # Two per-object BTFs into one
   btfkit dedup -o all.btf a.o b.o
 

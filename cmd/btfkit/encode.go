@@ -30,7 +30,9 @@ var encodeCmd = &cobra.Command{
 	Use:   "encode [-j N] [--features LIST] [--lang-exclude LIST] -o OUT FILE",
 	Short: "Encode the DWARF of an ELF file (vmlinux, module, object) as raw BTF",
 	Long: `encode converts the DWARF debug info of FILE to BTF the way pahole -J does and
-writes it as raw BTF to OUT (through a temporary file and a rename).
+writes it as raw BTF to OUT (through a temporary file and a rename; a device
+or pipe such as /dev/stdout is written to directly). FILE may be a compressed
+module (.ko.xz, .ko.zst, .ko.gz).
 
 Every compile unit is converted on its own, -j at a time; the pieces are merged
 in unit order and deduplicated, so the output does not depend on -j.
