@@ -17,6 +17,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 )
 
@@ -54,7 +55,7 @@ func loadTypeSource(path string, formats []string, basePath string) (*btf.Spec, 
 	if _, err := os.Stat(path); err != nil {
 		return nil, 0, err
 	}
-	ptrSize := elfPointerSize(path)
+	ptrSize, sections := elfSections(path, ".debug_info", ".BTF")
 	var base *btf.Spec
 	if basePath != "" {
 		b, err := btf.LoadFile(basePath, nil)
@@ -71,13 +72,13 @@ func loadTypeSource(path string, formats []string, basePath string) (*btf.Spec, 
 		)
 		switch f {
 		case "dwarf":
-			if !hasELFSection(path, ".debug_info") {
+			if !sections[".debug_info"] {
 				tried = append(tried, "dwarf")
 				continue
 			}
 			s, err = loadDWARFTypes(path, base)
 		case "btf":
-			if ptrSize != 0 && !hasELFSection(path, ".BTF") {
+			if ptrSize != 0 && !sections[".BTF"] {
 				tried = append(tried, "btf")
 				continue
 			}
@@ -126,13 +127,23 @@ func loadBTFTypes(path string, base *btf.Spec) (*btf.Spec, error) {
 	return dedup.DedupSpecs(specs, dedup.Options{})
 }
 
-// hasELFSection reports whether path is an ELF file with a section of
-// that name.
-func hasELFSection(path, name string) bool {
-	f, err := elf.Open(path)
+// elfSections returns the pointer size an ELF file's class says (0 when
+// path is no ELF file) and which of the named sections it has.
+func elfSections(path string, names ...string) (int, map[string]bool) {
+	has := map[string]bool{}
+	f, err := elfx.Open(path)
 	if err != nil {
-		return false
+		return 0, has
 	}
 	defer f.Close()
-	return f.Section(name) != nil
+	for _, n := range names {
+		has[n] = f.Section(n) != nil
+	}
+	switch f.Class {
+	case elf.ELFCLASS32:
+		return 4, has
+	case elf.ELFCLASS64:
+		return 8, has
+	}
+	return 0, has
 }
