@@ -160,11 +160,11 @@ func init() {
 	f.Uint64Var(&prettyOpts.count, "count", 0, "print at most `N` records of each type (0: all)")
 	f.Uint64Var(&prettyOpts.skip, "skip", 0, "skip the first `N` records of each type")
 	f.BoolVar(&prettyOpts.hex, "hex", false, "print numbers in hexadecimal (text format)")
-	f.StringVar(&prettyOpts.format, "format", "text", "output `format`: text (pahole's C initializers) or json (one object per line)")
+	f.StringVar(&prettyOpts.format, "format", "text", "output `FORMAT`: text (pahole's C initializers) or json (one object per line)")
 	f.StringVarP(&prettyOpts.from, "from", "F", "", "debug formats to take TYPES from, tried in order: `LIST` of dwarf, btf (default dwarf,btf)")
 	f.StringVar(&prettyOpts.base, "base", "", "base BTF `FILE` of split BTF (a module's)")
 	f.BoolVar(&prettyOpts.noHeader, "no-print-header", false, "read the --header without printing it (as pahole does)")
-	f.BoolVarP(&prettyOpts.verbose, "verbose", "v", false, "print pahole -V's comment before each record and the evaluated offsets (on stderr)")
+	f.BoolVarP(&prettyOpts.verbose, "verbose", "v", false, "text: pahole -V's comment line before each record; the offsets evaluated from the header on stderr")
 	f.IntVar(&prettyOpts.maxRecord, "max-record-size", pretty.DefaultMaxRecordSize, "largest record `SIZE` a size member may give")
 	rootCmd.AddCommand(prettyCmd)
 }
