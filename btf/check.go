@@ -708,7 +708,7 @@ func (c *checker) checkType(t Type) {
 		c.add(t, RuleKind, "unknown kind %d", uint8(k))
 		return
 	}
-	if want := extraWords(k, t.Vlen()); want != len(t.Extra()) {
+	if want := ExtraWords(k, t.Vlen()); want != len(t.Extra()) {
 		c.add(t, RuleLayout, "%d trailing words, %s with vlen %d needs %d", len(t.Extra()), k, t.Vlen(), want)
 		return
 	}
@@ -1372,7 +1372,7 @@ func (c *checker) checkDepth() {
 	for id := first; id < c.next; id++ {
 		t := c.s.Type(id)
 		k := t.Kind()
-		if k > MaxKind || len(t.Extra()) != extraWords(k, t.Vlen()) {
+		if k > MaxKind || len(t.Extra()) != ExtraWords(k, t.Vlen()) {
 			continue
 		}
 		if needsResolve(k) && !resolved(id) {
@@ -1396,7 +1396,7 @@ func (c *checker) checkDepth() {
 // follows, and false when there are no more.
 func (c *checker) resolveChild(t Type, i int) (TypeID, bool) {
 	k := t.Kind()
-	if k > MaxKind || len(t.Extra()) != extraWords(k, t.Vlen()) {
+	if k > MaxKind || len(t.Extra()) != ExtraWords(k, t.Vlen()) {
 		return 0, false
 	}
 	switch {

@@ -137,9 +137,7 @@ func appendU(b []byte, v uint32) []byte {
 // appendRawType appends the listing of type id with header h and trailing
 // words ext; names and DATASEC entries are looked up in s.
 func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte {
-	k := Kind(h.Info >> 24 & 0x1f)
-	vlen := int(h.Info & 0xffff)
-	kflag := h.Info>>31 != 0
+	k, vlen, kflag := KindOf(h.Info), VlenOf(h.Info), KindFlagOf(h.Info)
 
 	b = append(b, '[')
 	b = appendU(b, uint32(id))
@@ -181,10 +179,7 @@ func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte
 		b = appendU(b, uint32(vlen))
 		for j := 0; j < vlen; j++ {
 			m := ext[3*j : 3*j+3]
-			off, bits := m[2], uint32(0)
-			if kflag {
-				off, bits = m[2]&0xffffff, m[2]>>24
-			}
+			off, bits := MemberOffset(m[2], kflag)
 			b = append(b, "\n\t'"...)
 			b = s.appendStr(b, m[0])
 			b = append(b, "' type_id="...)

@@ -33,7 +33,7 @@ func (s *Spec) SetRawStrings(strs []byte) {
 // size-or-type word and its trailing words, in the order libbpf visits
 // them: the size-or-type word first, then the trailing words in order.
 func ForEachTypeRef(info uint32, sizeType *uint32, ext []uint32, fn func(*uint32)) {
-	k, vlen := Kind(info>>24&0x1f), int(info&0xffff)
+	k, vlen := KindOf(info), VlenOf(info)
 	switch k {
 	case KindPtr, KindTypedef, KindVolatile, KindConst, KindRestrict,
 		KindFunc, KindVar, KindDeclTag, KindTypeTag:
@@ -63,7 +63,7 @@ func ForEachTypeRef(info uint32, sizeType *uint32, ext []uint32, fn func(*uint32
 // rebuilt string table).
 func ForEachStringRef(info uint32, nameOff *uint32, ext []uint32, fn func(*uint32)) {
 	fn(nameOff)
-	k, vlen := Kind(info>>24&0x1f), int(info&0xffff)
+	k, vlen := KindOf(info), VlenOf(info)
 	switch k {
 	case KindStruct, KindUnion, KindEnum64:
 		for i := 0; i < vlen; i++ {

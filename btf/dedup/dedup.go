@@ -60,9 +60,6 @@ var ErrTypeLoop = errors.New("type cycle through reference types only")
 
 type thdr struct{ name, info, size uint32 }
 
-func kindOf(info uint32) btf.Kind { return btf.Kind(info >> 24 & 0x1f) }
-func vlenOf(info uint32) int      { return int(info & 0xffff) }
-
 // deduper holds the whole working state in flat, ID-indexed slices: the
 // types of the base (read only) and of the input (rewritten in place, as
 // libbpf does), the canonical map and the hypothetical map.
@@ -84,7 +81,7 @@ type deduper struct {
 }
 
 func (d *deduper) ext(id uint32) []uint32  { return d.words[d.woff[id]:d.woff[id+1]:d.woff[id+1]] }
-func (d *deduper) kind(id uint32) btf.Kind { return kindOf(d.hdr[id].info) }
+func (d *deduper) kind(id uint32) btf.Kind { return btf.KindOf(d.hdr[id].info) }
 
 // Dedup deduplicates the types of in (its own types; a base, if in is
 // split, is read only) with the semantics of libbpf's btf__dedup and
@@ -143,7 +140,7 @@ func load(in *btf.Spec) (*deduper, error) {
 	d.words = make([]uint32, 0, nw)
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id))
-		if kindOf(info) == btf.KindFwd && id >= start {
+		if btf.KindOf(info) == btf.KindFwd && id >= start {
 			// A FWD's size/type word is unused and the kernel demands
 			// 0; gcc 12 (-gbtf) leaves garbage there, which would keep
 			// equal FWDs apart (libbpf even remaps it as a type ID).
@@ -152,7 +149,7 @@ func load(in *btf.Spec) (*deduper, error) {
 		d.hdr[id] = thdr{name, info, st}
 		d.woff[id] = uint32(len(d.words))
 		d.words = append(d.words, ext...)
-		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+		if k := btf.KindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
 		}
 	}
@@ -322,7 +319,7 @@ func (d *deduper) equalEnum(a, b uint32) bool {
 func isAnyEnum(k btf.Kind) bool { return k == btf.KindEnum || k == btf.KindEnum64 }
 
 func (d *deduper) isEnumFwd(id uint32) bool {
-	return isAnyEnum(d.kind(id)) && vlenOf(d.hdr[id].info) == 0
+	return isAnyEnum(d.kind(id)) && btf.VlenOf(d.hdr[id].info) == 0
 }
 
 // compatEnum: equal enums, or a forward-declared enum (vlen 0) and any enum
@@ -469,7 +466,7 @@ func (d *deduper) resolveFwd(id uint32) uint32 {
 }
 
 func fwdKind(info uint32) btf.Kind {
-	if info>>31 != 0 {
+	if btf.KindFlagOf(info) {
 		return btf.KindUnion
 	}
 	return btf.KindStruct
@@ -584,7 +581,7 @@ func (d *deduper) isEquiv(cand, canon uint32) (bool, error) {
 	d.hypot[canon] = cand
 
 	ch, nh := &d.hdr[cand], &d.hdr[canon]
-	ck, nk := kindOf(ch.info), kindOf(nh.info)
+	ck, nk := btf.KindOf(ch.info), btf.KindOf(nh.info)
 	if ch.name != nh.name {
 		return false, nil
 	}
@@ -787,7 +784,7 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 	h := &d.hdr[id]
 	newID := id
 	var hash uint64
-	switch kindOf(h.info) {
+	switch btf.KindOf(h.info) {
 	case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindPtr,
 		btf.KindFunc, btf.KindTypeTag:
 		r, err := d.refType(h.size)
@@ -858,7 +855,7 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 			return true
 		})
 	default:
-		return 0, fmt.Errorf("dedup: type [%d]: unexpected kind %s among reference types", id, kindOf(h.info))
+		return 0, fmt.Errorf("dedup: type [%d]: unexpected kind %s among reference types", id, btf.KindOf(h.info))
 	}
 	d.cmap[id] = newID
 	if newID == id {
@@ -884,7 +881,7 @@ func (d *deduper) varTypes() {
 	for _, pass := range []btf.Kind{btf.KindVar, btf.KindDatasec, btf.KindDeclTag} {
 		for id := d.start; id < d.n; id++ {
 			h := &d.hdr[id]
-			if kindOf(h.info) != pass || d.cmap[id] != id {
+			if btf.KindOf(h.info) != pass || d.cmap[id] != id {
 				continue
 			}
 			if pass == btf.KindDeclTag {

@@ -82,7 +82,7 @@ func PrepareBase(base *btf.Spec) (*Base, error) {
 	d.words = make([]uint32, 0, nw)
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := base.RawType(btf.TypeID(id))
-		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+		if k := btf.KindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: base type [%d]: unknown kind %d", id, k)
 		}
 		d.hdr[id] = thdr{name, info, st}
@@ -240,7 +240,7 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 	var badID, bad uint32 // the first type referring past the last one
 	for id := start; id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id - idShift))
-		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+		if k := btf.KindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
 		} else if k == btf.KindFwd {
 			st = 0 // as load does
