@@ -1,7 +1,6 @@
 package btf
 
 import (
-	"bytes"
 	"io"
 	"slices"
 	"strconv"
@@ -92,11 +91,7 @@ func (s *Spec) appendStr(b []byte, off uint32) []byte {
 	if sp == nil || int(off-sp.startStr) >= len(sp.strs) {
 		return append(b, "(invalid)"...)
 	}
-	str := sp.strs[off-sp.startStr:]
-	if n := bytes.IndexByte(str, 0); n >= 0 {
-		str = str[:n]
-	}
-	return append(b, str...)
+	return append(b, CString(sp.strs[off-sp.startStr:])...)
 }
 
 const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +

@@ -3,7 +3,7 @@ package btf
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
+	"sync"
 )
 
 // TypeID identifies a type. ID 0 is void; a base BTF numbers its types from
@@ -22,8 +22,14 @@ type header struct {
 // ID and its string offsets after the base's string table.
 //
 // A Spec is flat: one header per type plus one slice of trailing 32-bit words
-// shared by all types, so millions of types cost three allocations. It is not
-// safe for concurrent mutation; concurrent reads are fine.
+// shared by all types, so millions of types cost three allocations.
+//
+// Concurrent reads are safe: any number of goroutines may call the methods
+// that do not change the Spec (Type, RawType, String, FindString,
+// Marshal, Check, ...) on one Spec, and on the base that several split
+// Specs share, also while each of them adds types and strings to its own
+// split Spec. Changing a Spec (Add, AddString, SetRaw, SetRawStrings, ...)
+// must not overlap with any other use of that same Spec.
 type Spec struct {
 	base     *Spec
 	startID  TypeID // ID of types[0]
@@ -33,8 +39,12 @@ type Spec struct {
 	extra []uint32 // start of each type's trailing words; len(hdrs)+1 entries
 	words []uint32
 
-	strs   []byte            // this Spec's own string table; strs[0] == 0
-	strIdx map[string]uint32 // interning index, built on first AddString
+	strs []byte // this Spec's own string table; strs[0] == 0
+	// strIdx finds a string of strs by content: the offset where it
+	// first starts. It is built once, on the first lookup or AddString
+	// (strIdxOnce), so that concurrent readers may share the Spec.
+	strIdx     map[string]uint32
+	strIdxOnce sync.Once
 
 	order  binary.ByteOrder // byte order of the input it was parsed from
 	hdrLen uint32           // header length of that input (24 or more)
@@ -122,102 +132,6 @@ func (s *Spec) Type(id TypeID) Type {
 		ID:   id,
 		hdr:  sp.hdrs[i],
 		ext:  sp.words[sp.extra[i]:sp.extra[i+1]:sp.extra[i+1]],
-	}
-}
-
-// String returns the NUL-terminated string at offset off of this Spec's
-// string space (which includes the base's), or "" for an offset outside it.
-// The result shares memory with the table without copying; that is safe
-// because string tables only ever grow by append, which never rewrites
-// bytes already written.
-func (s *Spec) String(off uint32) string {
-	sp := s
-	for sp != nil && off < sp.startStr {
-		sp = sp.base
-	}
-	if sp == nil {
-		return ""
-	}
-	rel := int(off - sp.startStr)
-	if rel >= len(sp.strs) {
-		return ""
-	}
-	b := sp.strs[rel:]
-	n := 0
-	for n < len(b) && b[n] != 0 {
-		n++
-	}
-	if n == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], n)
-}
-
-// ValidStringOff reports whether off is the start of a string within this
-// Spec's string space (its own table or its base's).
-func (s *Spec) ValidStringOff(off uint32) bool {
-	sp := s
-	for sp != nil && off < sp.startStr {
-		sp = sp.base
-	}
-	if sp == nil {
-		return false
-	}
-	return int(off-sp.startStr) < len(sp.strs)
-}
-
-// AddString interns str in this Spec's own string table and returns its
-// offset. The empty string is offset 0 (of the base) in every Spec. In a
-// split Spec a string already in the base returns the base's offset.
-func (s *Spec) AddString(str string) uint32 {
-	if str == "" {
-		return 0
-	}
-	if s.base != nil {
-		if off, ok := s.base.lookupString(str); ok {
-			return off
-		}
-	}
-	if s.strIdx == nil {
-		s.buildStrIdx()
-	}
-	if off, ok := s.strIdx[str]; ok {
-		return off
-	}
-	off := s.startStr + uint32(len(s.strs))
-	s.strs = append(s.strs, str...)
-	s.strs = append(s.strs, 0)
-	s.strIdx[str] = off
-	return off
-}
-
-func (s *Spec) lookupString(str string) (uint32, bool) {
-	if s.base != nil {
-		if off, ok := s.base.lookupString(str); ok {
-			return off, true
-		}
-	}
-	if s.strIdx == nil {
-		s.buildStrIdx()
-	}
-	off, ok := s.strIdx[str]
-	return off, ok
-}
-
-func (s *Spec) buildStrIdx() {
-	s.strIdx = make(map[string]uint32)
-	for i := 0; i < len(s.strs); {
-		j := i
-		for j < len(s.strs) && s.strs[j] != 0 {
-			j++
-		}
-		if j > i {
-			str := string(s.strs[i:j])
-			if _, dup := s.strIdx[str]; !dup {
-				s.strIdx[str] = s.startStr + uint32(i)
-			}
-		}
-		i = j + 1
 	}
 }
 

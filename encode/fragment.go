@@ -134,10 +134,7 @@ func (t *strIntern) resize(size int, buf []byte) {
 			continue
 		}
 		off := uint32(v)
-		end := off
-		for buf[end] != 0 {
-			end++
-		}
+		end := off + uint32(len(btf.CString(buf[off:])))
 		h := maphash.Bytes(t.seed, buf[off:end])
 		for i := h & mask; ; i = (i + 1) & mask {
 			if t.slots[i] == 0 {

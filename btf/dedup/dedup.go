@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -212,15 +211,7 @@ func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
 			*p = c - 1
 			return
 		}
-		b := old[rel:]
-		l := 0
-		for l < len(b) && b[l] != 0 {
-			l++
-		}
-		var s string
-		if l > 0 {
-			s = unsafe.String(&b[0], l)
-		}
+		s := btf.CString(old[rel:])
 		var no uint32
 		found := false
 		if d.baseStrs != nil {

@@ -2,7 +2,6 @@ package dedup
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -108,7 +107,7 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 					*p = c - 1
 					return
 				}
-				str := cstring(old[rel:])
+				str := btf.CString(old[rel:])
 				no, ok := idx[str]
 				if !ok {
 					if str == "" && base == nil {
@@ -184,17 +183,4 @@ func FirstIDs(base *btf.Spec, specs []*btf.Spec) []btf.TypeID {
 		next += btf.TypeID(s.NumTypes())
 	}
 	return ids
-}
-
-// cstring returns the NUL-terminated string at the start of b, sharing b's
-// memory.
-func cstring(b []byte) string {
-	n := 0
-	for n < len(b) && b[n] != 0 {
-		n++
-	}
-	if n == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], n)
 }

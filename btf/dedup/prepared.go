@@ -59,14 +59,11 @@ func resize[T any](s []T, n int) []T {
 	return make([]T, n, n+n/8)
 }
 
-// PrepareBase prepares base (a complete BTF, not split) for DedupOnto. It
-// also builds base's string index, so that base may then be read by
-// concurrent Merge and Dedup calls of split Specs against it.
+// PrepareBase prepares base (a complete BTF, not split) for DedupOnto.
 func PrepareBase(base *btf.Spec) (*Base, error) {
 	if base.Base() != nil {
 		return nil, fmt.Errorf("dedup: a prepared base must be a complete BTF, not split")
 	}
-	base.FindString("\x01dedup: build the string index")
 	// The base part of load's tables for an input split against base
 	// (base types are taken as they are), then prep's index of them.
 	n := uint32(base.NextID())

@@ -3,6 +3,8 @@ package dedup
 import (
 	"hash/maphash"
 	"math/bits"
+
+	"github.com/btfkit/btfkit/btf"
 )
 
 // strIndex finds strings of a base's string table, as btf.Spec.FindString
@@ -40,17 +42,13 @@ func newStrIndex(strs []byte) *strIndex {
 	}
 	x := &strIndex{strs: strs, slots: make([]uint32, size), offBits: offBits, seed: maphash.MakeSeed()}
 	for i := 0; i < len(strs); {
-		j := i
-		for j < len(strs) && strs[j] != 0 {
-			j++
-		}
-		if j > i && j < len(strs) {
-			s := strs[i:j]
-			if sl, tag, found := x.slot(string(s)); !found {
+		s := btf.CString(strs[i:])
+		if s != "" && i+len(s) < len(strs) { // NUL-terminated
+			if sl, tag, found := x.slot(s); !found {
 				*sl = tag<<offBits | uint32(i+1)
 			}
 		}
-		i = j + 1
+		i += len(s) + 1
 	}
 	return x
 }
