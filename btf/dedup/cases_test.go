@@ -6,6 +6,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/cdump"
 	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
 )
 
@@ -100,8 +101,8 @@ func checkAgainstLibbpf(t *testing.T, base *btf.Spec, basePath string, units ...
 	if !bytes.Equal(got, lib) {
 		ls := mustParse(t, lib, base)
 		var a, b bytes.Buffer
-		btf.DumpRaw(&a, out)
-		btf.DumpRaw(&b, ls)
+		cdump.WriteRaw(&a, out)
+		cdump.WriteRaw(&b, ls)
 		t.Errorf("differs from libbpf:\n--- ours (%d types)\n%s--- libbpf (%d types)\n%s", out.NumTypes(), a.String(), ls.NumTypes(), b.String())
 	}
 	return out
@@ -222,7 +223,7 @@ func TestCyclicStructs(t *testing.T) {
 	out := checkAgainstLibbpf(t, nil, "", us...)
 	if out.NumTypes() != 5 {
 		var b bytes.Buffer
-		btf.DumpRaw(&b, out)
+		cdump.WriteRaw(&b, out)
 		t.Errorf("%d types, want 5 (int, node, list, 2 PTRs):\n%s", out.NumTypes(), b.String())
 	}
 	// The same types in one unit only, for a semantic check.
@@ -311,7 +312,7 @@ func TestSplitAgainstBase(t *testing.T) {
 	// in particular no typedef is duplicated (libbpf v1.8.0's bug).
 	if k := kinds(out); out.NumTypes() != 2 || k[btf.KindStruct] != 1 || k[btf.KindPtr] != 1 {
 		var b bytes.Buffer
-		btf.DumpRaw(&b, out)
+		cdump.WriteRaw(&b, out)
 		s := b.String()
 		if len(s) > 4000 {
 			s = s[:4000]
@@ -395,7 +396,7 @@ func TestTypedefCycle(t *testing.T) {
 	}
 	if k := kinds(out); out.NumTypes() != 6 || k[btf.KindTypedef] != 2 || k[btf.KindPtr] != 2 {
 		var b bytes.Buffer
-		btf.DumpRaw(&b, out)
+		cdump.WriteRaw(&b, out)
 		t.Errorf("kinds %v, want int, T, *T, node, node_p, *node:\n%s", k, b.String())
 	}
 }
