@@ -21,6 +21,7 @@ import (
 	"github.com/ulikunitz/xz"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 )
 
 // moduleSuffixes are the file names FindModules takes for kernel modules,
@@ -134,7 +135,7 @@ type BatchResult struct {
 // failures. done may return an error (say, writing the output failed);
 // it is counted as that module's failure, and done is not called again for
 // it.
-func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResult) error) (failed int) {
+func EncodeBatch(mods []Module, base *dedup.Base, o BatchOptions, done func(BatchResult) error) (failed int) {
 	total := o.Jobs
 	if total <= 0 {
 		total = runtime.NumCPU()
@@ -193,7 +194,7 @@ func largestFirst(mods []Module) []int {
 // EncodeModule is EncodeSplit for a module file that may be compressed
 // (.ko.xz, .ko.zst, .ko.gz): such a file is decompressed to a temporary
 // file in tempDir ("" for os.TempDir()), removed afterwards.
-func EncodeModule(path string, base *Base, o Options, tempDir string) (*btf.Spec, error) {
+func EncodeModule(path string, base *dedup.Base, o Options, tempDir string) (*btf.Spec, error) {
 	local, cleanup, err := decompressModule(path, tempDir)
 	if err != nil {
 		return nil, err

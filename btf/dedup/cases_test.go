@@ -342,6 +342,16 @@ func TestSplitBaseFwdNotAdjusted(t *testing.T) {
 	}
 }
 
+// mergeDedup merges specs and deduplicates the result, as a caller with
+// per-unit BTF does.
+func mergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+	m, err := Merge(specs...)
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	return Dedup(m, opts)
+}
+
 func TestMappingAndFirstIDs(t *testing.T) {
 	u1 := newUnit()
 	u1.ptr(u1.fwd("foo", false)) // [1] FWD, [2] PTR
@@ -350,7 +360,7 @@ func TestMappingAndFirstIDs(t *testing.T) {
 	foo := u2.structT("foo", 4, mem{"u", i, 0})
 	p2 := u2.ptr(foo)
 	specs := []*btf.Spec{u1.Spec, u2.Spec}
-	out, m, err := DedupSpecsOnto(nil, specs, Options{})
+	out, m, err := mergeDedup(specs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +400,7 @@ func TestTypedefCycle(t *testing.T) {
 		u.setMembers(node, mem{"next", np, 0})
 		specs = append(specs, u.Spec)
 	}
-	out, _, err := DedupSpecsOnto(nil, specs, Options{})
+	out, _, err := mergeDedup(specs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +436,7 @@ func TestMalformed(t *testing.T) {
 		u.structT("s", 8, mem{"p", a, 0}, mem{"q", b, 0})
 		specs = append(specs, u.Spec)
 	}
-	if _, _, err := DedupSpecsOnto(nil, specs, Options{}); err == nil {
+	if _, _, err := mergeDedup(specs, Options{}); err == nil {
 		t.Error("struct over a PTR cycle: no error from the reference phase")
 	}
 }
@@ -437,7 +447,7 @@ func TestNoNameFwdResolution(t *testing.T) {
 	u2 := newUnit()
 	u2.ptr(u2.structT("foo", 4, mem{"u", u2.int_("int", 4, true), 0}))
 	specs := []*btf.Spec{u1.Spec, u2.Spec}
-	out, _, err := DedupSpecsOnto(nil, specs, Options{NoNameFwdResolution: true})
+	out, _, err := mergeDedup(specs, Options{NoNameFwdResolution: true})
 	if err != nil {
 		t.Fatal(err)
 	}

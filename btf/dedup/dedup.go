@@ -21,6 +21,19 @@ type Options struct {
 	// still unresolved after the struct phase onto the one STRUCT/UNION of
 	// its name (libbpf always does it; pahole output depends on it).
 	NoNameFwdResolution bool
+
+	// Base, when not nil, is a base BTF made ready by PrepareBase, for
+	// deduplicating many inputs against one base (a kernel's modules
+	// against its vmlinux) without redoing the base's share of the work
+	// each time. The input must then be split against Base.Spec(), or be
+	// a standalone BTF (numbered from 1) that refers to no base type,
+	// such as an encoder's output for a module: that is taken as
+	// MergeOnto(Base.Spec(), in) would place it, without the copy, and
+	// the Mapping's input IDs are the placed ones (in's IDs +
+	// Base.Spec().NextID()-1). The result is split against Base.Spec()
+	// and is, byte for byte, what Dedup without Base gives for the input
+	// split against that base.
+	Base *Base
 }
 
 // Mapping maps the IDs of a Dedup input to the IDs of its output. IDs of a
@@ -89,7 +102,15 @@ func (d *deduper) kind(id uint32) btf.Kind { return btf.KindOf(d.hdr[id].info) }
 // in is not modified. The result depends only on in: its types are in
 // first-occurrence order of their canonical representatives, its strings
 // in first-reference order, exactly as libbpf lays them out.
+//
+// To deduplicate several Specs together (a compiler's per-unit BTF, the
+// members of a BTF archive), Merge them first. With opts.Base the input is
+// deduplicated against a prepared base (see Options.Base). Concurrent
+// calls are safe, also when they share a base or a prepared base.
 func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+	if opts.Base != nil {
+		return dedupOnto(opts.Base, in, opts)
+	}
 	d, err := load(in)
 	if err != nil {
 		return nil, Mapping{}, err

@@ -146,32 +146,11 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 	return out, nil
 }
 
-// DedupSpecs merges specs (see Merge) and deduplicates the result: the
-// one call an encoder with per-unit fragments needs.
-func DedupSpecs(specs []*btf.Spec, opts Options) (*btf.Spec, error) {
-	m, err := Merge(specs...)
-	if err != nil {
-		return nil, err
-	}
-	out, _, err := Dedup(m, opts)
-	return out, err
-}
-
-// DedupSpecsOnto merges specs onto base (see MergeOnto; base may be nil)
-// and deduplicates the result, returning the Mapping from merged IDs to
-// output IDs. Type x of specs[i] has the merged ID
-// FirstIDs(base, specs)[i] + (x - specs[i].FirstID()); base IDs and void
-// keep theirs.
-func DedupSpecsOnto(base *btf.Spec, specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
-	m, err := MergeOnto(base, specs...)
-	if err != nil {
-		return nil, Mapping{}, err
-	}
-	return Dedup(m, opts)
-}
-
 // FirstIDs returns, for each spec, the merged ID its first own type gets in
-// MergeOnto(base, specs...) (and Merge, whose base is the specs' own).
+// MergeOnto(base, specs...) (and Merge, whose base is the specs' own): type
+// x of specs[i] has the merged ID FirstIDs(base, specs)[i] + (x -
+// specs[i].FirstID()), which a Mapping of Dedup on the merged Spec then
+// maps to its output ID.
 func FirstIDs(base *btf.Spec, specs []*btf.Spec) []btf.TypeID {
 	next := btf.TypeID(1)
 	if base != nil {

@@ -4,8 +4,8 @@ package dedup
 // its vmlinux) redoes the same work on the base each time: Dedup copies the
 // base's types into its tables, hashes every one of them into the candidate
 // index and collects the base's struct names for FWD resolution, ~10 ms of
-// the ~15 ms a typical module takes. A Base does that once; DedupOnto then
-// starts each run from the prepared tables, so its result is Dedup's, byte
+// the ~15 ms a typical module takes. A Base does that once; Dedup with
+// Options.Base then starts each run from the prepared tables, so its result is Dedup's, byte
 // for byte (the equivalence test checks it on real modules): the base's
 // types as copies (kept between runs in reused memory), the candidate
 // index as an overlay of the base's (table.go), read through a frozen
@@ -19,8 +19,8 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// Base is a base BTF prepared for any number of DedupOnto runs. It is
-// read only once made: concurrent DedupOnto calls may share it.
+// Base is a base BTF prepared for any number of Dedup runs against it
+// (Options.Base). It is read only once made: concurrent runs may share it.
 type Base struct {
 	spec  *btf.Spec
 	hdr   []thdr   // IDs 0 .. NextID()-1
@@ -42,7 +42,7 @@ type Base struct {
 	scratch sync.Pool
 }
 
-// scratch is a deduper's memory, kept between DedupOnto runs.
+// scratch is a deduper's memory, kept between runs against a Base.
 type scratch struct {
 	hdr                []thdr
 	woff, words        []uint32
@@ -59,7 +59,8 @@ func resize[T any](s []T, n int) []T {
 	return make([]T, n, n+n/8)
 }
 
-// PrepareBase prepares base (a complete BTF, not split) for DedupOnto.
+// PrepareBase prepares base (a complete BTF, not split) for Dedup runs
+// against it (Options.Base). base must not be changed afterwards.
 func PrepareBase(base *btf.Spec) (*Base, error) {
 	if base.Base() != nil {
 		return nil, fmt.Errorf("dedup: a prepared base must be a complete BTF, not split")
@@ -113,14 +114,10 @@ func PrepareBase(base *btf.Spec) (*Base, error) {
 // Spec returns the base BTF.
 func (b *Base) Spec() *btf.Spec { return b.spec }
 
-// DedupOnto is Dedup for a Spec split against b.Spec(): the same result
-// and Mapping, without redoing the base's share of the work.
-//
-// in may also be a standalone BTF (numbered from 1) that refers to no base
-// type, such as an encoder's output for a module: it is then taken as
-// MergeOnto(b.Spec(), in) would place it, without that copy, and the
-// Mapping's input IDs are the placed ones (in's IDs + b.Spec().NextID()-1).
-func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+// dedupOnto is Dedup with Options.Base: for in split against b.Spec() (or
+// standalone, placed after it), the same result and Mapping as Dedup of
+// in split against the base, without redoing the base's share of the work.
+func dedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	// strSpec has in's own string table, split against the base: in
 	// itself, or for a standalone in a shell without types.
 	strSpec := in
@@ -134,7 +131,7 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 		idShift = uint32(b.spec.NextID()) - uint32(in.FirstID())
 		strShift = strSpec.StringsStart()
 	default:
-		return nil, Mapping{}, fmt.Errorf("dedup: DedupOnto: the input is split against another base than the prepared one")
+		return nil, Mapping{}, fmt.Errorf("dedup: the input is split against another base than the prepared one (Options.Base)")
 	}
 	sc, _ := b.scratch.Get().(*scratch)
 	if sc == nil {
@@ -177,15 +174,6 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	sc.tab = d.tab
 	d.tab = table{}
 	return d.compactRemap(strSpec, strs)
-}
-
-// DedupSpecsOntoBase is DedupSpecsOnto with a prepared base.
-func DedupSpecsOntoBase(b *Base, specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
-	m, err := MergeOnto(b.spec, specs...)
-	if err != nil {
-		return nil, Mapping{}, err
-	}
-	return DedupOnto(b, m, opts)
 }
 
 // loadOnto is load for an input split against b: the base part of the

@@ -9,9 +9,9 @@ import (
 
 // strIndex finds strings of a base's string table, as btf.Spec.FindString
 // does for a complete base (the first place a string starts, "" at 0), in
-// a table made for the lookups a DedupOnto run makes of every string of
-// its input, most of them in a table of 100,000 strings shared by all
-// runs: one 4-byte slot per probe (a hash tag and the offset; a vmlinux's
+// a table made for the lookups a run against a prepared Base makes of
+// every string of its input, most of them in a table of 100,000 strings
+// shared by all runs: one 4-byte slot per probe (a hash tag and the offset; a vmlinux's
 // fits in 512 KiB, a core's second-level cache) and one comparison with
 // the table's bytes, where a map of strings reads a group of control
 // bytes, a string header and the string itself, in three cache lines of a
