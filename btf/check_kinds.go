@@ -238,7 +238,7 @@ func (c *checker) checkStruct(t Type) {
 			}
 		}
 		mdesc := fmt.Sprintf("member %d '%s'", i, mname)
-		off, bfs := t.MemberBits(i)
+		off, bitfieldSize := t.MemberBits(i)
 		if isUnion && off != 0 {
 			c.add(t, RuleMemberOffset, "%s at bit %d, union members must be at offset 0", mdesc, off)
 		}
@@ -262,31 +262,31 @@ func (c *checker) checkStruct(t Type) {
 		byteOff := uint64(off / 8)
 		switch {
 		case rk == KindInt:
-			c.checkIntMember(t, mdesc, rt, off, bfs)
+			c.checkIntMember(t, mdesc, rt, off, bitfieldSize)
 			continue
 		case (rk == KindEnum || rk == KindEnum64) && t.KindFlag():
 			// The kernel's btf_enum_check_kflag_member takes every enum
 			// member of a kind_flag struct as 32 bits wide.
-			nbits := uint64(bfs)
-			if bfs == 0 {
+			nbits := uint64(bitfieldSize)
+			if bitfieldSize == 0 {
 				if off%8 != 0 {
 					c.add(t, RuleMemberOffset, "%s at bit %d is not byte aligned", mdesc, off)
 					continue
 				}
 				nbits = 32
-			} else if bfs > 32 {
-				c.add(t, RuleBitfield, "%s enum bitfield of %d bits; the kernel allows at most 32", mdesc, bfs)
+			} else if bitfieldSize > 32 {
+				c.add(t, RuleBitfield, "%s enum bitfield of %d bits; the kernel allows at most 32", mdesc, bitfieldSize)
 				continue
 			}
 			if (uint64(off)+nbits+7)/8 > ssize {
 				c.add(t, RuleMemberBounds, "%s at bit %d of %d bits past struct size %d bytes", mdesc, off, nbits, ssize)
-			} else if c.cfg.strict && bfs == 0 && byteOff+msize > ssize {
+			} else if c.cfg.strict && bitfieldSize == 0 && byteOff+msize > ssize {
 				c.add(t, RuleConvention, "%s at bit %d of %d bytes past struct size %d bytes", mdesc, off, msize, ssize)
 			}
 			continue
 		default:
-			if bfs != 0 {
-				c.add(t, RuleBitfield, "%s is a bitfield of %d bits but of type %s; only INT and ENUM bitfields exist", mdesc, bfs, c.describe(rid))
+			if bitfieldSize != 0 {
+				c.add(t, RuleBitfield, "%s is a bitfield of %d bits but of type %s; only INT and ENUM bitfields exist", mdesc, bitfieldSize, c.describe(rid))
 				continue
 			}
 		}
@@ -306,7 +306,7 @@ func (c *checker) checkStruct(t Type) {
 
 // checkIntMember applies the kernel's btf_int_check_member and
 // btf_int_check_kflag_member.
-func (c *checker) checkIntMember(t Type, mdesc string, it Type, off, bfs uint32) {
+func (c *checker) checkIntMember(t Type, mdesc string, it Type, off, bitfieldSize uint32) {
 	ssize := uint64(t.Size())
 	if len(it.Extra()) != 1 {
 		return // a malformed INT, reported as such
@@ -318,15 +318,15 @@ func (c *checker) checkIntMember(t Type, mdesc string, it Type, off, bfs uint32)
 			c.add(t, RuleBitfield, "%s: in a kind_flag struct an INT member must be a regular INT, %s is not", mdesc, c.describe(it.ID))
 			return
 		}
-		bitOff, nbits = uint64(off), uint64(bfs)
-		if bfs == 0 {
+		bitOff, nbits = uint64(off), uint64(bitfieldSize)
+		if bitfieldSize == 0 {
 			if off%8 != 0 {
 				c.add(t, RuleMemberOffset, "%s at bit %d is not byte aligned", mdesc, off)
 				return
 			}
 			nbits = uint64(ibits)
-		} else if bfs > uint32(ibits) {
-			c.add(t, RuleBitfield, "%s bitfield of %d bits wider than its %d-bit INT", mdesc, bfs, ibits)
+		} else if bitfieldSize > uint32(ibits) {
+			c.add(t, RuleBitfield, "%s bitfield of %d bits wider than its %d-bit INT", mdesc, bitfieldSize, ibits)
 			return
 		}
 	} else {

@@ -70,29 +70,38 @@ const (
 // STRUCT, UNION or TYPEDEF (impossible in C; malformed input).
 var ErrTypeLoop = errors.New("type cycle through reference types only")
 
-type thdr struct{ name, info, size uint32 }
+// typeHeader is a type's 12-byte header: name offset, info word and
+// size-or-type word.
+type typeHeader struct{ name, info, sizeType uint32 }
 
 // deduper holds the whole working state in flat, ID-indexed slices: the
 // types of the base (read only) and of the input (rewritten in place, as
 // libbpf does), the canonical map and the hypothetical map.
 type deduper struct {
-	start uint32 // first ID of the input's own types
-	n     uint32 // one past the last ID
-	hdr   []thdr
-	woff  []uint32 // woff[id]..woff[id+1]: trailing words of id
-	words []uint32
+	start    uint32 // first ID of the input's own types
+	n        uint32 // one past the last ID
+	hdr      []typeHeader
+	extStart []uint32 // extStart[id]..extStart[id+1]: trailing words of id
+	words    []uint32
 
-	cmap      []uint32 // canonical map (libbpf's d->map)
-	hypot     []uint32 // hypothetical map (libbpf's d->hypot_map)
-	hypotList []uint32
-	adjCanon  bool
-	tab       table
+	canonical       []uint32 // canonical map (libbpf's d->map)
+	hypothetical    []uint32 // hypothetical map (libbpf's d->hypot_map)
+	hypotheticalIDs []uint32 // the entries of hypothetical that are set
+	// needsBaseChange says that the equivalence check under way matched
+	// a base FWD with a struct or union: that would need the base
+	// changed, so the match does not count (libbpf's hypot_adjust_canon).
+	needsBaseChange bool
+	tab             table // the candidate index (table.go)
 
-	ident    []uint32  // when not nil, holds at least 0 .. start-1 (a prepared base's)
+	identity []uint32  // when not nil, holds at least 0 .. start-1 (a prepared base's)
 	baseStrs *strIndex // when not nil, finds the base's strings (a prepared base's)
 }
 
-func (d *deduper) ext(id uint32) []uint32  { return d.words[d.woff[id]:d.woff[id+1]:d.woff[id+1]] }
+// ext returns the trailing words of type id (not a copy).
+func (d *deduper) ext(id uint32) []uint32 {
+	return d.words[d.extStart[id]:d.extStart[id+1]:d.extStart[id+1]]
+}
+
 func (d *deduper) kind(id uint32) btf.Kind { return btf.KindOf(d.hdr[id].info) }
 
 // Dedup deduplicates the types of in (its own types; a base, if in is
@@ -119,7 +128,7 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	if err != nil {
 		return nil, Mapping{}, err
 	}
-	d.prep()
+	d.indexBase()
 	if err := d.primTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
@@ -150,8 +159,8 @@ func load(in *btf.Spec) (*deduper, error) {
 		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
 	}
 	d := &deduper{start: start, n: n}
-	d.hdr = make([]thdr, n)
-	d.woff = make([]uint32, n+1)
+	d.hdr = make([]typeHeader, n)
+	d.extStart = make([]uint32, n+1)
 	nw := 0
 	for id := uint32(1); id < n; id++ {
 		_, _, _, ext := in.RawType(btf.TypeID(id))
@@ -166,20 +175,20 @@ func load(in *btf.Spec) (*deduper, error) {
 			// equal FWDs apart (libbpf even remaps it as a type ID).
 			st = 0
 		}
-		d.hdr[id] = thdr{name, info, st}
-		d.woff[id] = uint32(len(d.words))
+		d.hdr[id] = typeHeader{name, info, st}
+		d.extStart[id] = uint32(len(d.words))
 		d.words = append(d.words, ext...)
 		if k := btf.KindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
 		}
 	}
-	d.woff[n] = uint32(len(d.words))
+	d.extStart[n] = uint32(len(d.words))
 	// Every referenced ID must exist, or the phases below would index
 	// out of range.
 	for id := start; id < n; id++ {
 		var bad uint32
 		h := &d.hdr[id]
-		btf.ForEachTypeRef(h.info, &h.size, d.ext(id), func(p *uint32) {
+		btf.ForEachTypeRef(h.info, &h.sizeType, d.ext(id), func(p *uint32) {
 			if *p >= n && bad == 0 {
 				bad = *p
 			}
@@ -188,16 +197,16 @@ func load(in *btf.Spec) (*deduper, error) {
 			return nil, fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", id, d.kind(id), bad, n-1)
 		}
 	}
-	d.cmap = make([]uint32, n)
-	d.hypot = make([]uint32, n)
+	d.canonical = make([]uint32, n)
+	d.hypothetical = make([]uint32, n)
 	for id := uint32(1); id < n; id++ {
 		k := d.kind(id)
 		if id < start || k == btf.KindVar || k == btf.KindDatasec {
-			d.cmap[id] = id // base types and VAR/DATASEC are self-canonical
+			d.canonical[id] = id // base types and VAR/DATASEC are self-canonical
 		} else {
-			d.cmap[id] = unprocessed
+			d.canonical[id] = unprocessed
 		}
-		d.hypot[id] = unprocessed
+		d.hypothetical[id] = unprocessed
 	}
 	return d, nil
 }
@@ -266,32 +275,32 @@ func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
 // Signature hashes, computed as libbpf computes them (h*31 + v on 64 bits)
 // so that candidate chains come out in libbpf's order.
 
-func hc(h, v uint64) uint64 { return h*31 + v }
+func hashCombine(h, v uint64) uint64 { return h*31 + v }
 
 func (d *deduper) hashCommon(id uint32) uint64 {
 	h := &d.hdr[id]
-	return hc(hc(hc(0, uint64(h.name)), uint64(h.info)), uint64(h.size))
+	return hashCombine(hashCombine(hashCombine(0, uint64(h.name)), uint64(h.info)), uint64(h.sizeType))
 }
 
 func (d *deduper) hashTypedef(id uint32) uint64 {
 	h := &d.hdr[id]
-	return hc(hc(0, uint64(h.name)), uint64(h.info))
+	return hashCombine(hashCombine(0, uint64(h.name)), uint64(h.info))
 }
 
 func (d *deduper) hashIntTag(id uint32) uint64 {
-	return hc(d.hashCommon(id), uint64(d.words[d.woff[id]]))
+	return hashCombine(d.hashCommon(id), uint64(d.words[d.extStart[id]]))
 }
 
 func (d *deduper) hashEnum(id uint32) uint64 {
-	return hc(0, uint64(d.hdr[id].name))
+	return hashCombine(0, uint64(d.hdr[id].name))
 }
 
 func (d *deduper) hashStruct(id uint32) uint64 {
 	h := d.hashCommon(id)
 	e := d.ext(id)
 	for i := 0; i+2 < len(e); i += 3 {
-		h = hc(h, uint64(e[i]))
-		h = hc(h, uint64(e[i+2]))
+		h = hashCombine(h, uint64(e[i]))
+		h = hashCombine(h, uint64(e[i+2]))
 	}
 	return h
 }
@@ -299,15 +308,15 @@ func (d *deduper) hashStruct(id uint32) uint64 {
 func (d *deduper) hashArray(id uint32) uint64 {
 	h := d.hashCommon(id)
 	e := d.ext(id)
-	return hc(hc(hc(h, uint64(e[0])), uint64(e[1])), uint64(e[2]))
+	return hashCombine(hashCombine(hashCombine(h, uint64(e[0])), uint64(e[1])), uint64(e[2]))
 }
 
 func (d *deduper) hashFnProto(id uint32) uint64 {
 	h := d.hashCommon(id)
 	e := d.ext(id)
 	for i := 0; i+1 < len(e); i += 2 {
-		h = hc(h, uint64(e[i]))
-		h = hc(h, uint64(e[i+1]))
+		h = hashCombine(h, uint64(e[i]))
+		h = hashCombine(h, uint64(e[i+1]))
 	}
 	return h
 }
@@ -318,7 +327,7 @@ func (d *deduper) hashFnProto(id uint32) uint64 {
 func (d *deduper) equalCommon(a, b uint32) bool { return d.hdr[a] == d.hdr[b] }
 
 func (d *deduper) equalIntTag(a, b uint32) bool {
-	return d.equalCommon(a, b) && d.words[d.woff[a]] == d.words[d.woff[b]]
+	return d.equalCommon(a, b) && d.words[d.extStart[a]] == d.words[d.extStart[b]]
 }
 
 func (d *deduper) equalEnum(a, b uint32) bool {
@@ -361,7 +370,7 @@ func (d *deduper) equalTypedef(a, b uint32) bool {
 }
 
 func (d *deduper) compatArray(a, b uint32) bool {
-	return d.equalCommon(a, b) && d.words[d.woff[a]+2] == d.words[d.woff[b]+2]
+	return d.equalCommon(a, b) && d.words[d.extStart[a]+2] == d.words[d.extStart[b]+2]
 }
 
 func (d *deduper) compatFnProto(a, b uint32) bool {
@@ -377,8 +386,8 @@ func (d *deduper) compatFnProto(a, b uint32) bool {
 	return true
 }
 
-// prep indexes the base's types as candidates (split dedup).
-func (d *deduper) prep() {
+// indexBase indexes the base's types as candidates (split dedup).
+func (d *deduper) indexBase() {
 	for id := uint32(1); id < d.start; id++ {
 		var h uint64
 		switch d.kind(id) {
@@ -433,7 +442,7 @@ func (d *deduper) primTypes() error {
 						newID = c
 						return false
 					}
-					d.cmap[c] = id
+					d.canonical[c] = id
 				}
 				return true
 			})
@@ -449,7 +458,7 @@ func (d *deduper) primTypes() error {
 		default:
 			continue
 		}
-		d.cmap[id] = newID
+		d.canonical[id] = newID
 		if newID == id {
 			d.tab.add(h, id)
 		}
@@ -457,11 +466,11 @@ func (d *deduper) primTypes() error {
 	return nil
 }
 
-func (d *deduper) isMapped(id uint32) bool { return d.cmap[id] <= maxTypes }
+func (d *deduper) isMapped(id uint32) bool { return d.canonical[id] <= maxTypes }
 
 func (d *deduper) resolve(id uint32) uint32 {
-	for d.isMapped(id) && d.cmap[id] != id {
-		id = d.cmap[id]
+	for d.isMapped(id) && d.canonical[id] != id {
+		id = d.canonical[id]
 	}
 	return id
 }
@@ -514,7 +523,7 @@ func (d *deduper) identical(a, b uint32, depth int) bool {
 			if d.hdr[a].info != d.hdr[b].info || d.hdr[a].name != d.hdr[b].name {
 				return false
 			}
-			a, b = d.hdr[a].size, d.hdr[b].size
+			a, b = d.hdr[a].sizeType, d.hdr[b].sizeType
 			if a == b {
 				return true
 			}
@@ -550,7 +559,7 @@ func (d *deduper) identical(a, b uint32, depth int) bool {
 			if !d.compatFnProto(a, b) {
 				return false
 			}
-			if d.hdr[a].size != d.hdr[b].size && !d.identical(d.hdr[a].size, d.hdr[b].size, depth-1) {
+			if d.hdr[a].sizeType != d.hdr[b].sizeType && !d.identical(d.hdr[a].sizeType, d.hdr[b].sizeType, depth-1) {
 				return false
 			}
 			ea, eb := d.ext(a), d.ext(b)
@@ -567,12 +576,12 @@ func (d *deduper) identical(a, b uint32, depth int) bool {
 	return false
 }
 
-func (d *deduper) clearHypot() {
-	for _, id := range d.hypotList {
-		d.hypot[id] = unprocessed
+func (d *deduper) clearHypothetical() {
+	for _, id := range d.hypotheticalIDs {
+		d.hypothetical[id] = unprocessed
 	}
-	d.hypotList = d.hypotList[:0]
-	d.adjCanon = false
+	d.hypotheticalIDs = d.hypotheticalIDs[:0]
+	d.needsBaseChange = false
 }
 
 // isEquiv is the side-by-side DFS of the candidate graph (rooted at cand,
@@ -583,36 +592,38 @@ func (d *deduper) isEquiv(cand, canon uint32) (bool, error) {
 		return true, nil
 	}
 	canon = d.resolveFwd(canon)
-	if hy := d.hypot[canon]; hy <= maxTypes {
+	if hy := d.hypothetical[canon]; hy <= maxTypes {
 		if hy == cand {
 			return true, nil
 		}
 		return d.identical(hy, cand, identDepth), nil
 	}
-	d.hypotList = append(d.hypotList, canon)
-	d.hypot[canon] = cand
+	d.hypotheticalIDs = append(d.hypotheticalIDs, canon)
+	d.hypothetical[canon] = cand
 
-	ch, nh := &d.hdr[cand], &d.hdr[canon]
-	ck, nk := btf.KindOf(ch.info), btf.KindOf(nh.info)
-	if ch.name != nh.name {
+	candHdr, canonHdr := &d.hdr[cand], &d.hdr[canon]
+	candKind, canonKind := btf.KindOf(candHdr.info), btf.KindOf(canonHdr.info)
+	if candHdr.name != canonHdr.name {
 		return false, nil
 	}
-	if (ck == btf.KindFwd || nk == btf.KindFwd) && ck != nk {
-		var real, fk btf.Kind
-		if ck == btf.KindFwd {
-			real, fk = nk, fwdKind(ch.info)
+	if (candKind == btf.KindFwd || canonKind == btf.KindFwd) && candKind != canonKind {
+		// A FWD on one side, a STRUCT or UNION (or anything else) on
+		// the other: equivalent when the FWD declares that kind.
+		var defined, declared btf.Kind
+		if candKind == btf.KindFwd {
+			defined, declared = canonKind, fwdKind(candHdr.info)
 		} else {
-			real, fk = ck, fwdKind(nh.info)
-			if fk == real && canon < d.start {
-				d.adjCanon = true // a base FWD would have to change
+			defined, declared = candKind, fwdKind(canonHdr.info)
+			if declared == defined && canon < d.start {
+				d.needsBaseChange = true // a base FWD would have to change
 			}
 		}
-		return fk == real, nil
+		return declared == defined, nil
 	}
-	if ck != nk {
+	if candKind != canonKind {
 		return false, nil
 	}
-	switch ck {
+	switch candKind {
 	case btf.KindInt:
 		return d.equalIntTag(cand, canon), nil
 	case btf.KindEnum, btf.KindEnum64:
@@ -621,10 +632,10 @@ func (d *deduper) isEquiv(cand, canon uint32) (bool, error) {
 		return d.equalCommon(cand, canon), nil
 	case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindPtr,
 		btf.KindTypedef, btf.KindFunc, btf.KindTypeTag:
-		if ch.info != nh.info {
+		if candHdr.info != canonHdr.info {
 			return false, nil
 		}
-		return d.isEquiv(ch.size, nh.size)
+		return d.isEquiv(candHdr.sizeType, canonHdr.sizeType)
 	case btf.KindArray:
 		if !d.compatArray(cand, canon) {
 			return false, nil
@@ -649,7 +660,7 @@ func (d *deduper) isEquiv(cand, canon uint32) (bool, error) {
 		if !d.compatFnProto(cand, canon) {
 			return false, nil
 		}
-		if eq, err := d.isEquiv(ch.size, nh.size); !eq || err != nil {
+		if eq, err := d.isEquiv(candHdr.sizeType, canonHdr.sizeType); !eq || err != nil {
 			return eq, err
 		}
 		ce, ne := d.ext(cand), d.ext(canon)
@@ -660,30 +671,30 @@ func (d *deduper) isEquiv(cand, canon uint32) (bool, error) {
 		}
 		return true, nil
 	}
-	return false, fmt.Errorf("dedup: type [%d]: unexpected kind %s in a struct's type graph", cand, ck)
+	return false, fmt.Errorf("dedup: type [%d]: unexpected kind %s in a struct's type graph", cand, candKind)
 }
 
-// mergeHypot makes the conclusions of a successful equivalence check
+// commitHypothetical makes the conclusions of a successful equivalence check
 // permanent: FWDs resolve to the STRUCT/UNION they matched, and candidate
 // structs whose counterpart is already canonical map onto it.
-func (d *deduper) mergeHypot() {
-	for _, canonID := range d.hypotList {
-		targID := d.hypot[canonID]
+func (d *deduper) commitHypothetical() {
+	for _, canonID := range d.hypotheticalIDs {
+		targID := d.hypothetical[canonID]
 		t := d.resolve(targID)
 		c := d.resolve(canonID)
 		tk, ck := d.kind(t), d.kind(c)
 		if tk != btf.KindFwd && ck == btf.KindFwd {
-			d.cmap[c] = t
+			d.canonical[c] = t
 		}
-		if d.adjCanon {
+		if d.needsBaseChange {
 			continue
 		}
 		if tk == btf.KindFwd && ck != btf.KindFwd {
-			d.cmap[t] = c
+			d.canonical[t] = c
 		}
 		if (tk == btf.KindStruct || tk == btf.KindUnion) && ck != btf.KindFwd &&
 			d.isMapped(c) && !d.isMapped(t) {
-			d.cmap[t] = c
+			d.canonical[t] = c
 		}
 	}
 }
@@ -714,7 +725,7 @@ func (d *deduper) structTypes() error {
 			} else if !d.shallowEqualStruct(id, c) {
 				return true
 			}
-			d.clearHypot()
+			d.clearHypothetical()
 			eq, err := d.isEquiv(id, c)
 			if err != nil {
 				ferr = err
@@ -723,8 +734,8 @@ func (d *deduper) structTypes() error {
 			if !eq {
 				return true
 			}
-			d.mergeHypot()
-			if d.adjCanon {
+			d.commitHypothetical()
+			if d.needsBaseChange {
 				return true
 			}
 			newID = c
@@ -733,12 +744,12 @@ func (d *deduper) structTypes() error {
 		if ferr != nil {
 			return ferr
 		}
-		d.cmap[id] = newID
+		d.canonical[id] = newID
 		if newID == id {
 			d.tab.add(h, id)
 		}
 	}
-	d.clearHypot()
+	d.clearHypothetical()
 	return nil
 }
 
@@ -754,7 +765,7 @@ func (d *deduper) resolveFwdsWith(base map[uint32]uint32, from uint32) {
 	names := make(map[uint32]uint32) // name -> canonical struct/union, 0 if ambiguous
 	for id := from; id < d.n; id++ {
 		k := d.kind(id)
-		if k != btf.KindStruct && k != btf.KindUnion || d.cmap[id] != id {
+		if k != btf.KindStruct && k != btf.KindUnion || d.canonical[id] != id {
 			continue
 		}
 		name := d.hdr[id].name
@@ -765,7 +776,7 @@ func (d *deduper) resolveFwdsWith(base map[uint32]uint32, from uint32) {
 		}
 	}
 	for id := d.start; id < d.n; id++ {
-		if d.kind(id) != btf.KindFwd || d.cmap[id] != id {
+		if d.kind(id) != btf.KindFwd || d.canonical[id] != id {
 			continue
 		}
 		name := d.hdr[id].name
@@ -779,31 +790,31 @@ func (d *deduper) resolveFwdsWith(base map[uint32]uint32, from uint32) {
 		if c == 0 || d.kind(c) != fwdKind(d.hdr[id].info) {
 			continue
 		}
-		d.cmap[id] = c
+		d.canonical[id] = c
 	}
 }
 
 // refType dedups a reference type after the types it refers to, rewriting
 // its references to canonical IDs so that plain equality decides.
 func (d *deduper) refType(id uint32) (uint32, error) {
-	switch m := d.cmap[id]; {
+	switch m := d.canonical[id]; {
 	case m == inProgress:
 		return 0, fmt.Errorf("dedup: type [%d] %s: %w", id, d.kind(id), ErrTypeLoop)
 	case m <= maxTypes:
 		return d.resolve(id), nil
 	}
-	d.cmap[id] = inProgress
+	d.canonical[id] = inProgress
 	h := &d.hdr[id]
 	newID := id
 	var hash uint64
 	switch btf.KindOf(h.info) {
 	case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindPtr,
 		btf.KindFunc, btf.KindTypeTag:
-		r, err := d.refType(h.size)
+		r, err := d.refType(h.sizeType)
 		if err != nil {
 			return 0, err
 		}
-		h.size = r
+		h.sizeType = r
 		hash = d.hashCommon(id)
 		d.tab.cands(hash, func(c uint32) bool {
 			if d.equalCommon(id, c) {
@@ -813,11 +824,11 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 			return true
 		})
 	case btf.KindDeclTag:
-		r, err := d.refType(h.size)
+		r, err := d.refType(h.sizeType)
 		if err != nil {
 			return 0, err
 		}
-		h.size = r
+		h.sizeType = r
 		hash = d.hashIntTag(id)
 		d.tab.cands(hash, func(c uint32) bool {
 			if d.equalIntTag(id, c) {
@@ -846,11 +857,11 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 			return true
 		})
 	case btf.KindFuncProto:
-		r, err := d.refType(h.size)
+		r, err := d.refType(h.sizeType)
 		if err != nil {
 			return 0, err
 		}
-		h.size = r
+		h.sizeType = r
 		e := d.ext(id)
 		for i := 1; i < len(e); i += 2 {
 			if r, err = d.refType(e[i]); err != nil {
@@ -869,7 +880,7 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 	default:
 		return 0, fmt.Errorf("dedup: type [%d]: unexpected kind %s among reference types", id, btf.KindOf(h.info))
 	}
-	d.cmap[id] = newID
+	d.canonical[id] = newID
 	if newID == id {
 		d.tab.add(hash, id)
 	}
@@ -893,16 +904,16 @@ func (d *deduper) varTypes() {
 	for _, pass := range []btf.Kind{btf.KindVar, btf.KindDatasec, btf.KindDeclTag} {
 		for id := d.start; id < d.n; id++ {
 			h := &d.hdr[id]
-			if btf.KindOf(h.info) != pass || d.cmap[id] != id {
+			if btf.KindOf(h.info) != pass || d.canonical[id] != id {
 				continue
 			}
 			if pass == btf.KindDeclTag {
-				if k := d.kind(d.resolve(h.size)); k != btf.KindVar && k != btf.KindDatasec {
+				if k := d.kind(d.resolve(h.sizeType)); k != btf.KindVar && k != btf.KindDatasec {
 					continue
 				}
 			}
 			if pass != btf.KindDatasec {
-				h.size = d.resolve(h.size)
+				h.sizeType = d.resolve(h.sizeType)
 			}
 			e := d.ext(id)
 			if pass == btf.KindDatasec {
@@ -912,7 +923,7 @@ func (d *deduper) varTypes() {
 			}
 			hash := d.hashCommon(id)
 			for _, w := range e {
-				hash = hc(hash, uint64(w))
+				hash = hashCombine(hash, uint64(w))
 			}
 			newID := id
 			d.tab.cands(hash, func(c uint32) bool {
@@ -922,7 +933,7 @@ func (d *deduper) varTypes() {
 				}
 				return true
 			})
-			d.cmap[id] = newID
+			d.canonical[id] = newID
 			if newID == id {
 				d.tab.add(hash, id)
 			}
@@ -933,9 +944,9 @@ func (d *deduper) varTypes() {
 // compactRemap keeps the canonical types in ID order, renumbers them and
 // rewrites every reference, building the output Spec and the Mapping.
 func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, error) {
-	newID := d.hypot // reused, as libbpf does
-	if d.ident != nil {
-		copy(newID, d.ident[:d.start])
+	newID := d.hypothetical // reused, as libbpf does
+	if d.identity != nil {
+		copy(newID, d.identity[:d.start])
 	} else {
 		for id := uint32(0); id < d.start; id++ {
 			newID[id] = id
@@ -944,10 +955,10 @@ func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, e
 	next := d.start
 	nw := 0
 	for id := d.start; id < d.n; id++ {
-		if d.cmap[id] == id {
+		if d.canonical[id] == id {
 			newID[id] = next
 			next++
-			nw += int(d.woff[id+1] - d.woff[id])
+			nw += int(d.extStart[id+1] - d.extStart[id])
 		} else {
 			newID[id] = unprocessed
 		}
@@ -968,16 +979,16 @@ func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, e
 		*p = n
 	}
 	for id := d.start; id < d.n; id++ {
-		if d.cmap[id] != id {
+		if d.canonical[id] != id {
 			continue
 		}
 		h := d.hdr[id]
 		e := d.ext(id)
-		btf.ForEachTypeRef(h.info, &h.size, e, remap)
+		btf.ForEachTypeRef(h.info, &h.sizeType, e, remap)
 		if bad != 0 {
 			return nil, Mapping{}, fmt.Errorf("dedup: type [%d] refers to type %d, which has no canonical type", id, bad)
 		}
-		out.AddRaw(h.name, h.info, h.size, e...)
+		out.AddRaw(h.name, h.info, h.sizeType, e...)
 	}
 	out.SetRawStrings(strs)
 	out.SetHeaderLen(in.HeaderLen())     // libbpf dedups in place, header included

@@ -34,13 +34,13 @@
 // types' 12-byte headers, one slice of trailing words (members,
 // parameters, ...), and three uint32 maps:
 //
-//   - canon: a type's canonical representative. Unprocessed types hold a
-//     marker above the largest legal ID; a type is canonical when
-//     canon[id] == id. Chains (a FWD mapped to a struct that is mapped to
-//     an earlier struct) are followed on lookup ("resolve").
-//   - hypot: the hypothetical map of one equivalence check (below), with a
-//     list of the entries set so it can be cleared in time proportional to
-//     the check, not to the BTF.
+//   - canonical: a type's canonical representative. Unprocessed types
+//     hold a marker above the largest legal ID; a type is canonical when
+//     canonical[id] == id. Chains (a FWD mapped to a struct that is mapped
+//     to an earlier struct) are followed on lookup ("resolve").
+//   - hypothetical: the hypothetical map of one equivalence check (below),
+//     with the list of the entries set (hypotheticalIDs) so it can be
+//     cleared in time proportional to the check, not to the BTF.
 //   - a candidate index from a type's signature hash to canonical types
 //     with that hash. It reproduces libbpf's hashmap (bucket chains, head
 //     insertion, growth at 3/4 load) so candidates are tried in the same
