@@ -9,13 +9,13 @@ import "fmt"
 
 // Kernel limits (kernel/bpf/btf.c, include/linux/btf.h).
 const (
-	maxTypeID     = 0xfffff  // BTF_MAX_TYPE
-	maxNameOffset = 0xffffff // BTF_MAX_NAME_OFFSET
-	maxRawSize    = 16 << 20 // BTF_MAX_SIZE
-	maxNameLen    = 512      // KSYM_NAME_LEN: the longest name
-	ptrSize       = 8        // sizeof(void *) of a 64-bit kernel
-	infoMask      = 0x9f00ffff
-	intMask       = 0x0fffffff
+	maxTypeID     = 0xfffff    // BTF_MAX_TYPE
+	maxNameOffset = 0xffffff   // BTF_MAX_NAME_OFFSET
+	maxRawSize    = 16 << 20   // BTF_MAX_SIZE
+	maxNameLen    = 512        // KSYM_NAME_LEN: the longest name
+	ptrSize       = 8          // sizeof(void *) of a 64-bit kernel
+	infoMask      = 0x9f00ffff // the info word's defined bits (kind.go)
+	intMask       = 0x0fffffff // an INT encoding word's defined bits
 )
 
 // checker holds the state of one Check run: the problems found and

@@ -61,7 +61,7 @@ func (s *Spec) RawType(id TypeID) (nameOff, info, sizeType uint32, ext []uint32)
 	}
 	i := int(id - sp.startID)
 	h := sp.hdrs[i]
-	return h.NameOff, h.Info, h.SizeType, sp.words[sp.extra[i]:sp.extra[i+1]:sp.extra[i+1]]
+	return h.NameOff, h.Info, h.SizeType, sp.words[sp.extStart[i]:sp.extStart[i+1]:sp.extStart[i+1]]
 }
 
 // HeaderLen is the header length Marshal writes: the one of the raw BTF

@@ -32,12 +32,12 @@ type header struct {
 // must not overlap with any other use of that same Spec.
 type Spec struct {
 	base     *Spec
-	startID  TypeID // ID of types[0]
+	startID  TypeID // ID of hdrs[0]
 	startStr uint32 // string offset of strs[0]
 
-	hdrs  []header
-	extra []uint32 // start of each type's trailing words; len(hdrs)+1 entries
-	words []uint32
+	hdrs     []header
+	extStart []uint32 // start of each type's trailing words in words; len(hdrs)+1 entries
+	words    []uint32
 
 	strs []byte // this Spec's own string table; strs[0] == 0
 	// strIdx finds a string of strs by content: the offset where it
@@ -63,7 +63,7 @@ func (s *Spec) ByteOrder() binary.ByteOrder {
 
 // NewSpec returns an empty base Spec: only void, and the empty string.
 func NewSpec() *Spec {
-	return &Spec{startID: 1, extra: []uint32{0}, strs: []byte{0}}
+	return &Spec{startID: 1, extStart: []uint32{0}, strs: []byte{0}}
 }
 
 // NewSplitSpec returns an empty Spec that extends base.
@@ -72,7 +72,7 @@ func NewSplitSpec(base *Spec) *Spec {
 		base:     base,
 		startID:  base.NextID(),
 		startStr: base.startStr + uint32(len(base.strs)),
-		extra:    []uint32{0},
+		extStart: []uint32{0},
 		strs:     []byte{0},
 	}
 }
@@ -131,7 +131,7 @@ func (s *Spec) Type(id TypeID) Type {
 		spec: s,
 		ID:   id,
 		hdr:  sp.hdrs[i],
-		ext:  sp.words[sp.extra[i]:sp.extra[i+1]:sp.extra[i+1]],
+		ext:  sp.words[sp.extStart[i]:sp.extStart[i+1]:sp.extStart[i+1]],
 	}
 }
 
@@ -143,7 +143,7 @@ func (s *Spec) AddRaw(nameOff, info, sizeType uint32, ext ...uint32) TypeID {
 	id := s.NextID()
 	s.hdrs = append(s.hdrs, header{nameOff, info, sizeType})
 	s.words = append(s.words, ext...)
-	s.extra = append(s.extra, uint32(len(s.words)))
+	s.extStart = append(s.extStart, uint32(len(s.words)))
 	return id
 }
 
@@ -158,7 +158,7 @@ func (s *Spec) Add(name string, k Kind, vlen int, kindFlag bool, sizeType uint32
 func (s *Spec) SetRaw(id TypeID, nameOff, info, sizeType uint32, ext ...uint32) {
 	i := int(id - s.startID)
 	s.hdrs[i] = header{nameOff, info, sizeType}
-	copy(s.words[s.extra[i]:s.extra[i+1]], ext)
+	copy(s.words[s.extStart[i]:s.extStart[i+1]], ext)
 }
 
 // Reserve grows the Spec's capacity for n more types and w more trailing words.
@@ -167,9 +167,9 @@ func (s *Spec) Reserve(n, w int) {
 		h := make([]header, len(s.hdrs), len(s.hdrs)+n)
 		copy(h, s.hdrs)
 		s.hdrs = h
-		e := make([]uint32, len(s.extra), len(s.extra)+n)
-		copy(e, s.extra)
-		s.extra = e
+		e := make([]uint32, len(s.extStart), len(s.extStart)+n)
+		copy(e, s.extStart)
+		s.extStart = e
 	}
 	if cap(s.words)-len(s.words) < w {
 		ws := make([]uint32, len(s.words), len(s.words)+w)
