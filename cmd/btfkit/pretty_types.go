@@ -101,7 +101,7 @@ func loadDWARFTypes(path string, base *btf.Spec) (*btf.Spec, error) {
 	if base == nil {
 		return encode.EncodeFile(path, opts)
 	}
-	b, err := encode.NewBase(base)
+	b, err := dedup.PrepareBase(base)
 	if err != nil {
 		return nil, fmt.Errorf("--btf_base: %w", err)
 	}
@@ -120,11 +120,17 @@ func loadBTFTypes(path string, base *btf.Spec) (*btf.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	var merged *btf.Spec
 	if base != nil {
-		m, _, err := dedup.DedupSpecsOnto(base, specs, dedup.Options{})
-		return m, err
+		merged, err = dedup.MergeOnto(base, specs...)
+	} else {
+		merged, err = dedup.Merge(specs...)
 	}
-	return dedup.DedupSpecs(specs, dedup.Options{})
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := dedup.Dedup(merged, dedup.Options{})
+	return out, err
 }
 
 // elfSections returns the pointer size an ELF file's class says (0 when
