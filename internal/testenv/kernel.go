@@ -1,39 +1,21 @@
-// Package refdata finds the project's shared reference directory (shared/,
-// beside the repository: reference outputs, measured figures and the
-// kernel-inputs tool) and the Debian kernel inputs for tests, wherever the
-// repository is cloned. It knows nothing about what the files contain.
-package refdata
+package testenv
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"sort"
 	"strings"
 	"sync"
+	"testing"
 )
 
-// Dir is the shared directory: $BTFKIT_SHARED when set, else the shared/
-// beside the repository's root, else /work/shared.
-var Dir = find()
-
-func find() string {
-	if d := os.Getenv("BTFKIT_SHARED"); d != "" {
-		return d
-	}
-	_, file, _, ok := runtime.Caller(0)
-	if ok {
-		// file is <repo>/internal/refdata/refdata.go
-		d := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return filepath.Clean(d)
-		}
-	}
-	return "/work/shared"
-}
-
-// KernelPackage is the Debian debug package the large tests run on.
+// KernelPackage is the Debian debug package whose vmlinux and modules the
+// large tests read; scripts/kernel-inputs installs it.
 const KernelPackage = "linux-image-6.1.0-57-cloud-amd64-dbg"
 
 var kernel struct {
@@ -42,45 +24,117 @@ var kernel struct {
 	err              error
 }
 
-// KernelInputs returns the Debian debug vmlinux and its module directory:
-// $VMLINUX and $MODULES when set, else what shared/tools/kernel-inputs
-// prints ($BTFKIT_KERNEL_INPUTS names another tool). The tool is asked only
-// when KernelPackage is installed, so a test never starts a 283 MB
-// download; scripts/install-test-deps installs it. The answer is computed
-// once per process. err says why the inputs are missing; both paths are
-// checked to exist.
-func KernelInputs() (vmlinux, modules string, err error) {
+// Kernel returns the Debian debug vmlinux and its module directory:
+// $VMLINUX and $MODULES where set, else what `scripts/kernel-inputs -n`
+// prints, which never installs (a test does not start a 283 MB download;
+// scripts/install-test-deps does). err says why they are missing. The
+// answer is found once per process. Tests call KernelInputs; Kernel is for
+// callers without a testing.TB.
+func Kernel() (vmlinux, modules string, err error) {
 	k := &kernel
-	k.Do(func() {
-		k.vmlinux, k.modules = os.Getenv("VMLINUX"), os.Getenv("MODULES")
-		if k.vmlinux == "" || k.modules == "" {
-			if exec.Command("dpkg", "-s", KernelPackage).Run() != nil {
-				k.err = fmt.Errorf("%s is not installed (scripts/install-test-deps installs it)", KernelPackage)
-				return
-			}
-			tool := os.Getenv("BTFKIT_KERNEL_INPUTS")
-			if tool == "" {
-				tool = filepath.Join(Dir, "tools", "kernel-inputs")
-			}
-			out, err := exec.Command(tool).Output()
-			if err != nil {
-				k.err = fmt.Errorf("%s: %v", tool, err)
-				return
-			}
-			for _, f := range strings.Fields(string(out)) {
-				if v, ok := strings.CutPrefix(f, "VMLINUX="); ok {
-					k.vmlinux = v
-				} else if v, ok := strings.CutPrefix(f, "MODULES="); ok {
-					k.modules = v
-				}
+	k.Do(func() { k.vmlinux, k.modules, k.err = findKernel() })
+	return k.vmlinux, k.modules, k.err
+}
+
+func findKernel() (vmlinux, modules string, err error) {
+	vmlinux, modules = os.Getenv("VMLINUX"), os.Getenv("MODULES")
+	if vmlinux == "" || modules == "" {
+		dir, err := findRoot()
+		if err != nil {
+			return "", "", err
+		}
+		script := filepath.Join(dir, "scripts", "kernel-inputs")
+		var stdout, stderr bytes.Buffer
+		cmd := exec.Command(script, "-n")
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			return "", "", fmt.Errorf("%s -n: %v: %s", script, err, strings.TrimSpace(stderr.String()))
+		}
+		for _, f := range strings.Fields(stdout.String()) {
+			if v, ok := strings.CutPrefix(f, "VMLINUX="); ok && vmlinux == "" {
+				vmlinux = v
+			} else if v, ok := strings.CutPrefix(f, "MODULES="); ok && modules == "" {
+				modules = v
 			}
 		}
-		for _, p := range []string{k.vmlinux, k.modules} {
-			if _, err := os.Stat(p); p == "" || err != nil {
-				k.err = fmt.Errorf("kernel input %q not found", p)
-				return
+	}
+	if st, err := os.Stat(vmlinux); vmlinux == "" || err != nil || !st.Mode().IsRegular() {
+		return "", "", fmt.Errorf("the kernel input vmlinux %q is not a file", vmlinux)
+	}
+	if st, err := os.Stat(modules); modules == "" || err != nil || !st.IsDir() {
+		return "", "", fmt.Errorf("the kernel input module directory %q is not a directory", modules)
+	}
+	return vmlinux, modules, nil
+}
+
+// KernelInputs returns the Debian debug vmlinux and its module directory
+// (see Kernel), or stops the test through SkipOrFail when they are not
+// installed.
+func KernelInputs(t testing.TB) (vmlinux, modules string) {
+	t.Helper()
+	vmlinux, modules, err := Kernel()
+	if err != nil {
+		SkipOrFail(t, "the Debian kernel inputs (%s) are not available: %v", KernelPackage, err)
+	}
+	return vmlinux, modules
+}
+
+var moduleList struct {
+	sync.Once
+	paths []string
+	err   error
+}
+
+// Modules returns the paths of every .ko file under the Debian module
+// directory, sorted (1,121 of them), or stops the test as KernelInputs
+// does.
+func Modules(t testing.TB) []string {
+	t.Helper()
+	_, dir := KernelInputs(t)
+	m := &moduleList
+	m.Do(func() {
+		m.err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ko") {
+				m.paths = append(m.paths, p)
 			}
+			return err
+		})
+		sort.Strings(m.paths)
+		if m.err == nil && len(m.paths) == 0 {
+			m.err = errors.New("no .ko files under " + dir)
 		}
 	})
-	return k.vmlinux, k.modules, k.err
+	if m.err != nil {
+		t.Fatalf("testenv: %v", m.err)
+	}
+	return m.paths
+}
+
+// Module returns the path of the Debian module NAME.ko; a name the
+// package lacks fails the test.
+func Module(t testing.TB, name string) string {
+	t.Helper()
+	for _, p := range Modules(t) {
+		if filepath.Base(p) == name+".ko" {
+			return p
+		}
+	}
+	t.Fatalf("testenv: module %s.ko is not in %s", name, KernelPackage)
+	return ""
+}
+
+// ModuleSample returns n of the Debian modules spread evenly over the
+// sorted list of all of them (all of them when n is not below their
+// number).
+func ModuleSample(t testing.TB, n int) []string {
+	t.Helper()
+	all := Modules(t)
+	if n >= len(all) {
+		return all
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, all[i*len(all)/n])
+	}
+	return out
 }
