@@ -24,9 +24,7 @@ func SkipOrFail(t testing.TB, format string, args ...any) {
 	if InCI() {
 		t.Fatalf("CI=true, but %s", msg)
 	}
-	if _, said := skipSaid.LoadOrStore(msg, true); !said && !testing.Verbose() {
-		fmt.Fprintf(skipOut, "SKIP: %s: %s\n", t.Name(), msg)
-	}
+	sayOnce(t, msg)
 	t.Skipf("SKIP: %s", msg)
 }
 
@@ -34,3 +32,25 @@ var (
 	skipSaid sync.Map
 	skipOut  io.Writer = os.Stderr
 )
+
+// SkipPartOrFail is SkipOrFail for a test that goes on without one of its
+// checks: it logs "SKIP: ..." (said once on stderr too without -v), or
+// fails the test under CI=true.
+func SkipPartOrFail(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if InCI() {
+		t.Errorf("CI=true, but %s", msg)
+		return
+	}
+	sayOnce(t, msg)
+	t.Logf("SKIP: %s", msg)
+}
+
+// sayOnce writes a skip message on stderr the first time it is given,
+// unless go test runs with -v, which shows skip messages anyway.
+func sayOnce(t testing.TB, msg string) {
+	if _, said := skipSaid.LoadOrStore(msg, true); !said && !testing.Verbose() {
+		fmt.Fprintf(skipOut, "SKIP: %s: %s\n", t.Name(), msg)
+	}
+}

@@ -70,12 +70,15 @@ func TestReference(t *testing.T) {
 	}
 }
 
-// recorder is a testing.TB that records Fatalf and Skipf instead of
-// stopping the test.
+// recorder is a testing.TB that records Fatalf, Errorf, Skipf and Logf
+// instead of stopping or failing the test.
 type recorder struct {
 	testing.TB
 	fatal, skip string
 }
+
+func (r *recorder) Errorf(format string, args ...any) { r.fatal = fmt.Sprintf(format, args...) }
+func (r *recorder) Logf(format string, args ...any)   { r.skip = fmt.Sprintf(format, args...) }
 
 func (r *recorder) Helper() {}
 func (r *recorder) Fatalf(format string, args ...any) {
@@ -87,7 +90,8 @@ func (r *recorder) Skipf(format string, args ...any) {
 	runtime.Goexit()
 }
 
-// TestSkipOrFail: a skip outside CI, a failure under CI=true.
+// TestSkipOrFail: a skip (for SkipPartOrFail a log line) outside CI, a
+// failure under CI=true.
 func TestSkipOrFail(t *testing.T) {
 	var said strings.Builder
 	skipOut = &said
@@ -108,7 +112,22 @@ func TestSkipOrFail(t *testing.T) {
 			t.Errorf("outside CI: fatal %q, skip %q; want a skip", r.fatal, r.skip)
 		}
 	}
-	if want := "SKIP: " + t.Name() + ": no widget here\n"; !testing.Verbose() && said.String() != want {
+	for _, ci := range []string{"", "true"} {
+		t.Setenv("CI", ci)
+		r := &recorder{TB: t}
+		SkipPartOrFail(r, "no %s here", "gadget")
+		if ci == "true" && (r.fatal != "CI=true, but no gadget here" || r.skip != "") {
+			t.Errorf("part, CI=true: error %q, log %q; want a failure", r.fatal, r.skip)
+		}
+		if ci == "" && (r.skip != "SKIP: no gadget here" || r.fatal != "") {
+			t.Errorf("part, outside CI: error %q, log %q; want a log line", r.fatal, r.skip)
+		}
+	}
+	want := "SKIP: " + t.Name() + ": no widget here\nSKIP: " + t.Name() + ": no gadget here\n"
+	if testing.Verbose() {
+		want = ""
+	}
+	if said.String() != want {
 		t.Errorf("said on stderr %q, want %q", said.String(), want)
 	}
 }
