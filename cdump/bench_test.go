@@ -1,19 +1,16 @@
 package cdump
 
 import (
-	"os"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // BenchmarkBytes618 measures the dump alone (parsing excluded) on the 6.18
 // reference BTF.
 func BenchmarkBytes618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	s, err := btf.LoadFile(path, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -28,10 +25,7 @@ func BenchmarkBytes618(b *testing.B) {
 
 // BenchmarkLoad618 measures reading the 6.18 reference BTF.
 func BenchmarkLoad618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := btf.LoadFile(path, nil); err != nil {
@@ -43,10 +37,7 @@ func BenchmarkLoad618(b *testing.B) {
 // BenchmarkLoadAndBytes618 is what 'btfkit dump --format c' does for the
 // 6.18 reference BTF: read it and print the header.
 func BenchmarkLoadAndBytes618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	b.ReportAllocs()
 	for b.Loop() {
 		s, err := btf.LoadFile(path, nil)
