@@ -46,7 +46,7 @@ func referenceInputs(t testing.TB) []testInput {
 func sysfsInputs(t testing.TB) []testInput {
 	vm := filepath.Join(SysfsDir, "vmlinux")
 	if _, err := os.Stat(vm); err != nil {
-		t.Logf("SKIP: %s: %v", vm, err)
+		testenv.SkipPartOrFail(t, "%s: %v", vm, err)
 		return nil
 	}
 	ins := []testInput{{name: "sysfs/vmlinux", path: vm}}

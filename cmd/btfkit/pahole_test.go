@@ -268,9 +268,6 @@ func TestPaholeInPlace(t *testing.T) {
 // TestPaholeSymlink: the btfkit binary run through a symlink named pahole
 // is pahole.
 func TestPaholeSymlink(t *testing.T) {
-	if testing.Short() {
-		t.Skip("SKIP: builds the binary")
-	}
 	version, _ := paholeReference(t)
 	link := filepath.Join(t.TempDir(), "pahole")
 	if err := os.Symlink(testenv.Btfkit(t), link); err != nil {
