@@ -7,5 +7,6 @@
 // installs everything scripts/install-test-deps names.
 //
 // It must not know what the files contain (BTF, DWARF) nor how btfkit
-// works; it only finds, unpacks and builds things. Only tests import it.
+// works; it only finds, unpacks and builds things. Only tests and their
+// helpers (internal/testc) import it.
 package testenv
