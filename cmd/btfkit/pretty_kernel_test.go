@@ -13,14 +13,19 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
+
+// embeddedBTF is the Debian vmlinux's own BTF (its .BTF section).
+const embeddedBTF = "debian-6.1.0-57-cloud/embedded.btf"
 
 func TestPrettifyVmlinuxELFHeader(t *testing.T) {
 	requirePahole(t)
-	vmlinux, _ := modInputs(t)
+	vmlinux, _ := testenv.KernelInputs(t)
+	embedded := testenv.Reference(t, embeddedBTF)
 	for _, types := range [][]string{
-		{"-F", "btf", modBaseBTF}, // the raw BTF
-		{"-F", "btf", vmlinux},    // the ELF's .BTF section
+		{"-F", "btf", embedded}, // the raw BTF
+		{"-F", "btf", vmlinux},  // the ELF's .BTF section
 	} {
 		for _, args := range [][]string{
 			{"-C", "elf64_hdr", "--count", "1"},
@@ -58,7 +63,8 @@ func runOK(t *testing.T, name string, args ...string) {
 func TestPrettifyModuleVersions(t *testing.T) {
 	requirePahole(t)
 	testc.Require(t, "objcopy")
-	_, modules := modInputs(t)
+	_, modules := testenv.KernelInputs(t)
+	embedded := testenv.Reference(t, embeddedBTF)
 	var mods []string
 	filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".ko") {
@@ -71,7 +77,7 @@ func TestPrettifyModuleVersions(t *testing.T) {
 		t.Fatalf("no modules under %s", modules)
 	}
 	// A small module and one from the middle of the package.
-	for _, mod := range []string{modFind(t, "vsock_loopback"), mods[len(mods)/2]} {
+	for _, mod := range []string{testenv.Module(t, "vsock_loopback"), mods[len(mods)/2]} {
 		versions := versionsOf(t, mod)
 		for _, args := range [][]string{
 			{mod, "-C", "modversion_info", "--prettify", versions},
@@ -79,7 +85,7 @@ func TestPrettifyModuleVersions(t *testing.T) {
 			{mod, "--skip", "1", "--count", "2", "-C", "modversion_info", "--prettify", "-"},
 			{mod, "--seek_bytes", "64", "--count", "1", "-C", "modversion_info", "--prettify", versions},
 			{mod, "--hex", "--count", "3", "-C", "modversion_info", "--prettify=" + versions},
-			{"-F", "btf", modBaseBTF, "-C", "modversion_info", "--prettify", versions},
+			{"-F", "btf", embedded, "-C", "modversion_info", "--prettify", versions},
 		} {
 			stdin := ""
 			if args[len(args)-1] == "-" {
@@ -95,13 +101,14 @@ func TestPrettifyModuleVersions(t *testing.T) {
 // to back, merged) printing what its single member prints.
 func TestPrettifyTypeSources(t *testing.T) {
 	requirePahole(t)
-	vmlinux, _ := modInputs(t)
+	vmlinux, _ := testenv.KernelInputs(t)
+	embedded := testenv.Reference(t, embeddedBTF)
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err == nil {
 		samePaholeOutput(t, "", "-F", "btf", "/sys/kernel/btf/vmlinux", "-C", "elf64_hdr", "--count=1", "--prettify", vmlinux)
 	} else {
 		t.Logf("SKIP part: no /sys/kernel/btf/vmlinux: %v", err)
 	}
-	raw, err := os.ReadFile(modBaseBTF)
+	raw, err := os.ReadFile(embedded)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +117,7 @@ func TestPrettifyTypeSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"-C", "elf64_hdr", "--count=1", "--hex", "--prettify", vmlinux}
-	want := samePaholeOutput(t, "", append([]string{"-F", "btf", modBaseBTF}, args...)...)
+	want := samePaholeOutput(t, "", append([]string{"-F", "btf", embedded}, args...)...)
 	got, errOut, code := runPahole(t, append([]string{"-F", "btf", archive}, args...)...)
 	if code != 0 || got != want {
 		t.Errorf("from a BTF archive: exit %d (%s):\n%s", code, errOut, firstDiff(got, want))

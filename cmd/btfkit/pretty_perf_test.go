@@ -22,6 +22,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/prettytest"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // perfRecordTypes is the -C of the perf.data tests.
@@ -46,7 +47,7 @@ func perfData(t *testing.T) (obj, data string, spec *btf.Spec) {
 	p.Lock()
 	defer p.Unlock()
 	if p.skip != "" {
-		modSkip(t, "%s", p.skip)
+		testenv.SkipOrFail(t, "%s", p.skip)
 	}
 	if p.data == "" {
 		obj, spec := prettyFixture(t, "perf.c")
@@ -63,7 +64,7 @@ func perfData(t *testing.T) (obj, data string, spec *btf.Spec) {
 		}
 		if errs != nil {
 			p.skip = "perf cannot record here: " + strings.Join(errs, "; ")
-			modSkip(t, "%s", p.skip)
+			testenv.SkipOrFail(t, "%s", p.skip)
 		}
 		p.obj, p.data, p.spec = obj, data, spec
 	}
@@ -201,7 +202,7 @@ func TestPrettifyPerfDataJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(btfkitBinary(t), "pretty", "--format", "json", "--header", "perf_file_header", "--range", "data",
+	cmd := exec.Command(testenv.Btfkit(t), "pretty", "--format", "json", "--header", "perf_file_header", "--range", "data",
 		"-C", perfRecordTypes, obj, data)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -8,13 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // runPrettyCmd runs the built `btfkit pretty` with stdin from a file when
 // given, returning stdout, stderr and the exit status.
 func runPrettyCmd(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(btfkitBinary(t), append([]string{"pretty"}, args...)...)
+	cmd := exec.Command(testenv.Btfkit(t), append([]string{"pretty"}, args...)...)
 	if stdin != "" {
 		f, err := os.Open(stdin)
 		if err != nil {
