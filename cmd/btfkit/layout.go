@@ -152,15 +152,24 @@ type layoutRun struct {
 	base    string   // base BTF for split BTF inputs
 	listing *layout.Listing
 	baseBTF *btf.Spec
+	btfErr  error // why the last file's BTF could not be parsed
 }
 
-// errNoInfo says a file has none of the formats asked for.
+// errNoInfo says a file is missing or has none of the formats asked for.
 type errNoInfo struct {
 	path    string
 	formats []string
+	missing error // the file cannot be read
+	reason  error // why the file's BTF could not be read, if it has some
 }
 
 func (e *errNoInfo) Error() string {
+	if e.missing != nil {
+		return e.missing.Error()
+	}
+	if e.reason != nil {
+		return e.reason.Error()
+	}
 	return fmt.Sprintf("%s: no %s type information", e.path, strings.Join(e.formats, " or "))
 }
 
@@ -207,7 +216,7 @@ func slicesContains(list []string, s string) bool {
 // file lists one file in the first format it has.
 func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 	if _, err := os.Stat(path); err != nil {
-		return false, err
+		return false, &errNoInfo{path: path, formats: r.formats, missing: err}
 	}
 	for _, f := range r.formats {
 		var ok bool
@@ -216,12 +225,17 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 			ok, stop, err = r.dwarfFile(w, path)
 		case "btf":
 			ok, stop, err = r.btfFile(w, path)
+		case "ctf":
+			// pahole's CTF loader; btfkit reads no CTF: next format.
+		default:
+			// pahole gives up at a format it has no loader for.
+			return false, &errNoInfo{path: path, formats: r.formats}
 		}
 		if err != nil || ok {
 			return stop, err
 		}
 	}
-	return false, &errNoInfo{path, r.formats}
+	return false, &errNoInfo{path: path, formats: r.formats, reason: r.btfErr}
 }
 
 // dwarfFile lists the compile units of an ELF file with DWARF; ok is false
@@ -279,19 +293,26 @@ func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error)
 	}
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
-		return false, false, fmt.Errorf("%s: %w", where, err)
+		r.btfErr = fmt.Errorf("%s: %w", where, err)
+		return false, false, nil
 	}
+	// Parse every member first: pahole reads a file whole or not at all.
+	specs := make([]*btf.Spec, len(blobs))
 	for i, blob := range blobs {
 		s, err := btf.Parse(blob, base)
 		if err != nil {
-			if base == nil && strings.Contains(err.Error(), "string") {
-				err = fmt.Errorf("%w (split BTF? give its base)", err)
+			if base == nil && looksSplit(path) {
+				err = fmt.Errorf("%w (this is split BTF, a module's: give its base)", err)
 			}
 			if len(blobs) > 1 {
-				return false, false, fmt.Errorf("%s: archive member %d: %w", where, i, err)
+				err = fmt.Errorf("archive member %d: %w", i, err)
 			}
-			return false, false, fmt.Errorf("%s: %w", where, err)
+			r.btfErr = fmt.Errorf("%s: %w", where, err)
+			return false, false, nil
 		}
+		specs[i] = s
+	}
+	for _, s := range specs {
 		if stop, err := r.listing.Unit(w, s, nil); err != nil || stop {
 			return true, stop, err
 		}
