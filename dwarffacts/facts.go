@@ -10,6 +10,15 @@ type Facts struct {
 	memberAlign map[memberKey]uint32
 	dims        map[btf.TypeID][]uint32
 	nested      map[btf.TypeID]bool
+	nestedIn    map[btf.TypeID][]Nested
+}
+
+// Nested is a type defined in the body of a struct or union (clang does
+// this for anonymous types in C; C++ for any type), and where: after
+// After of the container's members.
+type Nested struct {
+	After int
+	ID    btf.TypeID
 }
 
 type memberKey struct {
@@ -75,6 +84,25 @@ func (f *Facts) SetNested(id btf.TypeID) {
 		f.nested = make(map[btf.TypeID]bool)
 	}
 	f.nested[id] = true
+}
+
+// AddNestedIn records that type id is defined in the body of the struct
+// or union container after its first after members. Calls for one
+// container come in entry order.
+func (f *Facts) AddNestedIn(container btf.TypeID, after int, id btf.TypeID) {
+	if f.nestedIn == nil {
+		f.nestedIn = make(map[btf.TypeID][]Nested)
+	}
+	f.nestedIn[container] = append(f.nestedIn[container], Nested{after, id})
+}
+
+// NestedIn returns the types defined in the body of the struct or union
+// container, in entry order.
+func (f *Facts) NestedIn(container btf.TypeID) []Nested {
+	if f == nil {
+		return nil
+	}
+	return f.nestedIn[container]
 }
 
 // Nested reports whether type id is defined inside a function, a lexical

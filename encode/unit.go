@@ -30,6 +30,7 @@ type rec struct {
 	first, last int32  // chain of items, -1 when empty
 	align       uint32 // DW_AT_alignment (facts.go)
 	nested      bool   // not a child of the unit's root entry (facts.go)
+	after       int32  // in a struct or union's body: members before it (facts.go)
 }
 
 // Item kinds.
@@ -172,6 +173,7 @@ func (c *unitConv) add(d *die) {
 		})
 		if parent.rec >= 0 && parent.member < 0 && isStructTag(c.recs[parent.rec].tag) {
 			c.nested = append(c.nested, [2]int32{fr.rec, parent.rec})
+			c.recs[fr.rec].after = c.recs[parent.rec].nMembers
 		}
 	case parent.rec >= 0:
 		p := &c.recs[parent.rec]

@@ -18,20 +18,16 @@ func trunc(s string, size int) string {
 }
 
 // baseName is how pahole names a base type: from DWARF as written; from
-// BTF a boolean gets "bool " before its name and a float "single ".
+// BTF a float gets "single " before its name. (pahole would also put
+// "bool " before a boolean's, but its BTF loader stores BTF_INT_BOOL, 4,
+// in a one-bit field, which keeps 0.)
 func (u *unit) baseName(t btf.Type) string {
 	name := t.Name()
 	if name == "" {
 		return "nameless base type!"
 	}
-	if u.dwarf() {
-		return name
-	}
-	if t.Kind() == btf.KindFloat {
+	if !u.dwarf() && t.Kind() == btf.KindFloat {
 		return "single " + name
-	}
-	if enc, _, _ := t.IntEncoding(); enc&btf.IntBool != 0 {
-		return "bool " + name
 	}
 	return name
 }

@@ -67,6 +67,13 @@ func (u *unit) printTop(b *buf, id btf.TypeID, c conf) {
 			c.typeSpacing = defaultTypeSpacing
 		}
 	}
+	u.printTag(b, id, c)
+}
+
+// printTag is the rest of pahole's tag__fprintf, also used for the types
+// a struct's body defines (DWARF from clang).
+func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
+	t, _ := u.typ(id)
 	b.tabs(c.indent)
 	switch {
 	case t.Kind() == btf.KindArray:
@@ -81,6 +88,8 @@ func (u *unit) printTop(b *buf, id btf.TypeID, c conf) {
 		u.writeFtype(b, t, "", false, false, 0, true)
 	case isUnion(t):
 		u.printUnion(b, u.class(id), c)
+	default:
+		b.str("/* tag__fprintf: " + dwarfTagName(t) + " tag not supported! */")
 	}
 	if !c.noSemicolon {
 		b.byte(';')
@@ -668,9 +677,22 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 		sumHoles += uint32(cl.preHole)
 	}
 
+	// Types the struct's body defines come between the members (DWARF
+	// from clang); a member followed by one is not the last.
+	nested := u.facts.NestedIn(cl.id)
+	ni := 0
+	printNested := func(upto int) {
+		for ; ni < len(nested) && nested[ni].After <= upto; ni++ {
+			u.printTag(b, nested[ni].ID, c)
+			b.str("\n\n")
+		}
+	}
+	tagAfterLast := len(nested) > 0 && nested[len(nested)-1].After >= len(cl.members)
+
 	var last *member
 	var lastSize uint64
 	for i := range cl.members {
+		printNested(i)
 		pos := &cl.members[i]
 		if !c.suppressAlignedAttribute && pos.alignment != 0 {
 			forcedHole := int32(cl.preHole)
@@ -725,7 +747,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 			last = pos
 			continue
 		}
-		c.lastMember = i == len(cl.members)-1
+		c.lastMember = i == len(cl.members)-1 && !tagAfterLast
 		c.firstMember = last == nil
 		size := pos.byteSize
 		b.tabs(c.indent)
@@ -764,6 +786,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 		}
 		last = pos
 	}
+	printNested(len(cl.members))
 
 	// Only DWARF says which paddings the compiler added for alignment.
 	if cl.padding != 0 && cl.align == 0 && u.dwarf() && !c.suppressForcePaddings && last != nil {
@@ -967,4 +990,28 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 		b.int(int64(diff))
 		b.str(" bits */\n")
 	}
+}
+
+// dwarfTagName is the DWARF tag pahole's DWARF loader gives a type of
+// this kind, for its "not supported" note.
+func dwarfTagName(t btf.Type) string {
+	switch t.Kind() {
+	case btf.KindInt, btf.KindFloat:
+		return "base_type"
+	case btf.KindPtr:
+		return "pointer_type"
+	case btf.KindConst:
+		return "const_type"
+	case btf.KindVolatile:
+		return "volatile_type"
+	case btf.KindRestrict:
+		return "restrict_type"
+	case btf.KindFunc:
+		return "subprogram"
+	case btf.KindVar:
+		return "variable"
+	case btf.KindTypeTag:
+		return "LLVM_annotation"
+	}
+	return "INVALID"
 }
