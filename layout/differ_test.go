@@ -43,7 +43,7 @@ func TestFixturesDiffer(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, c := range []struct {
-				file string
+				file  string
 				dwarf bool
 				opts  layout.Options
 			}{
