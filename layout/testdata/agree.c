@@ -151,3 +151,36 @@ union odd_union v_odd_union;
 struct outer_unaligned v_outer_unaligned;
 struct cachelines v_cachelines;
 struct ptrs v_ptrs;
+
+/* Bitfields in packed structs, across storage units, wider than a byte
+ * boundary, an anonymous enum bitfield and a _Bool one. */
+struct __attribute__((packed)) packed_bits {
+	char c;
+	unsigned int a:20;
+	unsigned int b:12;
+	unsigned short s:3;
+	long l:40;
+};
+
+struct odd_bits {
+	char c[3];
+	unsigned int x:7;
+	unsigned int y:30;
+} __attribute__((packed));
+
+struct wide_bits {
+	unsigned long a:63;
+	unsigned char b:3;
+	unsigned int :0;
+	int c;
+};
+
+struct enum_bits {
+	enum { EB_A, EB_B } k:2;
+	_Bool f:1;
+};
+
+struct packed_bits v_packed_bits;
+struct odd_bits v_odd_bits;
+struct wide_bits v_wide_bits;
+struct enum_bits v_enum_bits;
