@@ -152,8 +152,8 @@ struct outer_unaligned v_outer_unaligned;
 struct cachelines v_cachelines;
 struct ptrs v_ptrs;
 
-/* Bitfields in packed structs, across storage units, wider than a byte
- * boundary, an anonymous enum bitfield and a _Bool one. */
+/* Bitfields in a packed struct, across storage units, an anonymous enum
+ * bitfield and a _Bool one. */
 struct __attribute__((packed)) packed_bits {
 	char c;
 	unsigned int a:20;
@@ -161,12 +161,6 @@ struct __attribute__((packed)) packed_bits {
 	unsigned short s:3;
 	long l:40;
 };
-
-struct odd_bits {
-	char c[3];
-	unsigned int x:7;
-	unsigned int y:30;
-} __attribute__((packed));
 
 struct wide_bits {
 	unsigned long a:63;
@@ -181,6 +175,5 @@ struct enum_bits {
 };
 
 struct packed_bits v_packed_bits;
-struct odd_bits v_odd_bits;
 struct wide_bits v_wide_bits;
 struct enum_bits v_enum_bits;

@@ -2,7 +2,8 @@
  * Debian's pahole 1.24: struct members whose types have holes, padding,
  * bit holes or a flexible array get 1.25's "XXX last struct has" notes
  * and the "member types with", "paddings" and "flexible array members"
- * summary lines. The expected outputs are pahole 1.31's, committed beside
+ * summary lines, and from BTF, alignments inferred from bitfields. The
+ * expected outputs are pahole 1.31's, committed beside
  * this file (layout/testdata/differ-*.txt, made by
  * scripts/layout-testdata). */
 
@@ -64,3 +65,13 @@ typedef struct {
 } anon_typedef;
 
 anon_typedef v_anon_typedef;
+
+/* From BTF, 1.24 infers __aligned__(8) for this struct: it counts a
+ * bitfield's whole storage unit where 1.31 counts its bits. */
+struct odd_bits {
+	char c[3];
+	unsigned int x:7;
+	unsigned int y:30;
+} __attribute__((packed));
+
+struct odd_bits v_odd_bits;
