@@ -186,3 +186,29 @@ func TestVmlinuxOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestFixturesUnits: an object of two compile units (ld -r). A type is
+// printed once per distinct layout, in unit order, whatever the number of
+// units converted at a time.
+func TestFixturesUnits(t *testing.T) {
+	testc.Require(t, "pahole", "ld")
+	var objs []string
+	for _, f := range []string{"units1.c", "units2.c"} {
+		src, err := filepath.Abs(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}}))
+	}
+	linked := filepath.Join(t.TempDir(), "units.o")
+	testc.Run(t, "ld", append([]string{"-r", "-o", linked}, objs...)...)
+	want, _ := pahole(t, optionCase{}, linked)
+	if strings.Count(want, "struct variant {") != 2 || strings.Count(want, "struct shared {") != 1 {
+		t.Fatalf("pahole on PATH printed an unexpected listing:\n%s", want)
+	}
+	for _, jobs := range []int{1, 2, 4} {
+		if got, _ := listDWARFJobs(t, linked, layout.Options{}, jobs); got != want {
+			t.Errorf("-j%d: %s", jobs, diffTypes(got, want))
+		}
+	}
+}

@@ -19,10 +19,16 @@ import (
 // hands them to its printer.
 func listDWARF(t *testing.T, path string, o layout.Options) (out string, missing string) {
 	t.Helper()
+	return listDWARFJobs(t, path, o, 0)
+}
+
+// listDWARFJobs is listDWARF converting jobs units at a time.
+func listDWARFJobs(t *testing.T, path string, o layout.Options, jobs int) (out string, missing string) {
+	t.Helper()
 	l := layout.NewListing(o)
 	var b bytes.Buffer
 	errStop := fmt.Errorf("stop")
-	err := encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures}, func(u encode.Unit) error {
+	err := encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: jobs}, func(u encode.Unit) error {
 		stop, err := l.Unit(&b, u.Spec, u.Facts)
 		if err != nil {
 			return err

@@ -35,6 +35,7 @@ var layoutOpts struct {
 	formats   string
 	base      string
 	skip      bool
+	jobs      int
 }
 
 var layoutCmd = &cobra.Command{
@@ -76,7 +77,7 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 		if err != nil {
 			return err
 		}
-		r := layoutRun{opts: o, formats: formats, base: layoutOpts.base}
+		r := layoutRun{opts: o, formats: formats, base: layoutOpts.base, jobs: layoutOpts.jobs}
 		w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 		err = r.run(w, args)
 		if ferr := w.Flush(); err == nil {
@@ -100,6 +101,7 @@ func init() {
 	f.StringVarP(&layoutOpts.formats, "format", "F", "dwarf,btf", "debug formats to try, in order (`LIST` of dwarf, btf)")
 	f.StringVar(&layoutOpts.base, "base", "", "base BTF `FILE` for split BTF inputs (modules)")
 	f.BoolVar(&layoutOpts.skip, "skip-missing", false, "with -C: go on with the next name when one is missing from an input")
+	f.IntVarP(&layoutOpts.jobs, "jobs", "j", 0, "DWARF compile units converted in parallel (default: one per CPU; the output does not depend on it)")
 	rootCmd.AddCommand(layoutCmd)
 }
 
@@ -150,6 +152,7 @@ type layoutRun struct {
 	opts    layout.Options
 	formats []string // formats to try, in order
 	base    string   // base BTF for split BTF inputs
+	jobs    int      // DWARF units converted in parallel; 0: one per CPU
 	listing *layout.Listing
 	baseBTF *btf.Spec
 	btfErr  error // why the last file's BTF could not be parsed
@@ -249,7 +252,7 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 	if !encode.HasDWARF(local) {
 		return false, false, nil
 	}
-	err = encode.EachUnit(local, encode.Options{Features: encode.DefaultFeatures}, func(u encode.Unit) error {
+	err = encode.EachUnit(local, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
 		s, err := r.listing.Unit(w, u.Spec, u.Facts)
 		if err != nil {
 			return err

@@ -65,6 +65,7 @@ type paholeLayout struct {
 	hasClasses bool
 	formats    string // -F, the last one given
 	base       string // --btf_base
+	jobs       int    // -j: DWARF units converted in parallel
 	files      []string
 	set        []string // registered options given, in order
 }
@@ -150,6 +151,7 @@ func paholeLayoutParsed(c *paholeConfig, fs *pflag.FlagSet, formats []string) (*
 		l.formats = formats[len(formats)-1]
 	}
 	l.base = c.base
+	l.jobs = c.jobs
 	l.files = fs.Args()
 	c.layoutMode = true
 	return c, fs, nil
@@ -265,7 +267,7 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 			}
 			o.ClassNames = names
 		}
-		r := layoutRun{opts: o, formats: formats, base: l.base}
+		r := layoutRun{opts: o, formats: formats, base: l.base, jobs: l.jobs}
 		err := r.runPahole(stdout, files, fp)
 		var ni *errNoInfo
 		switch {
