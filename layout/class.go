@@ -20,7 +20,25 @@ type unit struct {
 	cacheline uint32
 	classes   []*class // by type ID, built on first use
 	enumLen   map[btf.TypeID]uint16
+	depth     int // recursion depth of the walks over types (enter)
 }
+
+// maxDepth bounds how deep the printer follows types into types: valid
+// BTF and DWARF nest far less; a malformed input whose types contain
+// themselves stops there instead of exhausting the stack.
+const maxDepth = 512
+
+// enter counts one more level of recursion and reports whether it may go
+// on; every enter that returns true is paired with a leave.
+func (u *unit) enter() bool {
+	if u.depth >= maxDepth {
+		return false
+	}
+	u.depth++
+	return true
+}
+
+func (u *unit) leave() { u.depth-- }
 
 func newUnit(spec *btf.Spec, facts *dwarffacts.Facts, cacheline uint32) *unit {
 	return &unit{
@@ -138,6 +156,10 @@ func (u *unit) size(id btf.TypeID) uint64 {
 		case btf.KindFwd:
 			return 0
 		case btf.KindArray:
+			if !u.enter() {
+				return sizeError
+			}
+			defer u.leave()
 			a := t.Array()
 			s := u.size(a.Elem)
 			if a.Elem == 0 {
@@ -188,9 +210,10 @@ func (u *unit) nrEntries(id btf.TypeID, a btf.Array) uint64 {
 // aligned member, arrays as their element; anything else, and 0, is 1.
 func (u *unit) natAlign(id btf.TypeID) uint64 {
 	t, ok := u.typ(id)
-	if !ok {
+	if !ok || !u.enter() {
 		return 1
 	}
+	defer u.leave()
 	var n uint64
 	switch {
 	case t.Kind() == btf.KindPtr:
@@ -601,6 +624,10 @@ func (u *unit) hasEmbeddedFlexibleArray(c *class) bool {
 	if c.embFlexSearched {
 		return c.hasEmbFlex
 	}
+	if !u.enter() {
+		return false
+	}
+	defer u.leave()
 	for i := range c.members {
 		st := u.strip(c.members[i].typ)
 		t, ok := u.typ(st)

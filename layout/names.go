@@ -39,6 +39,10 @@ func (u *unit) tagName(id btf.TypeID, size int) string {
 	if !ok {
 		return trunc("void", size)
 	}
+	if !u.enter() {
+		return trunc("<ERROR: type loop>", size)
+	}
+	defer u.leave()
 	switch k := t.Kind(); {
 	case k == btf.KindInt || k == btf.KindFloat:
 		return trunc(u.baseName(t), size)

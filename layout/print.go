@@ -267,15 +267,20 @@ func innerStruct(c *conf, name string, named, suppressOffsetComment bool) {
 // are printed in place.
 func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf) {
 	t, ok := u.typ(id)
-	if !ok {
+	if !ok || !u.enter() {
 		u.typeNotFound(b, name, named, c)
 		return
 	}
+	defer u.leave()
 	suppressOffsetComment := c.suppressOffsetComment
 	if isStruct(t) || isUnion(t) || isEnum(t) {
 		innerStruct(&c, name, named, suppressOffsetComment)
 	}
-	for {
+	for steps := 0; ; steps++ {
+		if steps == maxDepth { // qualifiers that qualify themselves
+			u.typeNotFound(b, name, named, c)
+			return
+		}
 		switch k := t.Kind(); {
 		case k == btf.KindPtr:
 			if pid := u.skipTagAnnotations(t.Ref()); pid != 0 {
