@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/elfx"
 )
 
 // BenchmarkBatchModules encodes every module of the Debian package
@@ -130,7 +131,11 @@ func BenchmarkMergeModules(b *testing.B) {
 	var frags [][]*fragment
 	for _, m := range mods {
 		var fs []*fragment
-		err := walkFile(m.Path, Options{Features: DefaultFeatures, Jobs: 1}, func(f *fragment) error {
+		ef, err := elfx.Open(m.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = walk(ef, m.Path, Options{Features: DefaultFeatures, Jobs: 1}, func(f *fragment) error {
 			c := &fragment{hdrs: slices.Clone(f.hdrs), words: slices.Clone(f.words)}
 			for _, s := range f.strs {
 				c.strs = append(c.strs, strings.Clone(s))
@@ -138,6 +143,7 @@ func BenchmarkMergeModules(b *testing.B) {
 			fs = append(fs, c)
 			return nil
 		}, nil)
+		ef.Close()
 		if err != nil {
 			b.Fatal(err)
 		}

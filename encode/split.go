@@ -49,11 +49,11 @@ func NewBase(spec *btf.Spec) (*Base, error) {
 // Spec returns the base BTF.
 func (b *Base) Spec() *btf.Spec { return b.spec }
 
-// EncodeSplit converts the DWARF of the ELF file at path (a kernel module)
-// to BTF split against base: types equal to base types are not repeated
-// but refer to the base's IDs, the module's own types are numbered from
-// base.Spec().NextID() and its strings follow the base's. With a nil base
-// it is EncodeFile.
+// EncodeSplit converts the DWARF of the ELF file at path (a kernel module,
+// plain or compressed: .ko, .ko.xz, .ko.zst, .ko.gz) to BTF split against
+// base: types equal to base types are not repeated but refer to the base's
+// IDs, the module's own types are numbered from base.Spec().NextID() and
+// its strings follow the base's. With a nil base it is EncodeFile.
 //
 // The module's merged fragments are deduplicated once, onto the base, the
 // way pahole adds a module's types to a split BTF and runs libbpf's

@@ -1,10 +1,11 @@
 package encode
 
 import (
-	"debug/elf"
+	"errors"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
+	"github.com/btfkit/btfkit/elfx"
 )
 
 // Unit is one compile unit's types as pahole's DWARF loader has them
@@ -17,40 +18,38 @@ type Unit struct {
 	Facts *dwarffacts.Facts
 }
 
-// EachUnit converts the units of the ELF file at path, o.Jobs at a time,
-// and calls fn with each in unit order, on the calling goroutine. Nothing
-// is merged or deduplicated, and functions and variables are not encoded.
-// An error from fn ends the walk and is returned.
+// ErrNoDWARF is returned by EachUnit for a file that is not ELF (plain
+// or compressed) or has no .debug_info.
+var ErrNoDWARF = errors.New("no DWARF")
+
+// EachUnit converts the units of the ELF file at path (compressed modules
+// too, see elfx.Open), o.Jobs at a time, and calls fn with each in unit
+// order, on the calling goroutine. Nothing is merged or deduplicated, and
+// functions and variables are not encoded. An error from fn ends the walk
+// and is returned (wrapped).
 //
 // This is the hook for printers that need what pahole's DWARF loader
 // sees: per-unit types and their facts (see package dwarffacts and
 // facts.go).
 func EachUnit(path string, o Options, fn func(Unit) error) error {
+	f, err := elfx.Open(path)
+	if errors.Is(err, elfx.ErrNotELF) {
+		return ErrNoDWARF
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if f.FindDebug(".debug_info") == nil {
+		return ErrNoDWARF
+	}
 	o.elf = nil
 	o.facts = true
 	i := 0
-	return walkFile(path, o, func(f *fragment) error {
-		u := Unit{Index: i, Spec: f.spec(), Facts: f.facts}
+	err = walk(f, path, o, func(fr *fragment) error {
+		u := Unit{Index: i, Spec: fr.spec(), Facts: fr.facts}
 		i++
 		return fn(u)
 	}, nil)
-}
-
-// HasDWARF reports whether the file at path is an ELF file with a
-// .debug_info section (compressed or not).
-func HasDWARF(path string) bool {
-	f, err := elf.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return f.Section(".debug_info") != nil || f.Section(".zdebug_info") != nil
-}
-
-// Decompressed returns a path to the uncompressed contents of a
-// compressed module (.ko.xz, .ko.zst, .ko.gz): a temporary file in tempDir
-// ("" for os.TempDir()) that cleanup removes; path itself for any other
-// file.
-func Decompressed(path, tempDir string) (local string, cleanup func(), err error) {
-	return decompressModule(path, tempDir)
+	return elfx.NamingFile(path, err)
 }

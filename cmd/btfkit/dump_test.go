@@ -153,7 +153,7 @@ func TestDumpCommandErrors(t *testing.T) {
 		{[]string{"dump", trunc}, "btfkit: " + trunc + ": offset 0x8: type section"},
 		{[]string{"dump", notBTF}, "btfkit: " + notBTF + ": offset 0x0: not BTF: bad magic"},
 		{[]string{"dump", badKind}, "btfkit: " + badKind + ": offset 0x1c: type [1]: unknown kind 31"},
-		{[]string{"dump", filepath.Join(dir, "missing")}, "btfkit: open " + filepath.Join(dir, "missing")},
+		{[]string{"dump", filepath.Join(dir, "missing")}, "btfkit: " + filepath.Join(dir, "missing") + ": open: no such file"},
 		{[]string{"dump", "--base", notBTF, obj}, "btfkit: base: " + notBTF + ": offset 0x0"},
 		{[]string{"dump", "--format", "nosuch", obj}, `btfkit: unknown format "nosuch" (known: `},
 	} {

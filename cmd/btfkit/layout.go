@@ -244,15 +244,7 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 // dwarfFile lists the compile units of an ELF file with DWARF; ok is false
 // when the file has no DWARF.
 func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	local, cleanup, err := encode.Decompressed(path, "")
-	if err != nil {
-		return false, false, err
-	}
-	defer cleanup()
-	if !encode.HasDWARF(local) {
-		return false, false, nil
-	}
-	err = encode.EachUnit(local, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
+	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
 		s, err := r.listing.Unit(w, u.Spec, u.Facts)
 		if err != nil {
 			return err
@@ -262,11 +254,11 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 		}
 		return nil
 	})
-	if errors.Is(err, errStop) {
+	switch {
+	case errors.Is(err, encode.ErrNoDWARF):
+		return false, false, nil
+	case errors.Is(err, errStop):
 		return true, true, nil
-	}
-	if err != nil && local != path {
-		err = fmt.Errorf("%s: %w", path, err)
 	}
 	return true, false, err
 }
@@ -274,12 +266,7 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 // btfFile lists the BTF of a raw BTF file or of an ELF file's .BTF
 // section, every member of an archive; ok is false when there is none.
 func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	local, cleanup, err := encode.Decompressed(path, "")
-	if err != nil {
-		return false, false, err
-	}
-	defer cleanup()
-	data, where, err := btf.ReadBTFBytes(local)
+	data, where, err := btf.ReadBTFBytes(path)
 	if err != nil {
 		return false, false, nil
 	}

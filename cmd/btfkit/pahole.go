@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -474,47 +473,8 @@ func paholeEncode(c *paholeConfig) error {
 		return err
 	}
 	if c.detached != "" {
-		return paholeWriteFile(c.detached, spec.Marshal(nil))
+		return writeOutput(c.detached, spec.Marshal(nil))
 	}
 	// .BTF, and with distilled_base .BTF.base (encode_batch.go).
 	return writeInPlace(c.file, spec, base != nil && c.features.Has(encode.FeatDistilledBase))
-}
-
-// paholeWriteFile writes data to path through a temporary file renamed into
-// place, so that a failure never leaves a partial file. A symbolic link to
-// a regular file is followed; a path that is not a regular file, such as
-// /dev/stdout, is written directly.
-func paholeWriteFile(path string, data []byte) (err error) {
-	if lst, err := os.Lstat(path); err == nil && !lst.Mode().IsRegular() {
-		// A symbolic link is followed to a regular file and that file is
-		// replaced; anything else (/dev/stdout, a pipe, a device, a link
-		// into /proc) is written through, never replaced.
-		real, rerr := filepath.EvalSymlinks(path)
-		st, serr := os.Stat(path)
-		if lst.Mode()&os.ModeSymlink == 0 || rerr != nil || serr != nil || !st.Mode().IsRegular() ||
-			strings.HasPrefix(real, "/proc/") || strings.HasPrefix(real, "/dev/") {
-			return os.WriteFile(path, data, 0o644)
-		}
-		path = real
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".btfkit-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
