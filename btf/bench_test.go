@@ -1,9 +1,7 @@
 package btf
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"os"
 	"testing"
 	"time"
@@ -139,24 +137,6 @@ func BenchmarkParse(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Parse(data, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkDumpRaw is the raw listing of the parsed vmlinux BTF to a
-// discarding writer.
-func BenchmarkDumpRaw(b *testing.B) {
-	s, err := LoadFile(benchInput(b), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	DumpRaw(&buf, s)
-	b.SetBytes(int64(buf.Len()))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := DumpRaw(io.Discard, s); err != nil {
 			b.Fatal(err)
 		}
 	}

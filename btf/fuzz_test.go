@@ -136,7 +136,7 @@ func FuzzCheckSpec(f *testing.F) {
 			n := int(data[0] % 8)
 			data = data[1:]
 			// Mostly the right number of words, sometimes not.
-			if want := extraWords(Kind(info>>24&0x1f), int(info&0xffff)); want >= 0 && want <= 64 && n < 6 {
+			if want := ExtraWords(KindOf(info), VlenOf(info)); want >= 0 && want <= 64 && n < 6 {
 				n = want
 			}
 			ext := make([]uint32, n)

@@ -1,6 +1,8 @@
 package cdump
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"testing"
 
@@ -54,6 +56,28 @@ func BenchmarkLoadAndBytes618(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := Bytes(s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteRaw618 is the raw listing of the 6.18 reference BTF
+// (parsing excluded) to a discarding writer.
+func BenchmarkWriteRaw618(b *testing.B) {
+	path := "../../shared/reference/host-6.18/vmlinux.btf"
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("SKIP: %s: %v", path, err)
+	}
+	s, err := btf.LoadFile(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	WriteRaw(&buf, s)
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteRaw(io.Discard, s); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 )
 
 // moduleSuffixes are the file names FindModules takes for kernel modules,
@@ -127,7 +128,7 @@ type BatchResult struct {
 // failures. done may return an error (say, writing the output failed);
 // it is counted as that module's failure, and done is not called again for
 // it.
-func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResult) error) (failed int) {
+func EncodeBatch(mods []Module, base *dedup.Base, o BatchOptions, done func(BatchResult) error) (failed int) {
 	total := o.Jobs
 	if total <= 0 {
 		total = runtime.NumCPU()

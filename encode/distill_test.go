@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/btf/distill"
 )
@@ -69,11 +70,13 @@ func TestDistilledBaseMatchesPahole131(t *testing.T) {
 			if err := rel.Check(); err != nil {
 				t.Errorf("relocated: Check: %v", err)
 			}
-			back, err := SplitOnto(base, rel)
+			// Deduplicated against the base as EncodeSplit does.
+			onto := dedup.Options{KeepDuplicateVars: true, Base: base}
+			back, _, err := dedup.Dedup(rel, onto)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := SplitOnto(base, spec)
+			again, _, err := dedup.Dedup(spec, onto)
 			if err != nil {
 				t.Fatal(err)
 			}

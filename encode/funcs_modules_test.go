@@ -76,7 +76,11 @@ func TestModulesFuncsMatchPahole131(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		split, _, err := dedup.DedupSpecsOnto(base, []*btf.Spec{s}, dedup.Options{KeepDuplicateVars: true})
+		merged, err := dedup.MergeOnto(base, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		split, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true})
 		if err != nil {
 			t.Fatal(err)
 		}

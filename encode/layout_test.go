@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/btfkit/btfkit/internal/testc"
 )
@@ -149,7 +150,7 @@ func TestEncodeLayoutSplit(t *testing.T) {
 	if baseSpec.KindLayouts() == nil {
 		t.Fatal("base BTF encoded with layout has no kind layout section")
 	}
-	base, err := NewBase(baseSpec)
+	base, err := dedup.PrepareBase(baseSpec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func withoutFuncs(s *btf.Spec) *btf.Spec {
 	usedByType := make([]bool, n)
 	for id := btf.TypeID(1); id < s.NextID(); id++ {
 		_, info, st, ext := s.RawType(id)
-		k := btf.Kind(info >> 24 & 0x1f)
+		k := btf.KindOf(info)
 		if k == btf.KindFunc || k == btf.KindVar || k == btf.KindDatasec || k == btf.KindDeclTag {
 			continue
 		}

@@ -166,7 +166,7 @@ func TestGCCArchive(t *testing.T) {
 	var clean []byte
 	for _, m := range members {
 		for id := m.FirstID(); id < m.NextID(); id++ {
-			if name, info, st, ext := m.RawType(id); btf.Kind(info>>24&0x1f) == btf.KindFwd && st != 0 {
+			if name, info, st, ext := m.RawType(id); btf.KindOf(info) == btf.KindFwd && st != 0 {
 				m.SetRaw(id, name, info, 0, ext...)
 			}
 		}

@@ -135,11 +135,11 @@ func TestDistillMatchesPahole131(t *testing.T) {
 			// the split BTF (pointers, typedefs, ... of base types):
 			// deduplicated against the base, it is the module's BTF, as is
 			// the module's BTF deduplicated once more.
-			back, _, err := dedup.DedupOnto(pb, rel, dedup.Options{KeepDuplicateVars: true})
+			back, _, err := dedup.Dedup(rel, dedup.Options{KeepDuplicateVars: true, Base: pb})
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, _, err := dedup.DedupOnto(pb, mod, dedup.Options{KeepDuplicateVars: true})
+			again, _, err := dedup.Dedup(mod, dedup.Options{KeepDuplicateVars: true, Base: pb})
 			if err != nil {
 				t.Fatal(err)
 			}

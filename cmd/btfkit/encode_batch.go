@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/distill"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
@@ -93,7 +94,7 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var base *encode.Base
+	var base *dedup.Base
 	if encodeModOpts.base != "" {
 		if base, err = encode.LoadBase(encodeModOpts.base); err != nil {
 			return fmt.Errorf("--base: %w", err)

@@ -30,6 +30,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/encode"
 )
 
@@ -453,7 +454,7 @@ func paholeEncode(c *paholeConfig) error {
 	if _, err := os.Stat(c.file); err != nil {
 		return err
 	}
-	var base *encode.Base
+	var base *dedup.Base
 	if c.base != "" {
 		if c.features.Has(encode.FeatDistilledBase) && c.detached != "" {
 			// pahole ignores distilled_base for raw output; saying so

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
 )
 
 // CorruptFuncProto returns a copy of the raw (little-endian, base) BTF in
@@ -40,35 +42,17 @@ func CorruptFuncProto(data []byte) ([]byte, uint32, error) {
 			return nil, 0, fmt.Errorf("type %d at offset %d truncated", n+1, off)
 		}
 		info := le.Uint32(types[off+4:])
-		kind, vlen := (info>>24)&0x1f, int(info&0xffff)
-		extra := 0
-		switch kind {
-		case 1: // INT
-			extra = 4
-		case 3: // ARRAY
-			extra = 12
-		case 4, 5: // STRUCT, UNION
-			extra = 12 * vlen
-		case 6: // ENUM
-			extra = 8 * vlen
-		case 13: // FUNC_PROTO
-			extra = 8 * vlen
-			if first == nil && vlen > 0 && le.Uint32(types[off+12+4:]) != 0 {
-				first = &proto{id: n + 1, off: off}
-			}
-		case 14: // VAR
-			extra = 4
-		case 15: // DATASEC
-			extra = 12 * vlen
-		case 17: // DECL_TAG
-			extra = 4
-		case 19: // ENUM64
-			extra = 12 * vlen
-		case 2, 7, 8, 9, 10, 11, 12, 16, 18: // no trailing data
-		default:
+		kind, vlen := btf.KindOf(info), btf.VlenOf(info)
+		words := btf.ExtraWords(kind, vlen)
+		if words < 0 {
 			return nil, 0, fmt.Errorf("type %d: unknown kind %d", n+1, kind)
 		}
-		off += 12 + extra
+		// btf_param is {name_off, type}: the first parameter's type is
+		// the record's second trailing word.
+		if kind == btf.KindFuncProto && first == nil && vlen > 0 && le.Uint32(types[off+12+4:]) != 0 {
+			first = &proto{id: n + 1, off: off}
+		}
+		off += 12 + 4*words
 	}
 	if first == nil {
 		return nil, 0, errors.New("no FUNC_PROTO with parameters")

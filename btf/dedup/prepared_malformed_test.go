@@ -8,11 +8,11 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// TestDedupOntoMalformed: on standalone input with references past its
-// last type (which MergeOnto refuses), DedupOnto fails naming the first
+// TestPreparedBaseMalformed: on standalone input with references past its
+// last type (which MergeOnto refuses), Dedup with a prepared base fails naming the first
 // such type (placed after the base) and the reference (as the past-the-end
 // ID); well-formed standalone input gives what Dedup gives on the merge.
-func TestDedupOntoMalformed(t *testing.T) {
+func TestPreparedBaseMalformed(t *testing.T) {
 	base := newUnit()
 	i := base.int_("int", 4, true)
 	base.ptr(i) // the input's types are placed from 3
@@ -50,7 +50,7 @@ func TestDedupOntoMalformed(t *testing.T) {
 	} {
 		u := newUnit()
 		c.build(u)
-		_, _, err := DedupOnto(pb, u.Spec, Options{})
+		_, _, err := Dedup(u.Spec, Options{Base: pb})
 		if want := "dedup: " + c.want; fmt.Sprint(err) != want {
 			t.Errorf("%s: %v, want %s", c.name, err, want)
 		}
@@ -69,11 +69,11 @@ func TestDedupOntoMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := DedupOnto(pb, u.Spec, Options{})
+	got, _, err := Dedup(u.Spec, Options{Base: pb})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Marshal(nil), want.Marshal(nil)) {
-		t.Errorf("DedupOnto and Dedup differ on well-formed input")
+		t.Errorf("Dedup with and without a prepared base differ on well-formed input")
 	}
 }

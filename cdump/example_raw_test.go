@@ -1,20 +1,21 @@
-package btf_test
+package cdump_test
 
 import (
 	"os"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/cdump"
 )
 
 // Print a BTF's raw listing as `bpftool btf dump file` does.
-func ExampleDumpRaw() {
+func ExampleWriteRaw() {
 	s := btf.NewSpec()
 	i := s.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
 	p := s.Add("", btf.KindPtr, 0, false, uint32(i))
 	s.Add("pair", btf.KindStruct, 2, false, 16,
 		s.AddString("n"), uint32(i), 0,
 		s.AddString("next"), uint32(p), 64)
-	if err := btf.DumpRaw(os.Stdout, s); err != nil {
+	if err := cdump.WriteRaw(os.Stdout, s); err != nil {
 		panic(err)
 	}
 	// Output:
@@ -26,13 +27,13 @@ func ExampleDumpRaw() {
 }
 
 // Print one type, here a base type looked up through a module's split BTF.
-func ExampleSpec_AppendRaw() {
+func ExampleAppendRaw() {
 	base := btf.NewSpec()
 	i := base.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
 	mod := btf.NewSplitSpec(base)
 	c := mod.Add("", btf.KindConst, 0, false, uint32(i))
-	os.Stdout.Write(mod.AppendRaw(nil, i))
-	os.Stdout.Write(mod.AppendRaw(nil, c))
+	os.Stdout.Write(cdump.AppendRaw(nil, mod, i))
+	os.Stdout.Write(cdump.AppendRaw(nil, mod, c))
 	// Output:
 	// [1] INT 'int' size=4 bits_offset=0 nr_bits=32 encoding=SIGNED
 	// [2] CONST '(anon)' type_id=1

@@ -1,10 +1,12 @@
-package btf
+package cdump
 
 import (
-	"bytes"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/btfkit/btfkit/btf"
 )
 
 // This file writes the raw text listing of a Spec, byte for byte the one
@@ -20,19 +22,19 @@ import (
 // an LL or ULL suffix, ENUM and ENUM64 print encoding=SIGNED|UNSIGNED from
 // the kind_flag, and DATASEC entries name their variable's kind and name.
 
-// dumpChunk is the size at which DumpRaw hands its buffer to the writer.
-const dumpChunk = 256 << 10
+// rawChunk is the size at which WriteRaw hands its buffer to the writer.
+const rawChunk = 256 << 10
 
-// DumpRaw writes the raw listing of the Spec's own types to w, exactly as
+// WriteRaw writes the raw listing of the Spec's own types to w, exactly as
 // `bpftool btf dump file FILE` prints it. For a split Spec only its own types
 // are listed, as `bpftool -B BASE btf dump file FILE` does; names and
 // referenced types are still looked up in the base. The output is buffered
 // internally: w needs no buffering of its own.
-func DumpRaw(w io.Writer, s *Spec) error {
-	buf := make([]byte, 0, dumpChunk+4096)
-	for i := range s.hdrs {
-		buf = s.appendRawType(buf, s.startID+TypeID(i), s.hdrs[i], s.words[s.extra[i]:s.extra[i+1]])
-		if len(buf) >= dumpChunk {
+func WriteRaw(w io.Writer, s *btf.Spec) error {
+	buf := make([]byte, 0, rawChunk+4096)
+	for id := s.FirstID(); id < s.NextID(); id++ {
+		buf = AppendRaw(buf, s, id)
+		if len(buf) >= rawChunk {
 			if _, err := w.Write(buf); err != nil {
 				return err
 			}
@@ -47,21 +49,9 @@ func DumpRaw(w io.Writer, s *Spec) error {
 	return nil
 }
 
-// AppendRaw appends the raw listing of type id (one of this Spec's or its
-// base's), in the format of DumpRaw, to dst and returns the extended slice.
-// The listing ends with a newline. It panics if id is out of range.
-func (s *Spec) AppendRaw(dst []byte, id TypeID) []byte {
-	sp := s.owner(id)
-	if sp == nil {
-		panic("btf: AppendRaw: type id " + strconv.FormatUint(uint64(id), 10) + " out of range")
-	}
-	i := int(id - sp.startID)
-	return s.appendRawType(dst, id, sp.hdrs[i], sp.words[sp.extra[i]:sp.extra[i+1]])
-}
+var intEncNames = [...]string{0: "(none)", btf.IntSigned: "SIGNED", btf.IntChar: "CHAR", btf.IntBool: "BOOL"}
 
-var intEncNames = [...]string{0: "(none)", IntSigned: "SIGNED", IntChar: "CHAR", IntBool: "BOOL"}
-
-var linkageNames = [...]string{LinkageStatic: "static", LinkageGlobal: "global", LinkageExtern: "extern"}
+var linkageNames = [...]string{btf.LinkageStatic: "static", btf.LinkageGlobal: "global", btf.LinkageExtern: "extern"}
 
 func linkageName(l uint32) string {
 	if l < uint32(len(linkageNames)) {
@@ -70,33 +60,25 @@ func linkageName(l uint32) string {
 	return "(unknown)"
 }
 
-// kindName is Kind.String without the fmt fallback: bpftool prints UNKNOWN
+// kindName is Kind.String without its fallback: bpftool prints UNKNOWN
 // for kinds it does not know.
-func kindName(k Kind) string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
+func kindName(k btf.Kind) string {
+	if k <= btf.MaxKind {
+		return k.String()
 	}
 	return "UNKNOWN"
 }
 
 // appendStr appends the string at offset off as bpftool's btf_str does:
 // (anon) for offset 0, (invalid) for an offset outside the string space.
-func (s *Spec) appendStr(b []byte, off uint32) []byte {
+func appendStr(b []byte, s *btf.Spec, off uint32) []byte {
 	if off == 0 {
 		return append(b, "(anon)"...)
 	}
-	sp := s
-	for sp != nil && off < sp.startStr {
-		sp = sp.base
-	}
-	if sp == nil || int(off-sp.startStr) >= len(sp.strs) {
+	if !s.ValidStringOff(off) {
 		return append(b, "(invalid)"...)
 	}
-	str := sp.strs[off-sp.startStr:]
-	if n := bytes.IndexByte(str, 0); n >= 0 {
-		str = str[:n]
-	}
-	return append(b, str...)
+	return append(b, s.String(off)...)
 }
 
 const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
@@ -134,26 +116,30 @@ func appendU(b []byte, v uint32) []byte {
 	return b
 }
 
-// appendRawType appends the listing of type id with header h and trailing
-// words ext; names and DATASEC entries are looked up in s.
-func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte {
-	k := Kind(h.Info >> 24 & 0x1f)
-	vlen := int(h.Info & 0xffff)
-	kflag := h.Info>>31 != 0
+// AppendRaw appends the raw listing of type id (one of s's own types or
+// its base's), in the format of WriteRaw, to dst and returns the extended
+// slice. The listing ends with a newline. It panics if id is out of range.
+func AppendRaw(dst []byte, s *btf.Spec, id btf.TypeID) []byte {
+	if !s.Has(id) {
+		panic(fmt.Sprintf("cdump: AppendRaw: type id %d out of range", id))
+	}
+	nameOff, info, sizeType, ext := s.RawType(id)
+	k, vlen, kflag := btf.KindOf(info), btf.VlenOf(info), btf.KindFlagOf(info)
+	b := dst
 
 	b = append(b, '[')
 	b = appendU(b, uint32(id))
 	b = append(b, "] "...)
 	b = append(b, kindName(k)...)
 	b = append(b, " '"...)
-	b = s.appendStr(b, h.NameOff)
+	b = appendStr(b, s, nameOff)
 	b = append(b, '\'')
 
 	switch k {
-	case KindInt:
+	case btf.KindInt:
 		v := ext[0]
 		b = append(b, " size="...)
-		b = appendU(b, h.SizeType)
+		b = appendU(b, sizeType)
 		b = append(b, " bits_offset="...)
 		b = appendU(b, v>>16&0xff)
 		b = append(b, " nr_bits="...)
@@ -164,29 +150,26 @@ func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte
 		} else {
 			b = append(b, "UNKN"...)
 		}
-	case KindPtr, KindConst, KindVolatile, KindRestrict, KindTypedef, KindTypeTag:
+	case btf.KindPtr, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypedef, btf.KindTypeTag:
 		b = append(b, " type_id="...)
-		b = appendU(b, h.SizeType)
-	case KindArray:
+		b = appendU(b, sizeType)
+	case btf.KindArray:
 		b = append(b, " type_id="...)
 		b = appendU(b, ext[0])
 		b = append(b, " index_type_id="...)
 		b = appendU(b, ext[1])
 		b = append(b, " nr_elems="...)
 		b = appendU(b, ext[2])
-	case KindStruct, KindUnion:
+	case btf.KindStruct, btf.KindUnion:
 		b = append(b, " size="...)
-		b = appendU(b, h.SizeType)
+		b = appendU(b, sizeType)
 		b = append(b, " vlen="...)
 		b = appendU(b, uint32(vlen))
 		for j := 0; j < vlen; j++ {
 			m := ext[3*j : 3*j+3]
-			off, bits := m[2], uint32(0)
-			if kflag {
-				off, bits = m[2]&0xffffff, m[2]>>24
-			}
+			off, bits := btf.MemberOffset(m[2], kflag)
 			b = append(b, "\n\t'"...)
-			b = s.appendStr(b, m[0])
+			b = appendStr(b, s, m[0])
 			b = append(b, "' type_id="...)
 			b = appendU(b, m[1])
 			b = append(b, " bits_offset="...)
@@ -196,11 +179,11 @@ func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte
 				b = appendU(b, bits)
 			}
 		}
-	case KindEnum:
-		b = appendEnumHead(b, kflag, h.SizeType, vlen)
+	case btf.KindEnum:
+		b = appendEnumHead(b, kflag, sizeType, vlen)
 		for j := 0; j < vlen; j++ {
 			b = append(b, "\n\t'"...)
-			b = s.appendStr(b, ext[2*j])
+			b = appendStr(b, s, ext[2*j])
 			b = append(b, "' val="...)
 			if kflag {
 				b = strconv.AppendInt(b, int64(int32(ext[2*j+1])), 10)
@@ -208,13 +191,13 @@ func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte
 				b = appendU(b, ext[2*j+1])
 			}
 		}
-	case KindEnum64:
-		b = appendEnumHead(b, kflag, h.SizeType, vlen)
+	case btf.KindEnum64:
+		b = appendEnumHead(b, kflag, sizeType, vlen)
 		for j := 0; j < vlen; j++ {
 			e := ext[3*j : 3*j+3]
 			v := uint64(e[2])<<32 | uint64(e[1])
 			b = append(b, "\n\t'"...)
-			b = s.appendStr(b, e[0])
+			b = appendStr(b, s, e[0])
 			b = append(b, "' val="...)
 			if kflag {
 				b = strconv.AppendInt(b, int64(v), 10)
@@ -224,36 +207,36 @@ func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte
 				b = append(b, "ULL"...)
 			}
 		}
-	case KindFwd:
+	case btf.KindFwd:
 		if kflag {
 			b = append(b, " fwd_kind=union"...)
 		} else {
 			b = append(b, " fwd_kind=struct"...)
 		}
-	case KindFunc:
+	case btf.KindFunc:
 		b = append(b, " type_id="...)
-		b = appendU(b, h.SizeType)
+		b = appendU(b, sizeType)
 		b = append(b, " linkage="...)
 		b = append(b, linkageName(uint32(vlen))...)
-	case KindFuncProto:
+	case btf.KindFuncProto:
 		b = append(b, " ret_type_id="...)
-		b = appendU(b, h.SizeType)
+		b = appendU(b, sizeType)
 		b = append(b, " vlen="...)
 		b = appendU(b, uint32(vlen))
 		for j := 0; j < vlen; j++ {
 			b = append(b, "\n\t'"...)
-			b = s.appendStr(b, ext[2*j])
+			b = appendStr(b, s, ext[2*j])
 			b = append(b, "' type_id="...)
 			b = appendU(b, ext[2*j+1])
 		}
-	case KindVar:
+	case btf.KindVar:
 		b = append(b, " type_id="...)
-		b = appendU(b, h.SizeType)
+		b = appendU(b, sizeType)
 		b = append(b, ", linkage="...)
 		b = append(b, linkageName(ext[0])...)
-	case KindDatasec:
+	case btf.KindDatasec:
 		b = append(b, " size="...)
-		b = appendU(b, h.SizeType)
+		b = appendU(b, sizeType)
 		b = append(b, " vlen="...)
 		b = appendU(b, uint32(vlen))
 		next := s.NextID()
@@ -267,21 +250,21 @@ func (s *Spec) appendRawType(b []byte, id TypeID, h header, ext []uint32) []byte
 			b = appendU(b, e[2])
 			// bpftool names the entry's type when its ID is in range
 			// (ID 0 included: void, an UNKNOWN without a name).
-			if TypeID(e[0]) < next {
-				vt := s.Type(TypeID(e[0]))
+			if btf.TypeID(e[0]) < next {
+				vt := s.Type(btf.TypeID(e[0]))
 				b = append(b, " ("...)
 				b = append(b, kindName(vt.Kind())...)
 				b = append(b, " '"...)
-				b = s.appendStr(b, vt.NameOff())
+				b = appendStr(b, s, vt.NameOff())
 				b = append(b, "')"...)
 			}
 		}
-	case KindFloat:
+	case btf.KindFloat:
 		b = append(b, " size="...)
-		b = appendU(b, h.SizeType)
-	case KindDeclTag:
+		b = appendU(b, sizeType)
+	case btf.KindDeclTag:
 		b = append(b, " type_id="...)
-		b = appendU(b, h.SizeType)
+		b = appendU(b, sizeType)
 		b = append(b, " component_idx="...)
 		b = strconv.AppendInt(b, int64(int32(ext[0])), 10)
 	}

@@ -41,10 +41,6 @@ func LoadMembers(paths []string, base *btf.Spec, jobs int) ([]*btf.Spec, error) 
 			off += len(b)
 		}
 	}
-	if base != nil {
-		// Build the base's string index before the workers share it.
-		base.FindString("\x00")
-	}
 	specs := make([]*btf.Spec, len(blobs))
 	errs := make([]error, len(blobs))
 	var wg sync.WaitGroup

@@ -1,4 +1,4 @@
-package btf
+package cdump
 
 import (
 	"strconv"
