@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 	"github.com/btfkit/btfkit/layout"
 )
 
@@ -153,19 +153,9 @@ var vmlinuxNames = "list_head,callback_head,qspinlock,ratelimit_state,desc_struc
 // DWARF and from its .BTF, against pahole at test time.
 func TestVmlinuxOptions(t *testing.T) {
 	testc.Require(t, "pahole")
-	vmlinux, _, err := refdata.KernelInputs()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("SKIP: %v", err)
-	}
+	vmlinux, _ := testenv.KernelInputs(t)
 	names := strings.Split(vmlinuxNames, ",")
-	embedded := filepath.Join(refDir, "embedded.btf")
-	s, err := btf.LoadFile(embedded, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	embedded, s := embeddedBTF(t)
 	for _, c := range []optionCase{
 		{"C", []string{"-C", vmlinuxNames}, layout.Options{ClassNames: names}},
 		{"hex", []string{"--hex", "-C", vmlinuxNames}, layout.Options{Hex: true, ClassNames: names}},

@@ -10,11 +10,9 @@ import (
 
 	"github.com/ulikunitz/xz"
 
-	"github.com/btfkit/btfkit/internal/refdata"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
-
-var layoutRefDir = filepath.Join(refdata.Dir, "reference", "debian-6.1.0-57-cloud")
 
 // paholeOracle runs the pahole on PATH (Debian's 1.24) and returns its
 // exit status, its standard output and the last line of its standard
@@ -58,10 +56,7 @@ func layoutInputs(t *testing.T, files ...string) {
 	t.Helper()
 	for _, f := range files {
 		if _, err := os.Stat(f); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatal(err)
-			}
-			t.Skipf("SKIP: %v", err)
+			testenv.SkipOrFail(t, "%v", err)
 		}
 	}
 }
@@ -83,8 +78,7 @@ func runBoth(t *testing.T, perType bool, args ...string) {
 }
 
 func TestPaholeLayoutBTF(t *testing.T) {
-	embedded := filepath.Join(layoutRefDir, "embedded.btf")
-	layoutInputs(t, embedded)
+	embedded := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
 	for _, args := range [][]string{
 		{"-F", "btf", "-C", "list_head,callback_head,qspinlock", embedded},
 		{"-F", "btf", "-C", "list_head,no_such_type,callback_head", embedded}, // stops at the missing name
@@ -131,16 +125,8 @@ func TestPaholeLayoutErrors(t *testing.T) {
 // TestPaholeLayoutModule: a module's split BTF with its base, also
 // compressed (.ko.xz), and its DWARF.
 func TestPaholeLayoutModule(t *testing.T) {
-	_, modules, err := refdata.KernelInputs()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("SKIP: %v", err)
-	}
-	embedded := filepath.Join(layoutRefDir, "embedded.btf")
-	vfat := filepath.Join(modules, "kernel", "fs", "fat", "vfat.ko")
-	layoutInputs(t, embedded, vfat)
+	embedded := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
+	vfat := testenv.Module(t, "vfat")
 	names := "msdos_dir_entry,msdos_dir_slot,shortname_info"
 	runBoth(t, true, "-F", "btf", "--btf_base", embedded, "-C", names, vfat)
 	runBoth(t, true, "-C", names, vfat)              // DWARF
