@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -90,45 +89,6 @@ func newPaholePrettifyFlags(c *paholePrettifyConfig) *pflag.FlagSet {
 		}
 	}
 	return fs
-}
-
-// paholeLongPrefixes rewrites unique prefixes of long options into their
-// full names (--header=T is --header_type=T), as GNU argp accepts them.
-func paholeLongPrefixes(fs *pflag.FlagSet, args []string) ([]string, error) {
-	var names []string
-	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	sort.Strings(names)
-	out := make([]string, 0, len(args))
-	for i, a := range args {
-		if a == "--" {
-			return append(out, args[i:]...), nil
-		}
-		if !strings.HasPrefix(a, "--") || len(a) == 2 {
-			out = append(out, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(a[2:], "=")
-		if fs.Lookup(name) == nil {
-			var match []string
-			for _, n := range names {
-				if strings.HasPrefix(n, name) {
-					match = append(match, n)
-				}
-			}
-			switch {
-			case len(match) == 1:
-				name = match[0]
-			case len(match) > 1:
-				return nil, paholeUsageError("option '--%s' is ambiguous; possibilities: '--%s'", name, strings.Join(match, "' '--"))
-			}
-		}
-		a = "--" + name
-		if hasValue {
-			a += "=" + value
-		}
-		out = append(out, a)
-	}
-	return out, nil
 }
 
 // paholePrettify runs a pahole --prettify command line and returns the
