@@ -18,7 +18,6 @@ import (
 type loadFlags struct {
 	addrInfo bool
 	extraDbg bool
-	compile  bool // --compile: whether return types have a type of their own
 }
 
 // offlineBase is where libdwfl starts laying out the sections of a
@@ -289,11 +288,6 @@ func (l *dwarfLoader) function(topLevel bool) error {
 		var err error
 		if f.declFile, f.hasFile, f.declLine, err = l.decl(); err != nil {
 			return err
-		}
-	}
-	if l.flags.compile && f.retOff != 0 {
-		if err := l.d.EntryAt(dwarf.Offset(f.retOff), &l.scratch); err == nil {
-			f.retHasType = l.scratch.Has(dwarf.AttrType)
 		}
 	}
 	if e.Children {
@@ -679,7 +673,6 @@ func (l *dwarfLoader) setTypes(facts *dwarffacts.Facts) {
 		if f.ret == 0 && f.origin {
 			if i, ok := l.funcOff[f.originOff]; ok {
 				f.ret = l.u.funcs[i].ret
-				f.retHasType = l.u.funcs[i].retHasType
 			}
 		}
 	}

@@ -59,7 +59,6 @@ type function struct {
 	btf         bool
 	proto       btf.TypeID // BTF: the FUNC_PROTO
 	ret         btf.TypeID // DWARF: the return type
-	retHasType  bool       // DWARF: the return type's entry has a DW_AT_type (--compile)
 	params      []*param   // DWARF
 	unspec      bool       // DWARF: "..."
 	attrs       []string   // BTF decl tags

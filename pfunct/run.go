@@ -77,7 +77,6 @@ func (o *Options) flags() loadFlags {
 	return loadFlags{
 		addrInfo: o.ReadAddresses || o.Addr != 0 || o.Formatter == ListSizes || o.InlineExpansions || o.Formatter == ListInlines || o.TotalInlineStats || o.Verbose,
 		extraDbg: o.InlineExpansions || o.DeclInfo || o.Verbose,
-		compile:  o.Compile,
 	}
 }
 
@@ -235,7 +234,7 @@ func (p *printer) run(args []string) error {
 			return err
 		}
 		if p.o.Function != "" {
-			return &LoadError{Path: ni.Path, Err: errors.New("No debugging information found")}
+			return &LoadError{Path: ni.Path, Err: errors.New("Invalid argument")}
 		}
 		// pfunct: a FILE it cannot read may be a function to look for in
 		// the running kernel.
@@ -401,7 +400,9 @@ func decodeErr(path string, err error) error {
 func (p *printer) unitLoaded(u *unit) bool {
 	if p.o.stealing() {
 		stop := p.steal(u)
-		if stop {
+		// pahole's DWARF loader keeps a unit its stealer stopped at; its
+		// BTF loader keeps none the stealer saw.
+		if stop && !u.btf {
 			p.keep(u)
 		}
 		return stop
@@ -708,8 +709,16 @@ func (p *printer) compileBody(b *buf, u *unit, f *function) {
 		t, ok = n.typ(f.proto)
 		hasType = ok && t.Ref() != 0
 	} else {
+		// pahole's DWARF loader leaves the type of a struct, union or
+		// enum entry 0, whatever DW_AT_type it has.
 		t, ok = n.typ(f.ret)
-		hasType = ok && f.retHasType
+		switch {
+		case !ok:
+		case t.Kind() == btf.KindPtr, t.Kind() == btf.KindTypedef, isModifier(t.Kind()), t.Kind() == btf.KindTypeTag, t.Kind() == btf.KindFuncProto:
+			hasType = t.Ref() != 0
+		case t.Kind() == btf.KindArray:
+			hasType = true
+		}
 	}
 	if hasType {
 		switch {
