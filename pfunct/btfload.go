@@ -15,21 +15,41 @@ import (
 // else pahole warns, and so does this, on warn.
 func btfUnit(name string, spec *btf.Spec, warn io.Writer) *unit {
 	u := &unit{name: name, btf: true, spec: spec}
-	byID := map[btf.TypeID]int{}
+	n, tags := 0, 0
+	for id := spec.FirstID(); id < spec.NextID(); id++ {
+		switch spec.Type(id).Kind() {
+		case btf.KindFunc:
+			n++
+		case btf.KindDeclTag:
+			tags++
+		}
+	}
+	slab := make([]function, n)
+	u.funcs = make([]*function, 0, n)
+	var byID map[btf.TypeID]int
+	if tags > 0 {
+		byID = make(map[btf.TypeID]int, n)
+	}
 	for id := spec.FirstID(); id < spec.NextID(); id++ {
 		t := spec.Type(id)
 		if t.Kind() != btf.KindFunc {
 			continue
 		}
-		f := &function{
+		f := &slab[len(u.funcs)]
+		*f = function{
 			name:     t.Name(),
 			hasName:  t.NameOff() != 0,
 			btf:      true,
 			proto:    t.Ref(),
 			topLevel: true,
 		}
-		byID[id] = len(u.funcs)
+		if byID != nil {
+			byID[id] = len(u.funcs)
+		}
 		u.funcs = append(u.funcs, f)
+	}
+	if tags == 0 {
+		return u
 	}
 	for id := spec.FirstID(); id < spec.NextID(); id++ {
 		t := spec.Type(id)

@@ -61,3 +61,17 @@ func (b *buf) fill(w int) {
 		b.padRight(" ", w)
 	}
 }
+
+// truncate cuts what was appended since start to size-1 bytes, as
+// snprintf into a buffer of size bytes does.
+func (b *buf) truncate(start, size int) {
+	if len(*b)-start >= size {
+		*b = (*b)[:start+size-1]
+	}
+}
+
+// cut appends s cut to size-1 bytes.
+func (b *buf) cut(start int, s string, size int) {
+	b.str(s)
+	b.truncate(start, size)
+}

@@ -69,69 +69,87 @@ func isModifier(k btf.Kind) bool {
 
 // typeName is pahole's tag__name of a type ID, in a buffer of size bytes.
 func (n *namer) typeName(id btf.TypeID, size int) string {
+	var b buf
+	n.appendTypeName(&b, id, size)
+	return string(b)
+}
+
+// appendTypeName appends pahole's tag__name of a type ID as it would be
+// written into a buffer of size bytes (cut to size-1 bytes).
+func (n *namer) appendTypeName(b *buf, id btf.TypeID, size int) {
 	t, ok := n.typ(id)
 	if !ok {
-		return trunc("void", size)
+		b.cut(len(*b), "void", size)
+		return
 	}
-	return n.tagName(t, size)
+	n.appendName(b, t, size)
 }
 
 // tagName is pahole's __tag__name.
 func (n *namer) tagName(t btf.Type, size int) string {
+	var b buf
+	n.appendName(&b, t, size)
+	return string(b)
+}
+
+// appendName appends pahole's __tag__name of t, cut to size-1 bytes as
+// snprintf into a buffer of size bytes cuts it.
+func (n *namer) appendName(b *buf, t btf.Type, size int) {
+	start := len(*b)
+	defer b.truncate(start, size)
 	if n.depth >= maxDepth {
-		return trunc("<ERROR: type loop>", size)
+		b.str("<ERROR: type loop>")
+		return
 	}
 	n.depth++
 	defer func() { n.depth-- }()
 	switch k := t.Kind(); {
 	case k == btf.KindInt || k == btf.KindFloat:
-		return trunc(n.baseName(t), size)
+		n.appendBaseName(b, t)
 	case k == btf.KindPtr:
-		return n.ptrName(t, size)
+		n.appendPtrName(b, t)
 	case isModifier(k):
-		inner := "void"
-		if t.Ref() != 0 {
-			it, ok := n.typ(t.Ref())
-			if !ok {
-				return trunc(notFound(t.Ref()), size)
-			}
-			inner = n.tagName(it, nameBuf)
-		}
-		prefix, suffix := "", ""
 		switch k {
 		case btf.KindConst:
-			prefix = "const "
+			b.str("const ")
 		case btf.KindVolatile:
-			prefix = "volatile "
-		case btf.KindRestrict:
-			suffix = " restrict"
+			b.str("volatile ")
 		}
-		sp := " "
-		if n.noParmNames {
-			sp = ""
+		if t.Ref() == 0 {
+			b.str("void")
+		} else if it, ok := n.typ(t.Ref()); ok {
+			n.appendName(b, it, nameBuf)
+		} else {
+			(*b) = (*b)[:start]
+			b.str(notFound(t.Ref()))
+			return
 		}
-		return trunc(prefix+inner+suffix+sp, size)
+		if k == btf.KindRestrict {
+			b.str(" restrict")
+		}
+		if !n.noParmNames {
+			b.byte(' ')
+		}
 	case k == btf.KindArray:
-		et, ok := n.typ(t.Array().Elem)
-		if !ok {
-			return trunc(notFound(t.Array().Elem), size)
+		if et, ok := n.typ(t.Array().Elem); ok {
+			n.appendName(b, et, size)
+		} else {
+			b.str(notFound(t.Array().Elem))
 		}
-		return n.tagName(et, size)
 	case k == btf.KindTypeTag:
 		if t.Ref() == 0 {
-			return trunc("void", size)
+			b.str("void")
+		} else if it, ok := n.typ(t.Ref()); ok {
+			n.appendName(b, it, size)
+		} else {
+			b.str(notFound(t.Ref()))
 		}
-		it, ok := n.typ(t.Ref())
-		if !ok {
-			return trunc(notFound(t.Ref()), size)
-		}
-		return n.tagName(it, size)
 	case k == btf.KindFuncProto:
-		var b buf
-		n.ftype(&b, t.Ref(), n.protoParams(t), protoUnspec(t), "", false, false, true, 0)
-		return trunc(string(b), size)
+		n.ftype(b, t.Ref(), protoSrc(t), "", false, false, true)
+	default:
+		b.str(n.prefixOf(t))
+		b.str(t.Name())
 	}
-	return trunc(n.prefixOf(t)+t.Name(), size)
 }
 
 // notFound is pahole's tag__id_not_found_snprintf.
@@ -139,19 +157,19 @@ func notFound(id btf.TypeID) string {
 	return "<ERROR(__tag__name:" + "0): 0x" + strconv.FormatUint(uint64(id), 16) + " not found!>"
 }
 
-// baseName is pahole's base_type__name: from DWARF the name as written;
-// from BTF a float gets "single " before its name. (pahole would put
-// "bool " before a BTF boolean's name too, but its BTF loader keeps
+// appendBaseName is pahole's base_type__name: from DWARF the name as
+// written; from BTF a float gets "single " before its name. (pahole would
+// put "bool " before a BTF boolean's name too, but its BTF loader keeps
 // BTF_INT_BOOL, 4, in a one-bit field, which keeps 0.)
-func (n *namer) baseName(t btf.Type) string {
-	name := t.Name()
+func (n *namer) appendBaseName(b *buf, t btf.Type) {
 	if t.NameOff() == 0 {
-		return "nameless base type!"
+		b.str("nameless base type!")
+		return
 	}
 	if n.u.btf && t.Kind() == btf.KindFloat {
-		return "single " + name
+		b.str("single ")
 	}
-	return name
+	b.str(t.Name())
 }
 
 // prefixOf is pahole's tag__prefix.
@@ -170,25 +188,33 @@ func (n *namer) prefixOf(t btf.Type) string {
 	return ""
 }
 
-// ptrName is pahole's tag__ptr_name: the pointee's name, a space, "const "
-// for a const pointer, and "*".
-func (n *namer) ptrName(t btf.Type, size int) string {
+// appendPtrName is pahole's tag__ptr_name: the pointee's name, a space,
+// "const " for a const pointer, and "*".
+func (n *namer) appendPtrName(b *buf, t btf.Type) {
 	ref := t.Ref()
 	if ref == 0 {
-		return trunc("void *", size)
+		b.str("void *")
+		return
 	}
 	pt, ok := n.typ(ref)
 	if !ok {
-		return trunc(notFound(ref)+" *", size)
+		b.str(notFound(ref))
+		b.str(" *")
+		return
 	}
-	constPtr := ""
+	constPtr := false
 	if pt.Kind() == btf.KindConst {
 		if nt, ok := n.typ(pt.Ref()); ok && nt.Kind() == btf.KindPtr {
-			constPtr = "const "
+			constPtr = true
 			pt = nt
 		}
 	}
-	return trunc(n.tagName(pt, ptrNameBuf)+" "+constPtr+"*", size)
+	n.appendName(b, pt, ptrNameBuf)
+	if constPtr {
+		b.str(" const *")
+	} else {
+		b.str(" *")
+	}
 }
 
 // parm is one parameter as ftype__fprintf_parms prints it.
@@ -226,13 +252,24 @@ func protoUnspec(t btf.Type) bool {
 	return false
 }
 
-// ftype is pahole's ftype__fprintf: the return type (padded to
-// typeSpacing), " ", then "(*name)" or "name", and the parameters.
-func (n *namer) ftype(b *buf, ret btf.TypeID, ps []parm, unspec bool, name string, inlined, isPointer, isPrototype bool, typeSpacing int) {
+// parmSrc is where a prototype's parameters are: a FUNC_PROTO (BTF, and
+// the function pointers of either), or a DWARF function's own list.
+type parmSrc struct {
+	proto   btf.Type
+	isProto bool
+	dw      []*param
+	unspec  bool
+}
+
+func protoSrc(t btf.Type) parmSrc { return parmSrc{proto: t, isProto: true} }
+
+// ftype is pahole's ftype__fprintf with no type spacing: the return
+// type, " ", then "(*name)" or "name", and the parameters.
+func (n *namer) ftype(b *buf, ret btf.TypeID, src parmSrc, name string, inlined, isPointer, isPrototype bool) {
 	if inlined {
 		b.str("inline ")
 	}
-	b.padRight(n.typeName(ret, nameBuf), typeSpacing)
+	n.appendTypeName(b, ret, nameBuf)
 	b.byte(' ')
 	if isPrototype {
 		b.byte('(')
@@ -244,69 +281,96 @@ func (n *namer) ftype(b *buf, ret btf.TypeID, ps []parm, unspec bool, name strin
 	if isPrototype {
 		b.byte(')')
 	}
-	n.parms(b, ps, unspec, 0)
+	n.parms(b, src, 0)
 }
 
 // parms is pahole's ftype__fprintf_parms: with indent 0 the parameters are
 // separated by ", ", otherwise each goes on its own line, indented.
-func (n *namer) parms(b *buf, ps []parm, unspec bool, indent int) {
+func (n *namer) parms(b *buf, src parmSrc, indent int) {
 	b.byte('(')
-	for i, p := range ps {
-		if i > 0 {
-			if indent == 0 {
-				b.str(", ")
-			} else {
-				b.str(",\n")
-				b.tabs(indent)
-			}
-		}
-		name := p.name
-		if n.noParmNames {
-			name = ""
-		}
-		t, ok := n.typ(p.typ)
-		if !ok {
-			writeAttrs(b, p.attrs)
-			b.str("<ERROR: type ")
-			b.str(strconv.FormatUint(uint64(p.typ), 10))
-			b.str(" not found>")
-			if name != "" {
-				b.byte(' ')
-				b.str(name)
-			}
-			continue
-		}
-		if t.Kind() == btf.KindPtr && t.Ref() != 0 {
-			pt, ok := n.typ(t.Ref())
-			if !ok {
-				b.str(notFound(t.Ref()))
+	count := 0
+	unspec := src.unspec
+	if src.isProto {
+		t := src.proto
+		for i := 0; i < t.Vlen(); i++ {
+			p := t.Param(i)
+			if p.Type == 0 {
+				unspec = true
 				continue
 			}
-			if pt.Kind() == btf.KindFuncProto {
-				writeAttrs(b, p.attrs)
-				n.ftype(b, pt.Ref(), n.protoParams(pt), protoUnspec(pt), name, false, true, true, 0)
-				continue
+			var name string
+			if p.NameOff != 0 {
+				name = t.Spec().String(p.NameOff)
 			}
-		} else if t.Kind() == btf.KindFuncProto {
-			writeAttrs(b, p.attrs)
-			n.ftype(b, t.Ref(), n.protoParams(t), protoUnspec(t), name, true, false, false, 0)
-			continue
+			var attrs []string
+			if n.u.parmAttrs != nil {
+				attrs = n.u.parmAttrs[parmKey{t.ID, count}]
+			}
+			n.parm(b, count, name, p.Type, attrs, indent)
+			count++
 		}
-		stype := n.tagName(t, nameBuf)
-		writeAttrs(b, p.attrs)
-		b.str(stype)
-		if name != "" {
-			b.byte(' ')
-			b.str(name)
+	} else {
+		for _, p := range src.dw {
+			n.parm(b, count, p.name, p.typ, nil, indent)
+			count++
 		}
 	}
 	switch {
-	case len(ps) == 0:
+	case count == 0:
 		b.str("void)")
 	case unspec:
 		b.str(", ...)")
 	default:
 		b.byte(')')
+	}
+}
+
+// parm prints the i'th parameter.
+func (n *namer) parm(b *buf, i int, name string, typ btf.TypeID, attrs []string, indent int) {
+	if i > 0 {
+		if indent == 0 {
+			b.str(", ")
+		} else {
+			b.str(",\n")
+			b.tabs(indent)
+		}
+	}
+	if n.noParmNames {
+		name = ""
+	}
+	t, ok := n.typ(typ)
+	if !ok {
+		writeAttrs(b, attrs)
+		b.str("<ERROR: type ")
+		b.str(strconv.FormatUint(uint64(typ), 10))
+		b.str(" not found>")
+		if name != "" {
+			b.byte(' ')
+			b.str(name)
+		}
+		return
+	}
+	if t.Kind() == btf.KindPtr && t.Ref() != 0 {
+		pt, ok := n.typ(t.Ref())
+		if !ok {
+			b.str(notFound(t.Ref()))
+			return
+		}
+		if pt.Kind() == btf.KindFuncProto {
+			writeAttrs(b, attrs)
+			n.ftype(b, pt.Ref(), protoSrc(pt), name, false, true, true)
+			return
+		}
+	} else if t.Kind() == btf.KindFuncProto {
+		writeAttrs(b, attrs)
+		n.ftype(b, t.Ref(), protoSrc(t), name, true, false, false)
+		return
+	}
+	writeAttrs(b, attrs)
+	n.appendName(b, t, nameBuf)
+	if name != "" {
+		b.byte(' ')
+		b.str(name)
 	}
 }
 

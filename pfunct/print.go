@@ -2,6 +2,8 @@ package pfunct
 
 import (
 	"strconv"
+
+	"github.com/btfkit/btfkit/btf"
 )
 
 // printConf is the part of pahole's conf_fprintf pfunct sets.
@@ -13,8 +15,8 @@ type printConf struct {
 	extraDbg    bool // extra_dbg_info: decl files, lines and entry offsets are known
 }
 
-// params returns the function's parameters and whether it ends in "...":
-// a DWARF function's own, a BTF function's FUNC_PROTO's.
+// funcParams returns the function's return type and parameters: a DWARF
+// function's own, a BTF function's FUNC_PROTO's.
 func (n *namer) funcParams(f *function) (ret uint32, ps []parm, unspec bool) {
 	if f.btf {
 		pt, ok := protoOf(n.u.spec, f.proto)
@@ -28,6 +30,19 @@ func (n *namer) funcParams(f *function) (ret uint32, ps []parm, unspec bool) {
 		ps[i] = parm{name: p.name, typ: p.typ}
 	}
 	return uint32(f.ret), ps, f.unspec
+}
+
+// funcSrc returns the function's return type and where its parameters
+// are.
+func (n *namer) funcSrc(f *function) (btf.TypeID, parmSrc) {
+	if f.btf {
+		pt, ok := protoOf(n.u.spec, f.proto)
+		if !ok {
+			return 0, parmSrc{}
+		}
+		return pt.Ref(), protoSrc(pt)
+	}
+	return f.ret, parmSrc{dw: f.params, unspec: f.unspec}
 }
 
 // function is pahole's tag__fprintf of a function with pfunct's conf: the
@@ -61,10 +76,9 @@ func (p *printer) function(b *buf, u *unit, f *function) {
 	if f.virtuality == virtualityVirtual || f.virtuality == virtualityPureVirtual {
 		b.str("virtual ")
 	}
-	ret, ps, unspec := n.funcParams(f)
+	ret, src := n.funcSrc(f)
 	inlined := !p.conf.stripInline && f.declaredInline()
-	name := f.name
-	n.ftype(b, btfID(ret), ps, unspec, name, inlined, false, false, 0)
+	n.ftype(b, ret, src, f.name, inlined, false, false)
 	if f.virtuality == virtualityPureVirtual {
 		b.str(" = 0")
 	}
@@ -155,8 +169,9 @@ func (p *printer) blockItem(b *buf, u *unit, f *function, it *item, indent int) 
 		}
 		b.tabs(indent)
 		b.str(alias.name)
-		_, ps, unspec := p.namer(u).funcParams(alias)
-		p.namer(u).parms(b, ps, unspec, indent+(len(alias.name)+7)/8)
+		n := p.namer(u)
+		_, src := n.funcSrc(alias)
+		n.parms(b, src, indent+(len(alias.name)+7)/8)
 		b.str("; /* size=")
 		b.uint(it.size)
 		b.str(", low_pc=")
@@ -166,12 +181,12 @@ func (p *printer) blockItem(b *buf, u *unit, f *function, it *item, indent int) 
 	case itemVariable:
 		b.tabs(indent)
 		start := len(*b)
-		tn := "(null)"
 		if t, ok := p.namer(u).typ(it.typ); ok {
 			vn := &namer{u: u}
-			tn = vn.tagName(t, varNameBuf)
+			vn.appendName(b, t, varNameBuf)
+		} else {
+			b.str("(null)")
 		}
-		b.str(tn)
 		b.byte(' ')
 		b.str(it.name)
 		b.str("; /* scope: ")

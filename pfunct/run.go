@@ -166,8 +166,6 @@ type fnStat struct {
 	printed    bool
 	proto      string // tag__fprintf, for -V and -P
 	statsText  string // function__fprintf_stats, for -V with -i or -T
-	prev       *fnStat
-	sameName   *fnStat // the entry of the same name made before this one
 	hasRenders bool
 }
 
@@ -179,6 +177,7 @@ type printer struct {
 	emissions *emissions
 
 	stats  []*fnStat          // in the order made; printed newest first
+	slab   []fnStat           // where new entries come from
 	byName map[string]*fnStat // the newest entry of each name
 
 	kept     []*unit         // units pahole keeps after loading
@@ -217,6 +216,13 @@ func (p *printer) namer(u *unit) *namer {
 func (p *printer) needTypes() bool {
 	o := &p.o
 	return o.verbose() || o.Prototypes || o.stealing() || o.ExpandTypes || o.Addr != 0
+}
+
+// needNames reports whether the list is searched by name: by the filter
+// (not with -F btf) and by function__show (-f, -A, -c, -b, -a).
+func (p *printer) needNames() bool {
+	o := &p.o
+	return !p.isBTF() || o.stealing() || o.ExpandTypes || o.Addr != 0
 }
 
 // isBTF is pfunct's is_btf: -F btf exactly.
@@ -422,9 +428,11 @@ func (p *printer) keep(u *unit) {
 	if p.o.ExpandTypes && !p.o.TotalInlineStats {
 		p.functionIterator(u)
 	}
-	// The unit's types are not needed any more: what the listing prints
-	// of its functions was rendered by addStat.
-	u.spec, u.facts, u.emitted = nil, nil, nil
+	// A DWARF unit's types are not needed any more: what the listing
+	// prints of its functions was rendered by addStat.
+	if !u.btf {
+		u.spec, u.facts, u.emitted = nil, nil, nil
+	}
 }
 
 // steal is pfunct's pfunct_stealer for one unit; it reports whether
@@ -546,14 +554,20 @@ func (p *printer) checkDup(st *fnStat, u *unit, f *function) {
 // addStat is fn_stats__add, rendering what the listing will print of the
 // function.
 func (p *printer) addStat(u *unit, f *function) *fnStat {
-	st := &fnStat{f: f, u: u, nrFiles: 1, nrExp: uint32(f.cuNrInline), sizeExp: f.cuSizeInline}
-	if f.hasName {
-		st.sameName = p.byName[f.name]
+	if len(p.slab) == 0 {
+		p.slab = make([]fnStat, 1024)
+	}
+	st := &p.slab[0]
+	p.slab = p.slab[1:]
+	*st = fnStat{f: f, u: u, nrFiles: 1, nrExp: uint32(f.cuNrInline), sizeExp: f.cuSizeInline}
+	if f.hasName && p.needNames() {
 		p.byName[f.name] = st
 	}
 	p.stats = append(p.stats, st)
 	o := &p.o
-	if o.Formatter == ListNames && (o.verbose() || o.Prototypes) && !o.stealing() && o.Addr == 0 && !o.ExpandTypes && !o.TotalInlineStats {
+	// A DWARF unit's types go once the unit is done: render what the
+	// listing prints of its functions now.
+	if !u.btf && o.Formatter == ListNames && (o.verbose() || o.Prototypes) && !o.stealing() && o.Addr == 0 && !o.ExpandTypes && !o.TotalInlineStats {
 		var b buf
 		p.function(&b, u, f)
 		st.proto = string(b)
