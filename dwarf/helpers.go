@@ -37,8 +37,7 @@ func (d *Data) MemberOffset(f *Field) (uint64, bool) {
 		if len(b) < 2 {
 			return 0, false
 		}
-		const opConstu, opPlusUconst = 0x10, 0x23
-		if b[0] != opConstu && b[0] != opPlusUconst {
+		if op := Op(b[0]); op != OpConstu && op != OpPlusUconst {
 			return 0, false
 		}
 		r := reader{data: b, pos: 1, end: len(b)}

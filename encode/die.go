@@ -1,47 +1,10 @@
 package encode
 
-// DWARF constants the converter needs. They are spelled out here, rather
-// than taken from the dwarf package, so that the conversion logic depends
-// only on the die record below and can be fed by any reader.
+import "github.com/btfkit/btfkit/dwarf"
+
+// The names of LLVM's and GNU's annotation entries (DW_AT_name of
+// DW_TAG_LLVM_annotation and DW_TAG_GNU_annotation) that carry BTF tags.
 const (
-	tagArrayType          = 0x01
-	tagClassType          = 0x02
-	tagEnumerationType    = 0x04
-	tagFormalParameter    = 0x05
-	tagLexicalBlock       = 0x0b
-	tagMember             = 0x0d
-	tagPointerType        = 0x0f
-	tagReferenceType      = 0x10
-	tagCompileUnit        = 0x11
-	tagStructureType      = 0x13
-	tagSubroutineType     = 0x15
-	tagTypedef            = 0x16
-	tagUnionType          = 0x17
-	tagUnspecifiedParams  = 0x18
-	tagInlinedSubroutine  = 0x1d
-	tagPtrToMemberType    = 0x1f
-	tagSubrangeType       = 0x21
-	tagBaseType           = 0x24
-	tagConstType          = 0x26
-	tagEnumerator         = 0x28
-	tagSubprogram         = 0x2e
-	tagVariable           = 0x34
-	tagVolatileType       = 0x35
-	tagRestrictType       = 0x37
-	tagPartialUnit        = 0x3c
-	tagUnspecifiedType    = 0x3b
-	tagRvalueRefType      = 0x42
-	tagAtomicType         = 0x47
-	tagLLVMAnnotation     = 0x6000
-	tagGNUAnnotation      = 0x6001
-	ateBoolean            = 0x02
-	ateComplexFloat       = 0x03
-	ateFloat              = 0x04
-	ateSigned             = 0x05
-	ateSignedChar         = 0x06
-	ateUnsigned           = 0x07
-	ateUnsignedChar       = 0x08
-	ateImaginaryFloat     = 0x09
 	annotationTypeTagName = "btf_type_tag"
 	annotationDeclTagName = "btf_decl_tag"
 )
@@ -77,7 +40,7 @@ const (
 type die struct {
 	off      uint64 // global offset of the entry, strictly increasing within a unit
 	depth    int    // nesting depth: the unit's root entry is 0
-	tag      uint32
+	tag      dwarf.Tag
 	children bool
 	has      uint32 // presence bits (has*)
 
@@ -93,7 +56,7 @@ type die struct {
 	constValue  uint64 // raw bits; constSigned says whether the form sign-extends
 	constSigned bool
 	constString string
-	encoding    uint8
+	encoding    dwarf.Encoding
 	annotation  uint64 // DW_AT_GNU_annotation: global offset of a DW_TAG_GNU_annotation
 	language    uint16 // DW_AT_language of the root entry
 
@@ -111,7 +74,7 @@ func evalMemberLoc(expr []byte) uint64 {
 		return 0
 	}
 	switch expr[0] {
-	case 0x23, 0x10: // DW_OP_plus_uconst, DW_OP_constu
+	case byte(dwarf.OpPlusUconst), byte(dwarf.OpConstu):
 		v, _ := uleb(expr[1:])
 		return v
 	}

@@ -56,15 +56,15 @@ func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) er
 // wanted reports whether the converter looks at the attributes of an
 // entry with this tag under a parent with tag parent; for the others only
 // the position is passed on, which saves decoding names nobody reads.
-func wanted(tag, parent uint32) bool {
+func wanted(tag, parent dwarf.Tag) bool {
 	if isTypeTag(tag) {
 		return true
 	}
 	switch tag {
-	case tagMember, tagEnumerator, tagSubrangeType, tagUnspecifiedParams, tagLLVMAnnotation:
+	case dwarf.TagMember, dwarf.TagEnumerator, dwarf.TagSubrangeType, dwarf.TagUnspecifiedParameters, dwarf.TagLLVMAnnotation:
 		return true
-	case tagFormalParameter:
-		return parent == tagSubroutineType
+	case dwarf.TagFormalParameter:
+		return parent == dwarf.TagSubroutineType
 	}
 	return false
 }
@@ -92,12 +92,12 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 		d.reset()
 		d.off = uint64(e.Offset)
 		d.depth = e.Depth
-		d.tag = uint32(e.Tag)
+		d.tag = e.Tag
 		d.children = e.Children
 		if e.Depth < len(tags) {
 			tags = tags[:e.Depth]
 		}
-		parent := uint32(0)
+		parent := dwarf.Tag(0)
 		if n := len(tags); n > 0 && n == e.Depth {
 			parent = tags[n-1]
 		}
@@ -219,9 +219,9 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 			d.has |= hasExternal
 		}
 	case dwarf.AttrEncoding:
-		d.encoding = uint8(f.Val)
+		d.encoding = dwarf.Encoding(f.Val)
 		d.has |= hasEncoding
-	case 0x2139: // DW_AT_GNU_annotation
+	case dwarf.AttrGNUAnnotation:
 		if f.Class == dwarf.ClassReference {
 			d.annotation = f.Val
 			d.has |= hasGNUAnnotation

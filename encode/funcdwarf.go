@@ -6,41 +6,19 @@ import (
 	"github.com/btfkit/btfkit/dwarf"
 )
 
-// DWARF attributes, forms and operations function and variable encoding
-// reads.
-const (
-	attrCallingConvention = 0x36
-	ccNocall              = 0x03
-
-	opAddr         = 0x03
-	opConstu       = 0x10
-	opConsts       = 0x11
-	opPlusUconst   = 0x23
-	opLit0         = 0x30
-	opLit31        = 0x4f
-	opReg0         = 0x50
-	opReg31        = 0x6f
-	opBreg0        = 0x70
-	opBreg31       = 0x8f
-	opFbreg        = 0x91
-	opPiece        = 0x93
-	opStackValue   = 0x9f
-	opAddrx        = 0xa1
-	opEntryValue   = 0xa3
-	opGNUEntryVal  = 0xf3
-	maxOpsDecoded  = 16
-	wantedFuncTags = 0
-)
+// maxOpsDecoded is how many operations of a location expression are
+// decoded on the stack (longer expressions are decoded again in full).
+const maxOpsDecoded = 16
 
 // wantedFunc reports whether the entry is one whose function/variable
 // attributes are read: top-level subprograms and variables, and the
 // parameters of subprograms.
-func wantedFunc(tag, parent uint32) bool {
+func wantedFunc(tag, parent dwarf.Tag) bool {
 	switch tag {
-	case tagSubprogram, tagVariable:
-		return parent == tagCompileUnit || parent == tagPartialUnit
-	case tagFormalParameter:
-		return parent == tagSubprogram
+	case dwarf.TagSubprogram, dwarf.TagVariable:
+		return parent == dwarf.TagCompileUnit || parent == dwarf.TagPartialUnit
+	case dwarf.TagFormalParameter:
+		return parent == dwarf.TagSubprogram
 	}
 	return false
 }
@@ -77,13 +55,13 @@ func fastFuncField(r *dwarf.UnitReader, dd *dwarf.Data, d *die, f *dwarf.Field, 
 		if f.Val != 0 {
 			fx.has |= fxInline
 		}
-	case attrCallingConvention:
-		if f.Val == ccNocall {
+	case dwarf.AttrCallingConvention:
+		if f.Val == dwarf.CCNocall {
 			fx.has |= fxNoCall
 		}
 	case dwarf.AttrConstValue:
 		fx.has |= fxConstValue
-	case 0x2139: // DW_AT_GNU_annotation
+	case dwarf.AttrGNUAnnotation:
 		fx.has |= fxAnnotated
 	case dwarf.AttrLocation:
 		fx.has |= fxLoc
@@ -91,13 +69,13 @@ func fastFuncField(r *dwarf.UnitReader, dd *dwarf.Data, d *die, f *dwarf.Field, 
 		case dwarf.ClassExprLoc, dwarf.ClassBlock:
 			fx.has |= fxLocExpr
 			expr := dd.Bytes(f)
-			if d.tag == tagVariable {
+			if d.tag == dwarf.TagVariable {
 				varLocation(expr, r.Unit().AddrSize, fx, addrs)
 			} else {
 				fx.loc.add(expr, 0, int(r.Unit().AddrSize))
 			}
 		case dwarf.ClassLocList, dwarf.ClassLocListPtr:
-			if d.tag != tagFormalParameter {
+			if d.tag != dwarf.TagFormalParameter {
 				break
 			}
 			n := 0
@@ -124,7 +102,7 @@ func varLocation(expr []byte, addrSize int, fx *funcAttrs, addrs *addrTable) {
 		return
 	}
 	switch ops[0].atom {
-	case opAddr:
+	case dwarf.OpAddr:
 		fx.addr = ops[0].n
 		if addrs.bigEndin && len(expr) > addrSize {
 			if addrSize == 4 {
@@ -133,7 +111,7 @@ func varLocation(expr []byte, addrSize int, fx *funcAttrs, addrs *addrTable) {
 				fx.addr = binary.BigEndian.Uint64(expr[1:])
 			}
 		}
-	case opAddrx:
+	case dwarf.OpAddrx:
 		a, ok := addrs.get(ops[0].n)
 		if !ok {
 			return
@@ -143,7 +121,7 @@ func varLocation(expr []byte, addrSize int, fx *funcAttrs, addrs *addrTable) {
 		return
 	}
 	fx.has |= fxAddr
-	if n == 2 && ops[1].atom == opPlusUconst {
+	if n == 2 && ops[1].atom == dwarf.OpPlusUconst {
 		fx.addr += ops[1].n
 	}
 }
@@ -151,7 +129,7 @@ func varLocation(expr []byte, addrSize int, fx *funcAttrs, addrs *addrTable) {
 // op is one decoded DWARF expression operation: its opcode, first
 // operand, and for DW_OP_entry_value the sub-expression.
 type op struct {
-	atom uint8
+	atom dwarf.Op
 	n    uint64
 	sub  []byte
 }
@@ -162,11 +140,11 @@ type op struct {
 func decodeOps(expr []byte, addrSize int, out []op) int {
 	n := 0
 	for p := 0; p < len(expr); {
-		a := expr[p]
+		a := dwarf.Op(expr[p])
 		p++
 		o := op{atom: a}
-		switch {
-		case a == opAddr:
+		switch a {
+		case dwarf.OpAddr:
 			if p+addrSize > len(expr) {
 				return n + 1
 			}
@@ -176,33 +154,33 @@ func decodeOps(expr []byte, addrSize int, out []op) int {
 				o.n = binary.LittleEndian.Uint64(expr[p:])
 			}
 			p += addrSize
-		case a == 0x08 || a == 0x09 || a == 0x15 || a == 0x94 || a == 0x95:
+		case dwarf.OpConst1u, dwarf.OpConst1s, dwarf.OpPick, dwarf.OpDerefSize, dwarf.OpXderefSize:
 			p++
-		case a == 0x0a || a == 0x0b || a == 0x28 || a == 0x2f || a == 0x98:
+		case dwarf.OpConst2u, dwarf.OpConst2s, dwarf.OpBra, dwarf.OpSkip, dwarf.OpCall2:
 			p += 2
-		case a == 0x0c || a == 0x0d || a == 0x99 || a == 0x9a || a == 0xfa:
+		case dwarf.OpConst4u, dwarf.OpConst4s, dwarf.OpCall4, dwarf.OpCallRef, dwarf.OpGNUParameterRef:
 			p += 4
-		case a == 0x0e || a == 0x0f:
+		case dwarf.OpConst8u, dwarf.OpConst8s:
 			p += 8
-		case a == opConstu || a == opPlusUconst || a == 0x90 || a == opPiece || a == opAddrx ||
-			a == 0xa2 || a == 0xa8 || a == 0xa9 || a == 0xf7 || a == 0xf9 || a == 0xfb || a == 0xfc:
+		case dwarf.OpConstu, dwarf.OpPlusUconst, dwarf.OpRegx, dwarf.OpPiece, dwarf.OpAddrx,
+			dwarf.OpConstx, dwarf.OpConvert, dwarf.OpReinterpret, dwarf.OpGNUConvert,
+			dwarf.OpGNUReinterpret, dwarf.OpGNUAddrIndex, dwarf.OpGNUConstIndex,
+			dwarf.OpConsts, dwarf.OpFbreg:
+			// One LEB128 operand (a signed one's value is not used:
+			// only its length matters).
 			v, k := uleb(expr[p:])
 			o.n = v
 			p += k
-		case a == opConsts || a >= opBreg0 && a <= opBreg31 || a == opFbreg:
-			v, k := uleb(expr[p:]) // value unused; only the length matters
-			o.n = v
-			p += k
-		case a == 0x92 || a == 0x9d || a == 0xa5 || a == 0xf5: // two LEB operands
+		case dwarf.OpBregx, dwarf.OpBitPiece, dwarf.OpRegvalType, dwarf.OpGNURegvalType:
 			_, k := uleb(expr[p:])
 			p += k
 			_, k = uleb(expr[p:])
 			p += k
-		case a == 0xa0 || a == 0xf2: // implicit_pointer: offset, sleb
+		case dwarf.OpImplicitPointer, dwarf.OpGNUImplicitPointer:
 			p += 4
 			_, k := uleb(expr[min(p, len(expr)):])
 			p += k
-		case a == 0x9e || a == opEntryValue || a == opGNUEntryVal: // block
+		case dwarf.OpImplicitValue, dwarf.OpEntryValue, dwarf.OpGNUEntryValue:
 			l, k := uleb(expr[p:])
 			p += k
 			if uint64(len(expr)-p) < l {
@@ -210,21 +188,30 @@ func decodeOps(expr []byte, addrSize int, out []op) int {
 			}
 			o.sub = expr[p : p+int(l)]
 			p += int(l)
-		case a == 0xa4 || a == 0xf4: // const_type: uleb, size byte, block
+		case dwarf.OpConstType, dwarf.OpGNUConstType:
 			_, k := uleb(expr[p:])
 			p += k
 			if p < len(expr) {
 				p += 1 + int(expr[p])
 			}
-		case a == 0xa6 || a == 0xa7 || a == 0xf6: // deref_type: byte, uleb
+		case dwarf.OpDerefType, dwarf.OpXderefType, dwarf.OpGNUDerefType:
 			p++
 			_, k := uleb(expr[min(p, len(expr)):])
 			p += k
-		case a >= 0x06 && a <= 0x2e, a >= opLit0 && a <= opReg31, a == 0x96, a == 0x97,
-			a == 0x9b, a == 0x9c, a == opStackValue, a == 0xe0, a == 0xf0:
+		case dwarf.OpNop, dwarf.OpPushObjectAddress, dwarf.OpFormTLSAddress, dwarf.OpCallFrameCFA,
+			dwarf.OpStackValue, dwarf.OpGNUPushTLSAddress, dwarf.OpGNUUninit:
 			// no operands
 		default:
-			return n + 1
+			switch {
+			case a >= dwarf.OpBreg0 && a <= dwarf.OpBreg31:
+				v, k := uleb(expr[p:]) // an SLEB128 offset; only its length matters
+				o.n = v
+				p += k
+			case a >= dwarf.OpDeref && a <= dwarf.OpNe, a >= dwarf.OpLit0 && a <= dwarf.OpReg31:
+				// no operands
+			default:
+				return n + 1
+			}
 		}
 		if n < len(out) {
 			out[n] = o
@@ -246,11 +233,11 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 	if cnt == 0 {
 		return
 	}
-	stackValue := cnt <= maxOpsDecoded && ops[cnt-1].atom == opStackValue
+	stackValue := cnt <= maxOpsDecoded && ops[cnt-1].atom == dwarf.OpStackValue
 	if cnt == 2 && stackValue {
 		cnt = 1
 	}
-	set := func(reg *int8, r uint8) {
+	set := func(reg *int8, r dwarf.Op) {
 		if *reg == paramRegUnknown {
 			*reg = int8(r)
 		}
@@ -258,7 +245,7 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 	a := ops[0].atom
 	if cnt != 1 {
 		switch {
-		case a >= opLit0 && a <= opLit31 || a == opConstu || a == opConsts:
+		case a >= dwarf.OpLit0 && a <= dwarf.OpLit31 || a == dwarf.OpConstu || a == dwarf.OpConsts:
 			if n == 0 {
 				l.constant = true
 			}
@@ -266,15 +253,15 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 		}
 		// Scalars and small aggregates.
 		switch {
-		case a >= opReg0 && a <= opReg31:
+		case a >= dwarf.OpReg0 && a <= dwarf.OpReg31:
 			if n == 0 {
-				set(&l.regSmall, a-opReg0)
+				set(&l.regSmall, a-dwarf.OpReg0)
 			}
-		case a >= opBreg0 && a <= opBreg31:
+		case a >= dwarf.OpBreg0 && a <= dwarf.OpBreg31:
 			if n == 0 {
 				for i := 1; i < min(cnt, maxOpsDecoded); i++ {
-					if ops[i].atom == opStackValue {
-						set(&l.regSmall, a-opBreg0)
+					if ops[i].atom == dwarf.OpStackValue {
+						set(&l.regSmall, a-dwarf.OpBreg0)
 						break
 					}
 				}
@@ -288,39 +275,39 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 			decodeOps(expr, addrSize, all)
 		}
 		for i := range all {
-			if b := all[i].atom; b >= opReg0 && b <= opReg31 {
-				set(&l.regBig, b-opReg0)
+			if b := all[i].atom; b >= dwarf.OpReg0 && b <= dwarf.OpReg31 {
+				set(&l.regBig, b-dwarf.OpReg0)
 				break
 			}
 		}
 		l.addPieces(all, addrSize)
 		return
 	}
-	both := func(r uint8) {
+	both := func(r dwarf.Op) {
 		set(&l.regSmall, r)
 		set(&l.regBig, r)
 	}
 	switch {
-	case a >= opReg0 && a <= opReg31:
+	case a >= dwarf.OpReg0 && a <= dwarf.OpReg31:
 		if n == 0 {
-			both(a - opReg0)
+			both(a - dwarf.OpReg0)
 		}
-	case a >= opBreg0 && a <= opBreg31:
+	case a >= dwarf.OpBreg0 && a <= dwarf.OpBreg31:
 		if n == 0 && stackValue {
-			both(a - opBreg0)
+			both(a - dwarf.OpBreg0)
 		}
-	case a == opFbreg:
+	case a == dwarf.OpFbreg:
 		if n == 0 {
 			l.stack = true
 		}
-	case a >= opLit0 && a <= opLit31 || a == opConstu || a == opConsts:
+	case a >= dwarf.OpLit0 && a <= dwarf.OpLit31 || a == dwarf.OpConstu || a == dwarf.OpConsts:
 		if n == 0 {
 			l.constant = true
 		}
-	case a == opEntryValue || a == opGNUEntryVal:
+	case a == dwarf.OpEntryValue || a == dwarf.OpGNUEntryValue:
 		var sub [2]op
-		if decodeOps(ops[0].sub, addrSize, sub[:]) == 1 && sub[0].atom >= opReg0 && sub[0].atom <= opReg31 {
-			both(sub[0].atom - opReg0)
+		if decodeOps(ops[0].sub, addrSize, sub[:]) == 1 && sub[0].atom >= dwarf.OpReg0 && sub[0].atom <= dwarf.OpReg31 {
+			both(sub[0].atom - dwarf.OpReg0)
 		}
 	}
 }
@@ -334,7 +321,7 @@ func (l *locSummary) add(expr []byte, n int, addrSize int) {
 func (l *locSummary) addPieces(ops []op, addrSize int) {
 	off := uint64(0)
 	for i := range ops {
-		if ops[i].atom != opPiece {
+		if ops[i].atom != dwarf.OpPiece {
 			continue
 		}
 		if i == 0 {
@@ -405,7 +392,7 @@ func (f *dwarfForeign) typeRef() (uint32, uint64) {
 
 func (f *dwarfForeign) subprogram(off uint64, out *foreignFn) bool {
 	out.params = out.params[:0]
-	if !f.entry(off) || uint32(f.e.Tag) != tagSubprogram {
+	if !f.entry(off) || f.e.Tag != dwarf.TagSubprogram {
 		return false
 	}
 	name, err := f.dd.Name(&f.e)
@@ -415,7 +402,7 @@ func (f *dwarfForeign) subprogram(off uint64, out *foreignFn) bool {
 	out.name = name
 	out.has, out.typ = f.typeRef()
 	out.fx = 0
-	if fl := f.e.Field(attrCallingConvention); fl != nil && fl.Val == ccNocall {
+	if fl := f.e.Field(dwarf.AttrCallingConvention); fl != nil && fl.Val == dwarf.CCNocall {
 		out.fx |= fxNoCall
 	}
 	if fl := f.e.Field(dwarf.AttrInline); fl != nil && fl.Val != 0 {
@@ -445,7 +432,7 @@ func (f *dwarfForeign) subprogram(off uint64, out *foreignFn) bool {
 		if f.e.Tag == 0 {
 			continue
 		}
-		if uint32(f.e.Tag) == tagFormalParameter {
+		if f.e.Tag == dwarf.TagFormalParameter {
 			var p foreignPrm
 			if !f.readParam(uint64(f.e.Offset), &p) {
 				return false
@@ -461,7 +448,7 @@ func (f *dwarfForeign) subprogram(off uint64, out *foreignFn) bool {
 }
 
 func (f *dwarfForeign) param(off uint64, out *foreignPrm) bool {
-	if !f.entry(off) || uint32(f.e.Tag) != tagFormalParameter {
+	if !f.entry(off) || f.e.Tag != dwarf.TagFormalParameter {
 		return false
 	}
 	return f.readParam(off, out)
@@ -485,7 +472,7 @@ func (f *dwarfForeign) typeEntry(off uint64) (typeFacts, bool) {
 	if !f.entry(off) {
 		return typeFacts{}, false
 	}
-	t := typeFacts{tag: uint32(f.e.Tag)}
+	t := typeFacts{tag: f.e.Tag}
 	t.has, t.typ = f.typeRef()
 	if fl := f.e.Field(dwarf.AttrByteSize); fl != nil && fl.Class == dwarf.ClassConstant {
 		t.size = fl.Val

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
 )
 
 // Functions and variables, per unit.
@@ -184,9 +185,10 @@ type typeEntries interface {
 
 // typeFacts is what the parameter rules read of a type entry.
 type typeFacts struct {
-	tag, has uint32 // has: hasType
-	typ      uint64
-	size     uint64 // DW_AT_byte_size, 0 if none
+	tag  dwarf.Tag
+	has  uint32 // hasType
+	typ  uint64
+	size uint64 // DW_AT_byte_size, 0 if none
 }
 
 func (c *unitConv) typeEntry(off uint64) (typeFacts, bool) {
@@ -252,7 +254,7 @@ func (fc *funcConv) entry(d *die) {
 	case 1:
 		fc.curFn, fc.curPrm, fc.curVar = -1, -1, -1
 		switch d.tag {
-		case tagSubprogram:
+		case dwarf.TagSubprogram:
 			fc.fns = append(fc.fns, fnRec{
 				off: d.off, name: d.name, typ: d.typ, has: d.has, fx: d.fx.has,
 				lowPC: d.fx.lowPC, origin: d.fx.origin, spec: d.fx.spec, annotation: d.annotation,
@@ -261,7 +263,7 @@ func (fc *funcConv) entry(d *die) {
 			if d.children {
 				fc.curFn = int32(len(fc.fns) - 1)
 			}
-		case tagVariable:
+		case dwarf.TagVariable:
 			fc.vars = append(fc.vars, varRec{
 				off: d.off, name: d.name, typ: d.typ, has: d.has, fx: d.fx.has,
 				addr: d.fx.addr, spec: d.fx.spec, annotation: d.annotation, a0: -1,
@@ -272,7 +274,7 @@ func (fc *funcConv) entry(d *die) {
 		}
 	case 2:
 		fc.curPrm = -1
-		if fc.curVar >= 0 && d.tag == tagLLVMAnnotation && d.name == annotationDeclTagName {
+		if fc.curVar >= 0 && d.tag == dwarf.TagLLVMAnnotation && d.name == annotationDeclTagName {
 			v := &fc.vars[fc.curVar]
 			fc.addAnnot(&v.a0, &v.na, annotRec{d.constString, -1})
 			return
@@ -282,7 +284,7 @@ func (fc *funcConv) entry(d *die) {
 		}
 		fn := &fc.fns[fc.curFn]
 		switch d.tag {
-		case tagFormalParameter:
+		case dwarf.TagFormalParameter:
 			p := prmRec{
 				off: d.off, name: d.name, typ: d.typ, has: d.has, fx: d.fx.has,
 				origin: d.fx.origin, annotation: d.annotation, idx: fn.np, loc: d.fx.loc,
@@ -295,15 +297,15 @@ func (fc *funcConv) entry(d *die) {
 			if d.children {
 				fc.curPrm = int32(len(fc.prms) - 1)
 			}
-		case tagUnspecifiedParams:
+		case dwarf.TagUnspecifiedParameters:
 			fn.unspec = true
-		case tagLLVMAnnotation:
+		case dwarf.TagLLVMAnnotation:
 			if d.name == annotationDeclTagName {
 				fc.addAnnot(&fn.a0, &fn.na, annotRec{d.constString, -1})
 			}
 		}
 	case 3:
-		if fc.curFn >= 0 && fc.curPrm >= 0 && d.tag == tagLLVMAnnotation && d.name == annotationDeclTagName {
+		if fc.curFn >= 0 && fc.curPrm >= 0 && d.tag == dwarf.TagLLVMAnnotation && d.name == annotationDeclTagName {
 			fn := &fc.fns[fc.curFn]
 			fc.addAnnot(&fn.a0, &fn.na, annotRec{d.constString, fc.prms[fc.curPrm].idx})
 		}
@@ -339,7 +341,7 @@ func typeByteSize(types typeEntries, has uint32, off uint64, addrSize int) uint6
 		if !ok {
 			return 0
 		}
-		if t.tag == tagPointerType {
+		if t.tag == dwarf.TagPointerType {
 			return uint64(addrSize)
 		}
 		if t.size != 0 {
@@ -362,11 +364,11 @@ func (c *unitConv) tagSize(off uint64, addrSize int, depth int) uint64 {
 	}
 	r := &c.recs[i]
 	switch r.tag {
-	case tagPointerType, tagReferenceType, tagRvalueRefType:
+	case dwarf.TagPointerType, dwarf.TagReferenceType, dwarf.TagRvalueReferenceType:
 		return uint64(addrSize)
-	case tagBaseType, tagEnumerationType:
+	case dwarf.TagBaseType, dwarf.TagEnumerationType:
 		return r.size
-	case tagSubroutineType:
+	case dwarf.TagSubroutineType:
 		if r.size != 0 {
 			return r.size
 		}
@@ -379,7 +381,7 @@ func (c *unitConv) tagSize(off uint64, addrSize int, depth int) uint64 {
 		return r.size
 	}
 	size := c.tagSize(r.typ, addrSize, depth+1)
-	if r.tag == tagArrayType {
+	if r.tag == dwarf.TagArrayType {
 		n := uint64(1)
 		for j := r.first; j >= 0; j = c.items[j].next {
 			if c.items[j].kind == itSubrange {
@@ -400,9 +402,9 @@ func isStructParam(types typeEntries, has uint32, off uint64) bool {
 			return false
 		}
 		switch t.tag {
-		case tagStructureType:
+		case dwarf.TagStructureType:
 			return true
-		case tagConstType, tagTypedef:
+		case dwarf.TagConstType, dwarf.TagTypedef:
 			has, off = t.has, t.typ
 			continue
 		}
@@ -446,7 +448,7 @@ func (c *unitConv) pieceMember(p *prmRec, addrSize int) {
 			has, typ = r.has, r.typ
 			continue
 		}
-		if r.tag != tagStructureType {
+		if r.tag != dwarf.TagStructureType {
 			return
 		}
 		for j := r.first; j >= 0; j = c.items[j].next {
@@ -1147,7 +1149,7 @@ func (c *unitConv) stripTypedefs(has uint32, off uint64) int {
 		}
 		r := &c.recs[i]
 		switch r.tag {
-		case tagTypedef, tagConstType, tagVolatileType, tagRestrictType, tagAtomicType:
+		case dwarf.TagTypedef, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType, dwarf.TagAtomicType:
 			has, off = r.has, r.typ
 			continue
 		}
@@ -1164,19 +1166,19 @@ func (c *unitConv) naturalAlign(i int, addrSize int, depth int) uint64 {
 	r := &c.recs[i]
 	a := uint64(0)
 	switch r.tag {
-	case tagBaseType, tagEnumerationType:
+	case dwarf.TagBaseType, dwarf.TagEnumerationType:
 		a = r.size
-	case tagPointerType, tagReferenceType, tagRvalueRefType:
+	case dwarf.TagPointerType, dwarf.TagReferenceType, dwarf.TagRvalueReferenceType:
 		a = uint64(addrSize)
-	case tagStructureType, tagClassType, tagUnionType:
+	case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType:
 		for j := r.first; j >= 0; j = c.items[j].next {
 			it := &c.items[j]
-			if it.kind != itMember || (it.has&hasMemberLoc == 0 && r.tag != tagUnionType) {
+			if it.kind != itMember || (it.has&hasMemberLoc == 0 && r.tag != dwarf.TagUnionType) {
 				continue
 			}
 			a = max(a, c.naturalAlign(c.stripTypedefs(it.has, it.typ), addrSize, depth+1))
 		}
-	case tagArrayType:
+	case dwarf.TagArrayType:
 		a = c.naturalAlign(c.stripTypedefs(r.has, r.typ), addrSize, depth+1)
 	}
 	return max(a, 1)
@@ -1188,7 +1190,7 @@ func (c *unitConv) naturalAlign(i int, addrSize int, depth int) uint64 {
 // multiple of its largest member alignment.
 func (c *unitConv) structIsPacked(i int, addrSize int) bool {
 	r := &c.recs[i]
-	if r.tag != tagStructureType && r.tag != tagClassType {
+	if r.tag != dwarf.TagStructureType && r.tag != dwarf.TagClassType {
 		return false
 	}
 	end := uint64(0)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
 )
 
 // Hand-made DWARF for what gcc 12 and clang 14 do not emit on demand:
@@ -54,13 +55,13 @@ func convertFuncsBy(t *testing.T, clang bool, feat Features, info *elfInfo, dies
 	t.Helper()
 	c := newUnitConv(Options{Features: feat}, false)
 	fc := &funcConv{elf: info, feat: feat}
-	root := die{off: 0, depth: 0, tag: tagCompileUnit, children: true, language: 0x1d}
+	root := die{off: 0, depth: 0, tag: dwarf.TagCompileUnit, children: true, language: 0x1d}
 	c.add(&root)
 	fc.reset()
 	fc.clang = clang
 	for i := range dies {
 		d := dies[i]
-		if d.tag == tagFormalParameter && d.fx.has&fxLoc == 0 {
+		if d.tag == dwarf.TagFormalParameter && d.fx.has&fxLoc == 0 {
 			d.fx.loc.init()
 		}
 		c.add(&d)
@@ -89,15 +90,15 @@ func TestSyntheticParameterLocations(t *testing.T) {
 		rsi  = 4
 	)
 	p := func(off uint64, depth int, name string, fx funcAttrs) die {
-		d := die{off: off, depth: depth, tag: tagFormalParameter, has: hasName | hasType, name: name, typ: intT, fx: fx}
+		d := die{off: off, depth: depth, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: name, typ: intT, fx: fx}
 		return d
 	}
 	sub := func(off uint64, name string, low uint64) die {
-		return die{off: off, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType | hasExternal, name: name, typ: intT,
+		return die{off: off, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType | hasExternal, name: name, typ: intT,
 			fx: funcAttrs{has: fxLowPC, lowPC: low}}
 	}
 	dies := []die{
-		{off: intT, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: ateSigned},
+		{off: intT, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: dwarf.EncSigned},
 		// f_ok(a in rdi, b in rsi): encoded.
 		sub(20, "f_ok", 0x1000),
 		p(21, 2, "a", funcAttrs{has: fxLoc, loc: reg(rdi)}),
@@ -112,18 +113,18 @@ func TestSyntheticParameterLocations(t *testing.T) {
 		p(42, 2, "b", funcAttrs{has: fxLoc, loc: reg(rsi)}),
 		// f_reord: an abstract origin (a, b) and an out-of-line instance
 		// listing b before a.
-		{off: 50, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: "f_reord", typ: intT, fx: funcAttrs{has: fxInline}},
+		{off: 50, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: "f_reord", typ: intT, fx: funcAttrs{has: fxInline}},
 		p(51, 2, "a", funcAttrs{}),
 		p(52, 2, "b", funcAttrs{}),
-		{off: 60, depth: 1, tag: tagSubprogram, children: true, fx: funcAttrs{has: fxOrigin | fxLowPC, origin: 50, lowPC: 0x1300}},
-		{off: 61, depth: 2, tag: tagFormalParameter, fx: funcAttrs{has: fxOrigin | fxLoc, origin: 52, loc: reg(rdi)}},
-		{off: 62, depth: 2, tag: tagFormalParameter, fx: funcAttrs{has: fxOrigin | fxLoc, origin: 51, loc: reg(rsi)}},
+		{off: 60, depth: 1, tag: dwarf.TagSubprogram, children: true, fx: funcAttrs{has: fxOrigin | fxLowPC, origin: 50, lowPC: 0x1300}},
+		{off: 61, depth: 2, tag: dwarf.TagFormalParameter, fx: funcAttrs{has: fxOrigin | fxLoc, origin: 52, loc: reg(rdi)}},
+		{off: 62, depth: 2, tag: dwarf.TagFormalParameter, fx: funcAttrs{has: fxOrigin | fxLoc, origin: 51, loc: reg(rsi)}},
 		// f_gnu(a): gcc 15 decl tags on the function and its parameter.
-		{off: 70, depth: 1, tag: tagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "fn_tag"},
-		{off: 71, depth: 1, tag: tagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "arg_tag"},
-		{off: 80, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType | hasGNUAnnotation, name: "f_gnu", typ: intT, annotation: 70,
+		{off: 70, depth: 1, tag: dwarf.TagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "fn_tag"},
+		{off: 71, depth: 1, tag: dwarf.TagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "arg_tag"},
+		{off: 80, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType | hasGNUAnnotation, name: "f_gnu", typ: intT, annotation: 70,
 			fx: funcAttrs{has: fxLowPC | fxAnnotated, lowPC: 0x1400}},
-		{off: 81, depth: 2, tag: tagFormalParameter, has: hasName | hasType | hasGNUAnnotation, name: "a", typ: intT, annotation: 71,
+		{off: 81, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType | hasGNUAnnotation, name: "a", typ: intT, annotation: 71,
 			fx: funcAttrs{has: fxLoc | fxAnnotated, loc: reg(rdi)}},
 	}
 	info := x86ELF(map[string]uint64{"f_ok": 0x1000, "f_unexp": 0x1100, "f_const.constprop.0": 0x1200, "f_reord": 0x1300, "f_gnu": 0x1400})
@@ -183,12 +184,12 @@ func TestSyntheticParameterLocations(t *testing.T) {
 func TestSyntheticClangTrueSignature(t *testing.T) {
 	const intT = 10
 	dies := []die{
-		{off: intT, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: ateSigned},
-		{off: 20, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: "f_nocall", typ: intT,
+		{off: intT, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: dwarf.EncSigned},
+		{off: 20, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: "f_nocall", typ: intT,
 			fx: funcAttrs{has: fxLowPC | fxNoCall, lowPC: 0x1000}},
-		{off: 21, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "a", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(5)}},
-		{off: 22, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "b", typ: intT},
-		{off: 23, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "c", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(4)}},
+		{off: 21, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: "a", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(5)}},
+		{off: 22, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: "b", typ: intT},
+		{off: 23, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: "c", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(4)}},
 	}
 	info := x86ELF(map[string]uint64{"f_nocall": 0x1000})
 	s, rep := convertFuncsBy(t, true, DefaultFeatures, info, dies)

@@ -5,6 +5,8 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+
+	btfdwarf "github.com/btfkit/btfkit/dwarf"
 )
 
 // stdSource reads units with the standard library's debug/dwarf. It is the
@@ -72,7 +74,7 @@ func (s *stdSource) walkUnit(i int, add func(*die)) error {
 		d.reset()
 		d.off = uint64(e.Offset)
 		d.depth = depth
-		d.tag = uint32(e.Tag)
+		d.tag = btfdwarf.Tag(e.Tag)
 		d.children = e.Children
 		for _, f := range e.Field {
 			stdField(&d, f)
@@ -164,14 +166,14 @@ func stdField(d *die, f dwarf.Field) {
 		}
 	case dwarf.AttrEncoding:
 		if v, ok := asU(); ok {
-			d.encoding = uint8(v)
+			d.encoding = btfdwarf.Encoding(v)
 			d.has |= hasEncoding
 		}
 	case dwarf.AttrLanguage:
 		if v, ok := asU(); ok {
 			d.language = uint16(v)
 		}
-	case 0x2139: // DW_AT_GNU_annotation
+	case dwarf.Attr(btfdwarf.AttrGNUAnnotation):
 		if o, ok := f.Val.(dwarf.Offset); ok {
 			d.annotation = uint64(o)
 			d.has |= hasGNUAnnotation

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/internal/testc"
 )
 
@@ -43,7 +44,7 @@ func TestSyntheticTrueSignatureMember(t *testing.T) {
 	const (
 		opPiece8 = "\x93\x08"
 	)
-	reg := func(r byte) string { return string([]byte{opReg0 + r}) }
+	reg := func(r byte) string { return string([]byte{byte(dwarf.OpReg0) + r}) }
 	loc := func(expr string) funcAttrs {
 		var fx funcAttrs
 		fx.has = fxLoc | fxLocExpr
@@ -52,18 +53,18 @@ func TestSyntheticTrueSignatureMember(t *testing.T) {
 		return fx
 	}
 	sub := func(off uint64, name string, low uint64) die {
-		return die{off: off, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: name, typ: longT,
+		return die{off: off, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: name, typ: longT,
 			fx: funcAttrs{has: fxLowPC | fxNoCall, lowPC: low}}
 	}
 	prm := func(off uint64, name string, typ uint64, fx funcAttrs) die {
-		return die{off: off, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: name, typ: typ, fx: fx}
+		return die{off: off, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: name, typ: typ, fx: fx}
 	}
 	dies := []die{
-		{off: longT, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "long", byteSize: 8, encoding: ateSigned},
-		{off: pairT, depth: 1, tag: tagStructureType, children: true, has: hasName | hasByteSize, name: "pair", byteSize: 16},
-		{off: 12, depth: 2, tag: tagMember, has: hasName | hasType | hasMemberLoc, name: "a", typ: longT, memberLoc: 0},
-		{off: 13, depth: 2, tag: tagMember, has: hasName | hasType | hasMemberLoc, name: "b", typ: longT, memberLoc: 8},
-		{off: pairTD, depth: 1, tag: tagTypedef, has: hasName | hasType, name: "pair_t", typ: pairT},
+		{off: longT, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "long", byteSize: 8, encoding: dwarf.EncSigned},
+		{off: pairT, depth: 1, tag: dwarf.TagStructureType, children: true, has: hasName | hasByteSize, name: "pair", byteSize: 16},
+		{off: 12, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasMemberLoc, name: "a", typ: longT, memberLoc: 0},
+		{off: 13, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasMemberLoc, name: "b", typ: longT, memberLoc: 8},
+		{off: pairTD, depth: 1, tag: dwarf.TagTypedef, has: hasName | hasType, name: "pair_t", typ: pairT},
 		// f_b(struct pair p, long x): only p.b is passed, in rdi; x in rsi.
 		sub(20, "f_b", 0x1000),
 		prm(21, "p", pairT, loc(opPiece8+reg(rdi)+opPiece8)),
@@ -81,11 +82,11 @@ func TestSyntheticTrueSignatureMember(t *testing.T) {
 		prm(52, "y", longT, loc(reg(rdx))),
 		// f_orig: an abstract origin (DW_CC_nocall) and an out-of-line
 		// instance whose parameter (origin only) has p.b in rdi.
-		{off: 60, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: "f_orig", typ: longT,
+		{off: 60, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: "f_orig", typ: longT,
 			fx: funcAttrs{has: fxInline | fxNoCall}},
 		prm(61, "p", pairT, funcAttrs{}),
-		{off: 70, depth: 1, tag: tagSubprogram, children: true, fx: funcAttrs{has: fxOrigin | fxLowPC, origin: 60, lowPC: 0x1400}},
-		{off: 71, depth: 2, tag: tagFormalParameter, fx: func() funcAttrs {
+		{off: 70, depth: 1, tag: dwarf.TagSubprogram, children: true, fx: funcAttrs{has: fxOrigin | fxLowPC, origin: 60, lowPC: 0x1400}},
+		{off: 71, depth: 2, tag: dwarf.TagFormalParameter, fx: func() funcAttrs {
 			fx := loc(opPiece8 + reg(rdi) + opPiece8)
 			fx.has |= fxOrigin
 			fx.origin = 61

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
 )
 
 // A unit is converted in two steps. The walk (add, called once per entry
@@ -21,9 +22,9 @@ type rec struct {
 	name        string
 	constString string // GNU annotation value
 	annotation  uint64 // DW_AT_GNU_annotation
-	tag         uint32
+	tag         dwarf.Tag
 	has         uint32
-	enc         uint8
+	enc         dwarf.Encoding
 	unspec      bool  // subroutine type with unspecified parameters
 	nMembers    int32 // DW_TAG_member children seen (component index of the next)
 	nTags       int32 // TYPE_TAGs this pointer gets
@@ -83,9 +84,9 @@ type unitConv struct {
 	vals  []string
 	free  chan *fragment // fragments the merge is done with, for reuse
 
-	tagStack []uint32 // the fast reader's open entries' tags, by depth
-	base     uint64   // offset of the unit's root entry
-	index    []int32  // offset - base -> rec index (see find)
+	tagStack []dwarf.Tag // the fast reader's open entries' tags, by depth
+	base     uint64      // offset of the unit's root entry
+	index    []int32     // offset - base -> rec index (see find)
 
 	// nested lists the types defined directly in a struct, class or
 	// union's body (child rec, container rec), in entry order; order
@@ -119,19 +120,19 @@ func (c *unitConv) reset() {
 	c.nested = c.nested[:0]
 }
 
-func isTypeTag(tag uint32) bool {
+func isTypeTag(tag dwarf.Tag) bool {
 	switch tag {
-	case tagBaseType, tagPointerType, tagConstType, tagVolatileType, tagRestrictType,
-		tagAtomicType, tagTypedef, tagStructureType, tagClassType, tagUnionType,
-		tagEnumerationType, tagArrayType, tagSubroutineType, tagUnspecifiedType,
-		tagReferenceType, tagRvalueRefType, tagPtrToMemberType, tagGNUAnnotation:
+	case dwarf.TagBaseType, dwarf.TagPointerType, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType,
+		dwarf.TagAtomicType, dwarf.TagTypedef, dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType,
+		dwarf.TagEnumerationType, dwarf.TagArrayType, dwarf.TagSubroutineType, dwarf.TagUnspecifiedType,
+		dwarf.TagReferenceType, dwarf.TagRvalueReferenceType, dwarf.TagPtrToMemberType, dwarf.TagGNUAnnotation:
 		return true
 	}
 	return false
 }
 
-func isStructTag(tag uint32) bool {
-	return tag == tagStructureType || tag == tagClassType || tag == tagUnionType
+func isStructTag(tag dwarf.Tag) bool {
+	return tag == dwarf.TagStructureType || tag == dwarf.TagClassType || tag == dwarf.TagUnionType
 }
 
 // add records one entry. Entries must come in order, with depth 0 for the
@@ -171,7 +172,7 @@ func (c *unitConv) add(d *die) {
 	case parent.rec >= 0:
 		p := &c.recs[parent.rec]
 		switch d.tag {
-		case tagMember:
+		case dwarf.TagMember:
 			if parent.member >= 0 || !isStructTag(p.tag) {
 				break
 			}
@@ -180,12 +181,12 @@ func (c *unitConv) add(d *die) {
 			c.addItem(parent.rec, item{kind: itMember, name: d.name, typ: d.typ, has: d.has,
 				loc: d.memberLoc, dataBitOff: d.dataBitOff, bitOffset: d.bitOffset,
 				bitSize: d.bitSize, byteSize: d.byteSize, annotation: d.annotation, comp: fr.member})
-		case tagEnumerator:
-			if p.tag == tagEnumerationType {
+		case dwarf.TagEnumerator:
+			if p.tag == dwarf.TagEnumerationType {
 				c.addItem(parent.rec, item{kind: itEnumerator, name: d.name, loc: d.constValue, signed: d.constSigned})
 			}
-		case tagSubrangeType:
-			if p.tag == tagArrayType {
+		case dwarf.TagSubrangeType:
+			if p.tag == dwarf.TagArrayType {
 				n := uint64(0)
 				switch {
 				case d.has&hasUpperBound != 0:
@@ -196,15 +197,15 @@ func (c *unitConv) add(d *die) {
 				}
 				c.addItem(parent.rec, item{kind: itSubrange, loc: n})
 			}
-		case tagFormalParameter:
-			if p.tag == tagSubroutineType {
+		case dwarf.TagFormalParameter:
+			if p.tag == dwarf.TagSubroutineType {
 				c.addItem(parent.rec, item{kind: itParam, name: d.name, typ: d.typ, has: d.has})
 			}
-		case tagUnspecifiedParams:
-			if p.tag == tagSubroutineType {
+		case dwarf.TagUnspecifiedParameters:
+			if p.tag == dwarf.TagSubroutineType {
 				p.unspec = true
 			}
-		case tagLLVMAnnotation:
+		case dwarf.TagLLVMAnnotation:
 			c.annotate(parent, d)
 		}
 	}
@@ -220,11 +221,11 @@ func (c *unitConv) annotate(parent frame, d *die) {
 		if d.name == annotationDeclTagName {
 			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: parent.member})
 		}
-	case p.tag == tagPointerType:
+	case p.tag == dwarf.TagPointerType:
 		if d.name == annotationTypeTagName {
 			c.addItem(parent.rec, item{kind: itTypeTag, name: d.constString})
 		}
-	case isStructTag(p.tag) || p.tag == tagTypedef:
+	case isStructTag(p.tag) || p.tag == dwarf.TagTypedef:
 		if d.name == annotationDeclTagName {
 			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: -1})
 		}
@@ -306,7 +307,7 @@ func (c *unitConv) indexRec(off uint64, i int32) {
 func (c *unitConv) gnuChain(off uint64, f func(r *rec) bool) {
 	for n := 0; off != 0 && n < 1024; n++ {
 		i := c.find(off)
-		if i < 0 || c.recs[i].tag != tagGNUAnnotation {
+		if i < 0 || c.recs[i].tag != dwarf.TagGNUAnnotation {
 			return
 		}
 		r := &c.recs[i]
@@ -329,7 +330,7 @@ func (c *unitConv) idOf(i int) uint32 {
 			return id
 		}
 		r := &c.recs[i]
-		if r.tag != tagAtomicType || r.has&hasType == 0 {
+		if r.tag != dwarf.TagAtomicType || r.has&hasType == 0 {
 			return 0
 		}
 		i = c.find(r.typ)
@@ -363,10 +364,10 @@ func (c *unitConv) strippedSize(has uint32, off uint64) uint64 {
 		}
 		r := &c.recs[i]
 		switch r.tag {
-		case tagTypedef, tagConstType, tagVolatileType, tagRestrictType, tagAtomicType:
+		case dwarf.TagTypedef, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType, dwarf.TagAtomicType:
 			has, off = r.has, r.typ
 			continue
-		case tagEnumerationType:
+		case dwarf.TagEnumerationType:
 			if r.size == 0 {
 				return 4
 			}
@@ -401,13 +402,13 @@ func (c *unitConv) emit() *fragment {
 		}
 		r := &recs[i]
 		switch r.tag {
-		case tagGNUAnnotation, tagAtomicType:
+		case dwarf.TagGNUAnnotation, dwarf.TagAtomicType:
 			c.ids[i] = noID
 			continue
-		case tagUnspecifiedType, tagPtrToMemberType:
+		case dwarf.TagUnspecifiedType, dwarf.TagPtrToMemberType:
 			c.ids[i] = 0
 			continue
-		case tagPointerType:
+		case dwarf.TagPointerType:
 			r.nTags = 0
 			if c.feat.Has(FeatTypeTag) {
 				for j := r.first; j >= 0; j = c.items[j].next {
@@ -428,11 +429,11 @@ func (c *unitConv) emit() *fragment {
 			c.ids[i] = next
 			next += 1 + uint32(r.nTags)
 			continue
-		case tagBaseType:
+		case dwarf.TagBaseType:
 			if intIdx < 0 && r.name == "int" {
 				intIdx = i
 			}
-		case tagArrayType:
+		case dwarf.TagArrayType:
 			haveArray = true
 		}
 		c.ids[i] = next
@@ -504,9 +505,9 @@ func (c *unitConv) emitOrder() []int32 {
 
 func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 	switch r.tag {
-	case tagBaseType:
+	case dwarf.TagBaseType:
 		c.emitBase(s, r)
-	case tagPointerType, tagReferenceType, tagRvalueRefType:
+	case dwarf.TagPointerType, dwarf.TagReferenceType, dwarf.TagRvalueReferenceType:
 		target := c.ref(r.has, r.typ)
 		if r.nTags == 0 {
 			c.addType(s, "", btf.KindPtr, 0, false, target)
@@ -546,19 +547,19 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 			c.addType(s, a.constString, btf.KindTypeTag, 0, false, nextID)
 			return true
 		})
-	case tagConstType:
+	case dwarf.TagConstType:
 		c.addType(s, "", btf.KindConst, 0, false, c.ref(r.has, r.typ))
-	case tagVolatileType:
+	case dwarf.TagVolatileType:
 		c.addType(s, "", btf.KindVolatile, 0, false, c.ref(r.has, r.typ))
-	case tagRestrictType:
+	case dwarf.TagRestrictType:
 		c.addType(s, "", btf.KindRestrict, 0, false, c.ref(r.has, r.typ))
-	case tagTypedef:
+	case dwarf.TagTypedef:
 		c.addType(s, r.name, btf.KindTypedef, 0, false, c.ref(r.has, r.typ))
-	case tagStructureType, tagClassType, tagUnionType:
+	case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType:
 		c.emitStruct(s, r)
-	case tagEnumerationType:
+	case dwarf.TagEnumerationType:
 		c.emitEnum(s, r)
-	case tagArrayType:
+	case dwarf.TagArrayType:
 		n := uint32(1)
 		for j := r.first; j >= 0; j = c.items[j].next {
 			if c.items[j].kind == itSubrange {
@@ -566,27 +567,27 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 			}
 		}
 		c.addType(s, "", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, n)
-	case tagSubroutineType:
+	case dwarf.TagSubroutineType:
 		c.emitProto(s, r)
 	}
 }
 
 func (c *unitConv) emitBase(s *fragment, r *rec) {
 	switch r.enc {
-	case ateFloat:
+	case dwarf.EncFloat:
 		if c.feat.Has(FeatFloat) {
 			c.addType(s, r.name, btf.KindFloat, 0, false, uint32(r.size))
 			return
 		}
-	case ateComplexFloat, ateImaginaryFloat:
+	case dwarf.EncComplexFloat, dwarf.EncImaginaryFloat:
 		// pahole refuses these with floats on; encoding them as INT
 		// (as it does with floats off) keeps the unit encodable.
 	}
 	enc := uint32(0)
 	switch r.enc {
-	case ateSigned, ateSignedChar:
+	case dwarf.EncSigned, dwarf.EncSignedChar:
 		enc = btf.IntSigned
-	case ateBoolean:
+	case dwarf.EncBoolean:
 		enc = btf.IntBool
 	}
 	name, size := r.name, r.size
@@ -597,7 +598,7 @@ func (c *unitConv) emitBase(s *fragment, r *rec) {
 }
 
 func (c *unitConv) emitStruct(s *fragment, r *rec) {
-	union := r.tag == tagUnionType
+	union := r.tag == dwarf.TagUnionType
 	if r.has&hasDeclaration != 0 {
 		c.addType(s, r.name, btf.KindFwd, 0, union, 0)
 		return
@@ -686,7 +687,7 @@ func (c *unitConv) emitEnum(s *fragment, r *rec) {
 	if r.has&hasType != 0 {
 		if i := c.find(r.typ); i >= 0 {
 			e := c.recs[i].enc
-			signed = e == ateSigned || e == ateSignedChar
+			signed = e == dwarf.EncSigned || e == dwarf.EncSignedChar
 		}
 	}
 	c.addType(s, r.name, btf.KindEnum64, vlen, signed, uint32(size), w...)
@@ -716,7 +717,7 @@ func (c *unitConv) emitProto(s *fragment, r *rec) {
 func (c *unitConv) emitDeclTags(s *fragment) {
 	for i := range c.recs {
 		r := &c.recs[i]
-		if !isStructTag(r.tag) && r.tag != tagTypedef {
+		if !isStructTag(r.tag) && r.tag != dwarf.TagTypedef {
 			continue
 		}
 		id := c.ids[i]
