@@ -11,6 +11,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/kmod"
 )
 
 // BenchmarkBatchModules encodes every module of the Debian package
@@ -52,11 +53,11 @@ func BenchmarkModuleOne(b *testing.B) {
 	if name == "" {
 		name = "xt_MASQUERADE"
 	}
-	mods, err := FindModules([]string{splitModulesDir(b)})
+	mods, err := kmod.Find([]string{splitModulesDir(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
-	var mod Module
+	var mod kmod.Module
 	for _, m := range mods {
 		if m.Name == name {
 			mod = m
