@@ -137,7 +137,7 @@ func BenchmarkMergeModules(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		err = walk(ef, m.Path, Options{Features: DefaultFeatures, Jobs: 1}, func(f *fragment) error {
+		err = walk(ef, Options{Features: DefaultFeatures, Jobs: 1}, nil, func(f *fragment) error {
 			c := &fragment{hdrs: slices.Clone(f.hdrs), words: slices.Clone(f.words)}
 			for _, s := range f.strs {
 				c.strs = append(c.strs, strings.Clone(s))

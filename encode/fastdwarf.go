@@ -9,7 +9,7 @@ import (
 
 // walkFast converts every unit of d with the dwarf package's reader, jobs
 // units at a time, and hands the fragments to emit in unit order.
-func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) error {
+func walkFast(d *dwarf.Data, o Options, info *elfInfo, jobs int, convs *convList, emit func(*fragment) error) error {
 	big := d.Sections().BigEndian
 	// Each worker's converter comes with a funcConv for the unit's
 	// functions and variables (funcs.go).
@@ -17,17 +17,18 @@ func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) er
 		c  *unitConv
 		fx *funcConv
 	}
-	convs := make(chan conv, jobs+1)
+	idle := make(chan conv, jobs+1)
 	free := make(chan *fragment, 2*jobs+2)
 	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
 		var cv conv
 		select {
-		case cv = <-convs:
+		case cv = <-idle:
 		default:
-			cv = conv{newUnitConv(o, big), &funcConv{elf: o.elf, feat: o.Features}}
+			cv = conv{newUnitConv(o, big), &funcConv{elf: info, feat: o.Features}}
+			convs.reuse(cv.c)
 			cv.c.free = free
 		}
-		defer func() { convs <- cv }()
+		defer func() { idle <- cv }()
 		c := cv.c
 		u := r.Unit()
 		if u.Type != dwarf.UTCompile && u.Type != dwarf.UTPartial {

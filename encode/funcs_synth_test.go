@@ -74,8 +74,7 @@ func convertFuncsBy(t *testing.T, clang bool, feat Features, info *elfInfo, dies
 		t.Fatal(err)
 	}
 	var rep FuncReport
-	o := Options{Features: feat, elf: info, Report: &rep}
-	if err := m.finishFx(&o); err != nil {
+	if err := m.finishFx(Options{Features: feat, Report: &rep}, info); err != nil {
 		t.Fatal(err)
 	}
 	return m.finish(), rep

@@ -174,8 +174,7 @@ type SkippedFunc struct {
 
 // finishFx decides the functions and appends FUNC_PROTOs, FUNCs, their
 // DECL_TAGs and the DATASECs.
-func (m *merger) finishFx(o *Options) error {
-	info := o.elf
+func (m *merger) finishFx(o Options, info *elfInfo) error {
 	if info == nil {
 		return nil
 	}

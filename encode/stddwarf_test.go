@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/btfkit/btfkit/btf"
 	btfdwarf "github.com/btfkit/btfkit/dwarf"
 )
 
@@ -181,15 +182,19 @@ func stdField(d *die, f dwarf.Field) {
 	}
 }
 
-func init() {
-	stdWalk = func(path string, o Options, emit func(*fragment) error) error {
-		src, err := openStd(path)
-		if err != nil {
-			return err
-		}
-		defer src.close()
-		return walkStd(src, o, emit)
+// encodeStd is EncodeFile reading with debug/dwarf, without functions and
+// variables.
+func encodeStd(path string, o Options) (*btf.Spec, error) {
+	src, err := openStd(path)
+	if err != nil {
+		return nil, err
 	}
+	defer src.close()
+	m := newMerger()
+	if err := walkStd(src, o, m.add); err != nil {
+		return nil, err
+	}
+	return m.result(o, nil)
 }
 
 // walkStd converts the units one after another: the oracle needs no
