@@ -49,10 +49,10 @@ func EncodeBatch(mods []kmod.Module, base *dedup.Base, o BatchOptions, done func
 		total = runtime.NumCPU()
 	}
 	jobs := min(total, len(mods))
-	eo := o.Options
+	moduleOpts := o.Options
 	// One unit at a time per module; fewer modules than jobs share the
 	// rest between them.
-	eo.Jobs = max(1, total/max(1, len(mods)))
+	moduleOpts.Jobs = max(1, total/max(1, len(mods)))
 	order := largestFirst(mods)
 	var next atomic.Int64
 	var nfail atomic.Int64
@@ -68,7 +68,7 @@ func EncodeBatch(mods []kmod.Module, base *dedup.Base, o BatchOptions, done func
 				}
 				i := order[k]
 				r := BatchResult{Index: i, Module: mods[i]}
-				r.Spec, r.Err = EncodeSplit(mods[i].Path, base, eo)
+				r.Spec, r.Err = EncodeSplit(mods[i].Path, base, moduleOpts)
 				if err := done(r); err != nil && r.Err == nil {
 					r.Err = err
 				}

@@ -1,6 +1,9 @@
 package encode
 
-import "github.com/btfkit/btfkit/dwarf"
+import (
+	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/encode/funcvar"
+)
 
 // The names of LLVM's and GNU's annotation entries (DW_AT_name of
 // DW_TAG_LLVM_annotation and DW_TAG_GNU_annotation) that carry BTF tags.
@@ -26,7 +29,6 @@ const (
 	hasDeclaration   // DW_AT_declaration true
 	hasGNUAnnotation // DW_AT_GNU_annotation
 	hasEncoding
-	hasExternal // DW_AT_external true
 )
 
 // die is one debugging information entry as the converter sees it: its
@@ -60,7 +62,10 @@ type die struct {
 	annotation  uint64 // DW_AT_GNU_annotation: global offset of a DW_TAG_GNU_annotation
 	language    uint16 // DW_AT_language of the root entry
 
-	fx funcAttrs // subprograms, parameters, variables (funcs.go)
+	// fn is the entry as function and variable selection reads it,
+	// filled for the entries it wants (funcvar.Wanted); its position is
+	// set for every entry.
+	fn funcvar.Entry
 }
 
 // reset clears d for the next entry, keeping nothing.
@@ -75,23 +80,8 @@ func evalMemberLoc(expr []byte) uint64 {
 	}
 	switch expr[0] {
 	case byte(dwarf.OpPlusUconst), byte(dwarf.OpConstu):
-		v, _ := uleb(expr[1:])
+		v, _ := dwarf.ULEB128(expr[1:])
 		return v
 	}
 	return 0
-}
-
-func uleb(b []byte) (uint64, int) {
-	var v uint64
-	var shift uint
-	for i, c := range b {
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		shift += 7
-		if c&0x80 == 0 {
-			return v, i + 1
-		}
-	}
-	return v, len(b)
 }

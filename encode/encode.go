@@ -10,6 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // Options controls an encoding.
@@ -26,8 +27,8 @@ type Options struct {
 	// tests and debugging).
 	NoDedup bool
 	// Report, when not nil, is filled with the functions left out and
-	// why (funcsel.go).
-	Report *FuncReport
+	// why.
+	Report *funcvar.Report
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -59,11 +60,12 @@ func openInput(path string) (*elfx.File, error) {
 // is over. Its errors do not name the file.
 func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	// Functions and variables need the ELF symbols and sections.
-	info, err := readELFInfo(f, o.Features)
+	info, err := funcvar.ReadELF(f, funcOptions(o.Features))
 	if err != nil {
 		return nil, err
 	}
 	m := newMerger()
+	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
 	err = walk(f, o, info, m.add, func(infoBytes int) {
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
@@ -78,7 +80,7 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		// every object's .debug_str as it was, unmerged: units never
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
-		m.stableStrings = !info.rel
+		m.stableStrings = !info.Relocatable()
 	})
 	// The merged tables hold copies: the mapping (all of the DWARF a walk
 	// touched) is released before deduplication adds its own peak.
@@ -87,14 +89,16 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.result(o, info)
+	return m.result(o)
 }
 
-// result decides the functions (with the ELF side info; nil: none) and
+// result decides the functions, if the fragments carried any, and
 // deduplicates the merged types unless o.NoDedup.
-func (m *merger) result(o Options, info *elfInfo) (*btf.Spec, error) {
-	if err := m.finishFx(o, info); err != nil {
-		return nil, err
+func (m *merger) result(o Options) (*btf.Spec, error) {
+	if m.funcs != nil {
+		if err := m.funcs.Finish(m.out, m.intern, o.Report); err != nil {
+			return nil, err
+		}
 	}
 	merged := m.finish()
 	if o.NoDedup {
@@ -135,7 +139,7 @@ func Fragments(path string, o Options) ([]*btf.Spec, error) {
 //
 // onOpen, when not nil, is told the size of .debug_info before the first
 // unit.
-func walk(f *elfx.File, o Options, info *elfInfo, emit func(*fragment) error, onOpen func(infoBytes int)) error {
+func walk(f *elfx.File, o Options, info *funcvar.ELF, emit func(*fragment) error, onOpen func(infoBytes int)) error {
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -174,9 +178,9 @@ func (l *convList) reuse(c *unitConv) {
 		c.items = old.items[:0]
 		c.stack = old.stack[:0]
 		c.ids = old.ids[:0]
-		c.work = old.work[:0]
+		c.scratch = old.scratch[:0]
 		c.strs = strTab{slots: old.strs.slots, gen: old.strs.gen}
-		c.vals = old.vals[:0]
+		c.tagValues = old.tagValues[:0]
 		c.tagStack = old.tagStack[:0]
 		c.index = old.index // stale entries are never believed (find)
 		c.nested = old.nested[:0]

@@ -2,43 +2,50 @@ package encode
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // walkFast converts every unit of d with the dwarf package's reader, jobs
-// units at a time, and hands the fragments to emit in unit order.
-func walkFast(d *dwarf.Data, o Options, info *elfInfo, jobs int, convs *convList, emit func(*fragment) error) error {
+// units at a time, and hands the fragments to emit in unit order. With
+// info (the file's ELF side), each fragment carries the unit's function
+// candidates and variables.
+func walkFast(d *dwarf.Data, o Options, info *funcvar.ELF, jobs int, convs *convList, emit func(*fragment) error) error {
 	big := d.Sections().BigEndian
-	// Each worker's converter comes with a funcConv for the unit's
-	// functions and variables (funcs.go).
-	type conv struct {
-		c  *unitConv
-		fx *funcConv
+	// Each worker's converter comes with the unit's function and
+	// variable records (none without an ELF side).
+	type worker struct {
+		c     *unitConv
+		funcs *funcvar.Unit
 	}
-	idle := make(chan conv, jobs+1)
+	idle := make(chan worker, jobs+1)
 	free := make(chan *fragment, 2*jobs+2)
 	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
-		var cv conv
+		var w worker
 		select {
-		case cv = <-idle:
+		case w = <-idle:
 		default:
-			cv = conv{newUnitConv(o, big), &funcConv{elf: info, feat: o.Features}}
-			convs.reuse(cv.c)
-			cv.c.free = free
+			w.c = newUnitConv(o, big)
+			convs.reuse(w.c)
+			w.c.free = free
+			if info != nil {
+				w.funcs = funcvar.NewUnit(info, funcOptions(o.Features))
+			}
 		}
-		defer func() { idle <- cv }()
-		c := cv.c
+		defer func() { idle <- w }()
+		c := w.c
 		u := r.Unit()
 		if u.Type != dwarf.UTCompile && u.Type != dwarf.UTPartial {
 			return c.newFragment(), nil
 		}
-		if err := walkUnitFast(r, c, cv.fx); err != nil {
+		if err := walkUnitFast(r, c, w.funcs); err != nil {
 			return nil, err
 		}
 		f := c.emit()
-		cv.fx.emitFuncsVars(c, f)
+		if w.funcs != nil && !c.skip {
+			w.funcs.Finish(c, &f.funcs)
+		}
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
 		if err := emit(f); err != nil {
@@ -70,11 +77,11 @@ func wanted(tag, parent dwarf.Tag) bool {
 	return false
 }
 
-// walkUnitFast feeds the entries of the reader's unit to c, and those of
-// functions and variables to fx.
-func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
+// walkUnitFast feeds the entries of the reader's unit to c, and to
+// funcs (when not nil) for functions and variables.
+func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 	c.reset()
-	dd := r.Data()
+	data := r.Data()
 	var e dwarf.Entry
 	var d die
 	tags := c.tagStack[:0]
@@ -111,42 +118,42 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 		if e.Depth == 0 {
 			d.language = uint16(r.Language())
 			c.add(&d)
-			fx.reset()
-			fx.clang = strings.Contains(r.Producer(), "clang")
-			fx.setUnit(r, &e)
 			if c.skip {
 				return nil
 			}
+			if funcs != nil {
+				funcs.Begin(r.Producer(), r)
+			}
 			continue
 		}
-		wantFunc := fx.elf != nil && wantedFunc(d.tag, parent)
-		if wantFunc || wanted(d.tag, parent) {
-			if wantFunc {
-				d.fx.loc.init()
-			}
-			for i := range e.Fields {
-				f := &e.Fields[i]
-				if err := fastField(dd, &d, f); err != nil {
-					return err
-				}
-				if wantFunc {
-					if err := fastFuncField(r, dd, &d, f, &fx.addrs); err != nil {
+		if funcs != nil {
+			d.fn.Off, d.fn.Depth, d.fn.Tag, d.fn.Children = d.off, d.depth, d.tag, d.children
+			if funcvar.Wanted(d.tag, parent) {
+				for i := range e.Fields {
+					if err := d.fn.Read(r, &e.Fields[i]); err != nil {
 						return err
 					}
 				}
 			}
 		}
+		if wanted(d.tag, parent) {
+			for i := range e.Fields {
+				if err := fastField(data, &d, &e.Fields[i]); err != nil {
+					return err
+				}
+			}
+		}
 		c.add(&d)
-		if fx.elf != nil && !c.skip {
-			fx.entry(&d)
+		if funcs != nil {
+			funcs.Add(&d.fn)
 		}
 	}
 }
 
-func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
+func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 	switch f.Attr {
 	case dwarf.AttrName:
-		s, err := dd.String(f)
+		s, err := data.String(f)
 		if err != nil {
 			return err
 		}
@@ -182,7 +189,7 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 		case dwarf.ClassConstant:
 			d.memberLoc = f.Val
 		case dwarf.ClassExprLoc, dwarf.ClassBlock:
-			d.memberLoc = evalMemberLoc(dd.Bytes(f))
+			d.memberLoc = evalMemberLoc(data.Bytes(f))
 		}
 		d.has |= hasMemberLoc
 	case dwarf.AttrUpperBound:
@@ -200,7 +207,7 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 	case dwarf.AttrConstValue:
 		switch f.Class {
 		case dwarf.ClassString, dwarf.ClassStringAlt:
-			s, err := dd.String(f)
+			s, err := data.String(f)
 			if err != nil {
 				return err
 			}
@@ -214,10 +221,6 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 	case dwarf.AttrDeclaration:
 		if f.Val != 0 {
 			d.has |= hasDeclaration
-		}
-	case dwarf.AttrExternal:
-		if f.Val != 0 {
-			d.has |= hasExternal
 		}
 	case dwarf.AttrEncoding:
 		d.encoding = dwarf.Encoding(f.Val)

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"runtime"
 	"sort"
@@ -16,14 +15,16 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/refdata"
 )
 
 var refGlobalVarBTF = refdata.Dir + "/reference/debian-6.1.0-57-cloud/pahole-1.31-head-global_var.btf"
 
 // encodeVmlinux encodes the Debian vmlinux once per feature set for the
 // tests of this file.
-func encodeVmlinux(t *testing.T, feat Features, rep *FuncReport) *btf.Spec {
+func encodeVmlinux(t *testing.T, feat Features, rep *funcvar.Report) *btf.Spec {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("SKIP: vmlinux-sized encode in -short mode")
@@ -43,7 +44,7 @@ func encodeVmlinux(t *testing.T, feat Features, rep *FuncReport) *btf.Spec {
 // DATASEC), and the same counts of every kind (41,400 FUNCs, 357 VARs).
 func TestVmlinuxFuncsMatchPahole131(t *testing.T) {
 	requireFile(t, refBTF)
-	var rep FuncReport
+	var rep funcvar.Report
 	got := encodeVmlinux(t, DefaultFeatures, &rep)
 	want, err := btf.LoadFile(refBTF, nil)
 	if err != nil {
@@ -324,7 +325,7 @@ func dwarfFuncsWithAddress(t *testing.T, path string) map[string]bool {
 // with a reason; nothing else is.
 func TestVmlinuxSkipReport(t *testing.T) {
 	requireFile(t, refBTF)
-	var rep FuncReport
+	var rep funcvar.Report
 	encodeVmlinux(t, DefaultFeatures, &rep)
 	vmlinux := requireVmlinux(t)
 	withAddr := dwarfFuncsWithAddress(t, vmlinux)

@@ -161,10 +161,6 @@ func stdField(d *die, f dwarf.Field) {
 		if b, ok := f.Val.(bool); ok && b {
 			d.has |= hasDeclaration
 		}
-	case dwarf.AttrExternal:
-		if b, ok := f.Val.(bool); ok && b {
-			d.has |= hasExternal
-		}
 	case dwarf.AttrEncoding:
 		if v, ok := asU(); ok {
 			d.encoding = btfdwarf.Encoding(v)
@@ -194,7 +190,7 @@ func encodeStd(path string, o Options) (*btf.Spec, error) {
 	if err := walkStd(src, o, m.add); err != nil {
 		return nil, err
 	}
-	return m.result(o, nil)
+	return m.result(o)
 }
 
 // walkStd converts the units one after another: the oracle needs no

@@ -25,7 +25,7 @@ type rec struct {
 	tag         dwarf.Tag
 	has         uint32
 	enc         dwarf.Encoding
-	unspec      bool  // subroutine type with unspecified parameters
+	variadic    bool  // subroutine type with unspecified parameters
 	nMembers    int32 // DW_TAG_member children seen (component index of the next)
 	nTags       int32 // TYPE_TAGs this pointer gets
 	first, last int32 // chain of items, -1 when empty
@@ -33,13 +33,12 @@ type rec struct {
 
 // Item kinds.
 const (
-	itMember = iota
-	itEnumerator
-	itSubrange
-	itParam
-	itTypeTag // LLVM btf_type_tag under a pointer
-	itDeclTag // btf_decl_tag on a struct, union, typedef or member
-	itGNUDeclChain
+	itemMember = iota
+	itemEnumerator
+	itemSubrange
+	itemParam
+	itemTypeTag // LLVM btf_type_tag under a pointer
+	itemDeclTag // btf_decl_tag on a struct, union, typedef or member
 )
 
 // item is one child of a rec.
@@ -73,16 +72,16 @@ type unitConv struct {
 	bigEndian bool
 	langSkip  func(lang uint16) bool
 
-	skip  bool
-	lang  uint16
-	recs  []rec
-	items []item
-	stack []frame
-	ids   []uint32
-	work  []uint32
-	strs  strTab
-	vals  []string
-	free  chan *fragment // fragments the merge is done with, for reuse
+	skip      bool
+	lang      uint16
+	recs      []rec
+	items     []item
+	stack     []frame
+	ids       []uint32 // rec index -> BTF ID (noID: none of its own)
+	scratch   []uint32 // a type's trailing words being made
+	strs      strTab
+	tagValues []string       // a pointer's TYPE_TAG values being made
+	free      chan *fragment // fragments the merge is done with, for reuse
 
 	tagStack []dwarf.Tag // the fast reader's open entries' tags, by depth
 	base     uint64      // offset of the unit's root entry
@@ -178,12 +177,12 @@ func (c *unitConv) add(d *die) {
 			}
 			fr = frame{parent.rec, p.nMembers}
 			p.nMembers++
-			c.addItem(parent.rec, item{kind: itMember, name: d.name, typ: d.typ, has: d.has,
+			c.addItem(parent.rec, item{kind: itemMember, name: d.name, typ: d.typ, has: d.has,
 				loc: d.memberLoc, dataBitOff: d.dataBitOff, bitOffset: d.bitOffset,
 				bitSize: d.bitSize, byteSize: d.byteSize, annotation: d.annotation, comp: fr.member})
 		case dwarf.TagEnumerator:
 			if p.tag == dwarf.TagEnumerationType {
-				c.addItem(parent.rec, item{kind: itEnumerator, name: d.name, loc: d.constValue, signed: d.constSigned})
+				c.addItem(parent.rec, item{kind: itemEnumerator, name: d.name, loc: d.constValue, signed: d.constSigned})
 			}
 		case dwarf.TagSubrangeType:
 			if p.tag == dwarf.TagArrayType {
@@ -195,15 +194,15 @@ func (c *unitConv) add(d *die) {
 				case d.has&hasCount != 0:
 					n = d.count
 				}
-				c.addItem(parent.rec, item{kind: itSubrange, loc: n})
+				c.addItem(parent.rec, item{kind: itemSubrange, loc: n})
 			}
 		case dwarf.TagFormalParameter:
 			if p.tag == dwarf.TagSubroutineType {
-				c.addItem(parent.rec, item{kind: itParam, name: d.name, typ: d.typ, has: d.has})
+				c.addItem(parent.rec, item{kind: itemParam, name: d.name, typ: d.typ, has: d.has})
 			}
 		case dwarf.TagUnspecifiedParameters:
 			if p.tag == dwarf.TagSubroutineType {
-				p.unspec = true
+				p.variadic = true
 			}
 		case dwarf.TagLLVMAnnotation:
 			c.annotate(parent, d)
@@ -219,15 +218,15 @@ func (c *unitConv) annotate(parent frame, d *die) {
 	switch {
 	case parent.member >= 0:
 		if d.name == annotationDeclTagName {
-			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: parent.member})
+			c.addItem(parent.rec, item{kind: itemDeclTag, name: d.constString, comp: parent.member})
 		}
 	case p.tag == dwarf.TagPointerType:
 		if d.name == annotationTypeTagName {
-			c.addItem(parent.rec, item{kind: itTypeTag, name: d.constString})
+			c.addItem(parent.rec, item{kind: itemTypeTag, name: d.constString})
 		}
 	case isStructTag(p.tag) || p.tag == dwarf.TagTypedef:
 		if d.name == annotationDeclTagName {
-			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: -1})
+			c.addItem(parent.rec, item{kind: itemDeclTag, name: d.constString, comp: -1})
 		}
 	}
 }
@@ -354,27 +353,89 @@ func (c *unitConv) ref(has uint32, off uint64) uint32 {
 	return c.idOf(i)
 }
 
-// strippedSize is the byte size of the type at off with typedefs and
-// qualifiers looked through, as pahole sizes a bitfield's storage unit.
-func (c *unitConv) strippedSize(has uint32, off uint64) uint64 {
+// underlying follows typedefs and qualifiers from a DW_AT_type
+// reference (has, off) to the rec of the type under them, or -1.
+func (c *unitConv) underlying(has uint32, off uint64) int {
 	for n := 0; n < 64 && has&hasType != 0; n++ {
 		i := c.find(off)
 		if i < 0 {
-			return 0
+			return -1
 		}
 		r := &c.recs[i]
 		switch r.tag {
 		case dwarf.TagTypedef, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType, dwarf.TagAtomicType:
 			has, off = r.has, r.typ
 			continue
-		case dwarf.TagEnumerationType:
-			if r.size == 0 {
-				return 4
+		}
+		return i
+	}
+	return -1
+}
+
+// storageSize is the byte size of a bitfield's storage unit as pahole
+// reads it: the size of its type with typedefs and qualifiers looked
+// through, 4 for an enum without one.
+func (c *unitConv) storageSize(it *item) uint64 {
+	if it.has&hasByteSize != 0 {
+		return it.byteSize
+	}
+	i := c.underlying(it.has, it.typ)
+	if i < 0 {
+		return 0
+	}
+	r := &c.recs[i]
+	if r.tag == dwarf.TagEnumerationType && r.size == 0 {
+		return 4
+	}
+	return r.size
+}
+
+// locationBits is where a member starts as its entry says it:
+// DW_AT_data_bit_offset, or DW_AT_data_member_location in bits. It
+// reports false for a member with neither (a static member; a union's
+// members may omit it).
+func (it *item) locationBits() (uint64, bool) {
+	switch {
+	case it.has&hasDataBitOffset != 0:
+		return it.dataBitOff, true
+	case it.has&hasMemberLoc != 0:
+		return it.loc * 8, true
+	}
+	return 0, false
+}
+
+// bitOffset is a member's BTF bit offset: its location (locationBits,
+// 0 for a union's member without one), where a DWARF 2-4 bitfield
+// (DW_AT_bit_offset, counted from the storage unit's most significant
+// bit) becomes the offset of its first bit. It reports false for a
+// static member, which BTF leaves out.
+func (c *unitConv) bitOffset(it *item, union bool) (uint64, bool) {
+	off, ok := it.locationBits()
+	if !ok && !union {
+		return 0, false
+	}
+	if it.bitSize != 0 && it.has&hasDataBitOffset == 0 {
+		if bs := c.storageSize(it); bs != 0 {
+			if c.bigEndian {
+				off += it.bitOffset
+			} else {
+				off += bs*8 - it.bitOffset - it.bitSize
 			}
 		}
-		return r.size
 	}
-	return 0
+	return off, true
+}
+
+// elements is the element count of the array at r: the product of its
+// dimensions.
+func (c *unitConv) elements(r *rec) uint64 {
+	n := uint64(1)
+	for j := r.first; j >= 0; j = c.items[j].next {
+		if c.items[j].kind == itemSubrange {
+			n *= c.items[j].loc
+		}
+	}
+	return n
 }
 
 // emit writes the unit's types into a new fragment and returns it.
@@ -412,7 +473,7 @@ func (c *unitConv) emit() *fragment {
 			r.nTags = 0
 			if c.feat.Has(FeatTypeTag) {
 				for j := r.first; j >= 0; j = c.items[j].next {
-					if c.items[j].kind == itTypeTag {
+					if c.items[j].kind == itemTypeTag {
 						r.nTags++
 					}
 				}
@@ -515,23 +576,23 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 		}
 		c.addType(s, "", btf.KindPtr, 0, false, s.nextID()+1)
 		// PTR -> tag nearest the '*' -> ... -> tag nearest the pointee -> pointee.
-		vals := c.vals[:0]
+		values := c.tagValues[:0]
 		for j := r.first; j >= 0; j = c.items[j].next {
-			if c.items[j].kind == itTypeTag {
-				vals = append(vals, c.items[j].name)
+			if c.items[j].kind == itemTypeTag {
+				values = append(values, c.items[j].name)
 			}
 		}
-		if len(vals) > 0 {
+		if len(values) > 0 {
 			// LLVM emits the annotations in source order: the last one is
 			// nearest the '*'.
-			for k := len(vals) - 1; k >= 0; k-- {
+			for k := len(values) - 1; k >= 0; k-- {
 				nextID := s.nextID() + 1
 				if k == 0 {
 					nextID = target
 				}
-				c.addType(s, vals[k], btf.KindTypeTag, 0, false, nextID)
+				c.addType(s, values[k], btf.KindTypeTag, 0, false, nextID)
 			}
-			c.vals = vals
+			c.tagValues = values
 			return
 		}
 		n := int32(0)
@@ -560,13 +621,7 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 	case dwarf.TagEnumerationType:
 		c.emitEnum(s, r)
 	case dwarf.TagArrayType:
-		n := uint32(1)
-		for j := r.first; j >= 0; j = c.items[j].next {
-			if c.items[j].kind == itSubrange {
-				n *= uint32(c.items[j].loc)
-			}
-		}
-		c.addType(s, "", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, n)
+		c.addType(s, "", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, uint32(c.elements(r)))
 	case dwarf.TagSubroutineType:
 		c.emitProto(s, r)
 	}
@@ -608,35 +663,17 @@ func (c *unitConv) emitStruct(s *fragment, r *rec) {
 		kind = btf.KindUnion
 	}
 	c.strs.add(r.name) // the name's string before its members' (pahole's string order)
-	w := c.work[:0]
+	w := c.scratch[:0]
 	kflag := false
 	vlen := 0
 	for j := r.first; j >= 0; j = c.items[j].next {
 		it := &c.items[j]
-		if it.kind != itMember {
+		if it.kind != itemMember {
 			continue
 		}
-		var bitOff uint64
-		switch {
-		case it.has&hasDataBitOffset != 0:
-			bitOff = it.dataBitOff
-		case it.has&hasMemberLoc == 0 && !union:
+		bitOff, ok := c.bitOffset(it, union)
+		if !ok {
 			continue // a static member
-		case it.bitSize != 0:
-			bitOff = it.loc * 8
-			bs := it.byteSize
-			if it.has&hasByteSize == 0 {
-				bs = c.strippedSize(it.has, it.typ)
-			}
-			if bs != 0 {
-				if c.bigEndian {
-					bitOff += it.bitOffset
-				} else {
-					bitOff += bs*8 - it.bitOffset - it.bitSize
-				}
-			}
-		default:
-			bitOff = it.loc * 8
 		}
 		if it.bitSize != 0 || bitOff%8 != 0 {
 			kflag = true
@@ -644,7 +681,7 @@ func (c *unitConv) emitStruct(s *fragment, r *rec) {
 		w = append(w, c.strs.add(it.name), c.ref(it.has, it.typ), uint32(bitOff)|uint32(it.bitSize)<<24)
 		vlen++
 	}
-	c.work = w
+	c.scratch = w
 	c.addType(s, r.name, kind, vlen, kflag, uint32(r.size), w...)
 }
 
@@ -655,13 +692,13 @@ func (c *unitConv) emitEnum(s *fragment, r *rec) {
 	}
 	enum64 := c.feat.Has(FeatEnum64)
 	c.strs.add(r.name) // the name's string before its enumerators' (pahole's string order)
-	w := c.work[:0]
+	w := c.scratch[:0]
 	vlen := 0
 	if size <= 4 || !enum64 {
 		kflag := false
 		for j := r.first; j >= 0; j = c.items[j].next {
 			it := &c.items[j]
-			if it.kind != itEnumerator {
+			if it.kind != itemEnumerator {
 				continue
 			}
 			if enum64 && int64(it.loc) < 0 {
@@ -670,19 +707,19 @@ func (c *unitConv) emitEnum(s *fragment, r *rec) {
 			w = append(w, c.strs.add(it.name), uint32(it.loc))
 			vlen++
 		}
-		c.work = w
+		c.scratch = w
 		c.addType(s, r.name, btf.KindEnum, vlen, kflag, uint32(size), w...)
 		return
 	}
 	for j := r.first; j >= 0; j = c.items[j].next {
 		it := &c.items[j]
-		if it.kind != itEnumerator {
+		if it.kind != itemEnumerator {
 			continue
 		}
 		w = append(w, c.strs.add(it.name), uint32(it.loc), uint32(it.loc>>32))
 		vlen++
 	}
-	c.work = w
+	c.scratch = w
 	signed := false
 	if r.has&hasType != 0 {
 		if i := c.find(r.typ); i >= 0 {
@@ -694,21 +731,21 @@ func (c *unitConv) emitEnum(s *fragment, r *rec) {
 }
 
 func (c *unitConv) emitProto(s *fragment, r *rec) {
-	w := c.work[:0]
+	w := c.scratch[:0]
 	vlen := 0
 	for j := r.first; j >= 0; j = c.items[j].next {
 		it := &c.items[j]
-		if it.kind != itParam {
+		if it.kind != itemParam {
 			continue
 		}
 		w = append(w, c.strs.add(it.name), c.ref(it.has, it.typ))
 		vlen++
 	}
-	if r.unspec {
+	if r.variadic {
 		w = append(w, 0, 0)
 		vlen++
 	}
-	c.work = w
+	c.scratch = w
 	c.addType(s, "", btf.KindFuncProto, vlen, false, c.ref(r.has, r.typ), w...)
 }
 
@@ -724,9 +761,9 @@ func (c *unitConv) emitDeclTags(s *fragment) {
 		for j := r.first; j >= 0; j = c.items[j].next {
 			it := &c.items[j]
 			switch it.kind {
-			case itDeclTag:
+			case itemDeclTag:
 				c.addType(s, it.name, btf.KindDeclTag, 0, false, id, uint32(it.comp))
-			case itMember:
+			case itemMember:
 				if it.has&hasGNUAnnotation != 0 {
 					comp := it.comp
 					c.gnuChain(it.annotation, func(a *rec) bool {
