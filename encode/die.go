@@ -37,8 +37,9 @@ const (
 // may reuse it for the next; strings may be views of the reader's sections,
 // which the converter keeps only while the unit is being converted.
 //
-// This record is the whole interface between DWARF reading and BTF
-// encoding: anything that can fill it can be encoded.
+// This record (with funcvar.Entry, its function and variable part) is the
+// whole interface between DWARF reading and BTF encoding: anything that
+// can fill it can be encoded.
 type die struct {
 	off      uint64 // global offset of the entry, strictly increasing within a unit
 	depth    int    // nesting depth: the unit's root entry is 0
