@@ -7,18 +7,15 @@ import (
 	"time"
 
 	cbtf "github.com/cilium/ebpf/btf"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// benchFile is the BTF the load benchmarks read: a recent x86-64 vmlinux
-// (about 130,000 types, 5.5 MB).
-const benchFile = "../../shared/reference/host-6.18/vmlinux.btf"
-
-func benchInput(b *testing.B) string {
-	b.Helper()
-	if _, err := os.Stat(benchFile); err != nil {
-		b.Skipf("SKIP: %v", err)
-	}
-	return benchFile
+// benchInput is the BTF the load benchmarks read: a recent x86-64 vmlinux
+// (about 130,000 types, 5.5 MB), the reference host-6.18/vmlinux.btf.
+func benchInput(tb testing.TB) string {
+	tb.Helper()
+	return testenv.Reference(tb, "host-6.18/vmlinux.btf")
 }
 
 var sink int
@@ -147,11 +144,11 @@ func BenchmarkParse(b *testing.B) {
 // are noisy on shared machines, so it runs only with BTFKIT_PERF=1.
 func TestLoadFasterThanCilium(t *testing.T) {
 	if os.Getenv("BTFKIT_PERF") != "1" {
+		// A plain skip: CI never runs timing tests (the figure is the
+		// benchmarks').
 		t.Skip("SKIP: timing test; set BTFKIT_PERF=1 to run it")
 	}
-	if _, err := os.Stat(benchFile); err != nil {
-		t.Skipf("SKIP: %v", err)
-	}
+	benchFile := benchInput(t)
 	run := func(visit func(string) (int, error)) testing.BenchmarkResult {
 		return testing.Benchmark(func(b *testing.B) {
 			for b.Loop() {

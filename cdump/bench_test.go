@@ -3,19 +3,16 @@ package cdump
 import (
 	"bytes"
 	"io"
-	"os"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // BenchmarkBytes618 measures the dump alone (parsing excluded) on the 6.18
 // reference BTF.
 func BenchmarkBytes618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	s, err := btf.LoadFile(path, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -30,10 +27,7 @@ func BenchmarkBytes618(b *testing.B) {
 
 // BenchmarkLoad618 measures reading the 6.18 reference BTF.
 func BenchmarkLoad618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := btf.LoadFile(path, nil); err != nil {
@@ -45,10 +39,7 @@ func BenchmarkLoad618(b *testing.B) {
 // BenchmarkLoadAndBytes618 is what 'btfkit dump --format c' does for the
 // 6.18 reference BTF: read it and print the header.
 func BenchmarkLoadAndBytes618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	b.ReportAllocs()
 	for b.Loop() {
 		s, err := btf.LoadFile(path, nil)
@@ -64,10 +55,7 @@ func BenchmarkLoadAndBytes618(b *testing.B) {
 // BenchmarkWriteRaw618 is the raw listing of the 6.18 reference BTF
 // (parsing excluded) to a discarding writer.
 func BenchmarkWriteRaw618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	s, err := btf.LoadFile(path, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // The raw listing's oracle is `bpftool [-B BASE] btf dump file FILE`, run
@@ -80,11 +80,12 @@ func TestRawMatchesBpftool(t *testing.T) {
 	ins = append(ins, fixtureInputs(t)...)
 	ins = append(ins, rawObjectInputs(t)...)
 	t.Run("debian", func(t *testing.T) {
-		vmlinux, modules := kernelInputs(t)
+		vmlinux, _ := testenv.KernelInputs(t)
 		if !testing.Short() {
 			ins = append(ins, oracleInput{"debian/vmlinux", vmlinux, ""})
 		}
-		for _, p := range modulePaths(t, modules, debianModules) {
+		for _, m := range debianModules {
+			p := testenv.Module(t, m)
 			switch name := filepath.Base(p); {
 			case !testing.Short(), name == "vfat.ko", name == "tun.ko", name == "8021q.ko":
 				ins = append(ins, oracleInput{"debian/" + name, p, vmlinux})
@@ -110,7 +111,7 @@ func TestRawMatchesBpftool(t *testing.T) {
 func sysfsRawInputs(t *testing.T) []oracleInput {
 	vm := filepath.Join(btf.SysfsDir, "vmlinux")
 	if _, err := os.Stat(vm); err != nil {
-		t.Logf("SKIP: %s: %v", vm, err)
+		testenv.SkipPartOrFail(t, "%s: %v", vm, err)
 		return nil
 	}
 	ins := []oracleInput{{"sysfs/vmlinux", vm, ""}}
@@ -123,6 +124,7 @@ func sysfsRawInputs(t *testing.T) []oracleInput {
 	}
 	sort.Strings(mods)
 	if len(mods) == 0 {
+		// Plain: a kernel built without loadable modules has none, in CI too.
 		t.Logf("SKIP: no module BTF under %s (no modules loaded)", btf.SysfsDir)
 	}
 	if len(mods) > 5 {
@@ -161,20 +163,9 @@ func rawObjectInputs(t *testing.T) []oracleInput {
 // against X.BTF.base, and X.BTF.base itself).
 func tarballInputs(t *testing.T) []oracleInput {
 	t.Helper()
-	dir := filepath.Join(referenceDir(), "debian-6.1.0-57-cloud")
-	mods := filepath.Join(dir, "modules-pahole-1.31-head.tar.xz")
-	dist := filepath.Join(dir, "distilled-pahole-1.31.tar.xz")
-	base := filepath.Join(dir, "pahole-1.31-head.btf")
-	for _, f := range []string{mods, dist, base} {
-		if _, err := os.Stat(f); err != nil {
-			t.Logf("SKIP: %v", err)
-			return nil
-		}
-	}
-	if _, err := exec.LookPath("xz"); err != nil {
-		t.Logf("SKIP: xz not installed: reference tarballs not read")
-		return nil
-	}
+	mods := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
+	dist := testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.31.tar.xz")
+	base := testenv.Reference(t, "debian-6.1.0-57-cloud/pahole-1.31-head.btf")
 	out := t.TempDir()
 	testc.Run(t, "tar", "-xJf", mods, "-C", out)
 	testc.Run(t, "tar", "-xJf", dist, "-C", out)

@@ -24,9 +24,9 @@ func BenchmarkBatchModules(b *testing.B) {
 		n = 100
 	}
 	mods := splitSubset(b, n)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(b, "embedded.btf"))
 	if err != nil {
-		splitSkip(b, "%v", err)
+		b.Fatal(err)
 	}
 	b.ResetTimer()
 	cpu := startCPU()
@@ -66,9 +66,9 @@ func BenchmarkModuleOne(b *testing.B) {
 	if mod.Path == "" {
 		b.Fatalf("no module %s", name)
 	}
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(b, "embedded.btf"))
 	if err != nil {
-		splitSkip(b, "%v", err)
+		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -84,9 +84,9 @@ func BenchmarkModuleOne(b *testing.B) {
 // does: the dedup share of a batch alone.
 func BenchmarkSplitOntoModules(b *testing.B) {
 	mods := splitSubset(b, 100)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(b, "embedded.btf"))
 	if err != nil {
-		splitSkip(b, "%v", err)
+		b.Fatal(err)
 	}
 	var merged []*btf.Spec
 	for _, m := range mods {
@@ -137,7 +137,7 @@ func BenchmarkMergeModules(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		err = walk(ef, Options{Features: DefaultFeatures, Jobs: 1}, nil, func(f *fragment) error {
+		err = walk(ef, walkConfig{Options: Options{Features: DefaultFeatures, Jobs: 1}}, func(f *fragment) error {
 			c := &fragment{hdrs: slices.Clone(f.hdrs), words: slices.Clone(f.words)}
 			for _, s := range f.strs {
 				c.strs = append(c.strs, strings.Clone(s))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,39 +19,18 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/internal/testenv"
 	"github.com/btfkit/btfkit/kmod"
-)
-
-var (
-	splitRefDir       = refdata.Dir + "/reference/debian-6.1.0-57-cloud"
-	splitBaseBTF      = splitRefDir + "/embedded.btf"
-	splitModulesTarXZ = splitRefDir + "/modules-pahole-1.31-head.tar.xz"
 )
 
 const (
 	splitRefTotal = 162462 // types in all of pahole 1.31's module BTFs
 )
 
-// splitSkip skips the test, or fails it under CI=true.
-func splitSkip(t testing.TB, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf("SKIP: "+format, args...)
-}
-
-// splitModulesDir is the Debian package's module directory
-// (/work/shared/tools/kernel-inputs prints it).
+// splitModulesDir is the Debian package's module directory.
 func splitModulesDir(t testing.TB) string {
 	t.Helper()
-	_, dir, err := refdata.KernelInputs()
-	if err != nil {
-		splitSkip(t, "the Debian kernel modules are not installed: %v", err)
-	}
-	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
-		splitSkip(t, "the Debian kernel modules are not installed (%q)", dir)
-	}
+	_, dir := testenv.KernelInputs(t)
 	return dir
 }
 
@@ -60,13 +38,9 @@ func splitModulesDir(t testing.TB) string {
 // directory and returns it (NAME.btf for each module).
 func splitReference(t testing.TB) string {
 	t.Helper()
-	for _, f := range []string{splitBaseBTF, splitModulesTarXZ} {
-		if _, err := os.Stat(f); err != nil {
-			splitSkip(t, "%v", err)
-		}
-	}
 	dir := t.TempDir()
-	if out, err := exec.Command("tar", "-xJf", splitModulesTarXZ, "-C", dir).CombinedOutput(); err != nil {
+	tarball := reference(t, "modules-pahole-1.31-head.tar.xz")
+	if out, err := exec.Command("tar", "-xJf", tarball, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
 	}
 	return filepath.Join(dir, "btf")
@@ -83,7 +57,7 @@ func TestModulesMatchPahole131(t *testing.T) {
 	}
 	modDir := splitModulesDir(t)
 	refDir := splitReference(t)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +130,9 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 		n = 8
 	}
 	mods := splitSubset(t, n)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
-		splitSkip(t, "%v", err)
+		t.Fatal(err)
 	}
 	o := Options{Features: DefaultFeatures, Jobs: 1}
 	want := map[string][]byte{}
@@ -249,9 +223,9 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 // its name in the error; the others are still encoded.
 func TestBatchFailures(t *testing.T) {
 	mods := splitSubset(t, 3)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
-		splitSkip(t, "%v", err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "broken.ko")

@@ -29,6 +29,7 @@ const (
 	hasDeclaration   // DW_AT_declaration true
 	hasGNUAnnotation // DW_AT_GNU_annotation
 	hasEncoding
+	hasAlignment // DW_AT_alignment (facts.go)
 )
 
 // die is one debugging information entry as the converter sees it: its
@@ -62,6 +63,7 @@ type die struct {
 	encoding    dwarf.Encoding
 	annotation  uint64 // DW_AT_GNU_annotation: global offset of a DW_TAG_GNU_annotation
 	language    uint16 // DW_AT_language of the root entry
+	alignment   uint64 // DW_AT_alignment (facts.go)
 
 	// fn is the entry as function and variable selection reads it,
 	// filled for the entries it wants (funcvar.Wanted); its position is

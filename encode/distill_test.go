@@ -28,11 +28,11 @@ func TestDistilledBaseMatchesPahole131(t *testing.T) {
 		byName[m.Name] = m.Path
 	}
 	ref := t.TempDir()
-	tarball := filepath.Join(splitRefDir, "distilled-pahole-1.31.tar.xz")
+	tarball := reference(t, "distilled-pahole-1.31.tar.xz")
 	if out, err := exec.Command("tar", "-xJf", tarball, "-C", ref).CombinedOutput(); err != nil {
-		splitSkip(t, "tar %s: %v: %s", tarball, err, out)
+		t.Fatalf("tar %s: %v: %s", tarball, err, out)
 	}
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
 		t.Fatal(err)
 	}

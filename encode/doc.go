@@ -32,6 +32,10 @@
 // functions left out and why. The ELF side (sections, symbols, .BTF_ids
 // kfunc sets) comes from the one elfx.File an encode opens.
 //
+// EachUnit hands printers each unit's types unmerged, with the DWARF
+// facts BTF cannot hold (facts.go, package dwarffacts), as pahole's DWARF
+// loader has them.
+//
 // This package must not know how DWARF is decoded (that is the dwarf
 // package's; only the adapter fastdwarf.go sees the reader, and the test
 // file stddwarf_test.go adapts debug/dwarf as the oracle), which functions

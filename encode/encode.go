@@ -66,7 +66,7 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	}
 	m := newMerger()
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
-	err = walk(f, o, info, m.add, func(infoBytes int) {
+	err = walk(f, walkConfig{Options: o, elf: info}, m.add, func(infoBytes int) {
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
 		// saves regrowing (and copying) the largest slices; capacity that
@@ -125,22 +125,29 @@ func Fragments(path string, o Options) ([]*btf.Spec, error) {
 	}
 	defer f.Close()
 	var out []*btf.Spec
-	err = walk(f, o, nil, func(fr *fragment) error {
+	err = walk(f, walkConfig{Options: o}, func(fr *fragment) error {
 		out = append(out, fr.spec())
 		return nil
 	}, nil)
 	return out, elfx.NamingFile(path, err)
 }
 
-// walk converts the units of the open file f, o.Jobs at a time, and hands
-// the fragments to emit in unit order, on the calling goroutine. A
-// fragment belongs to emit only for the call. With info (the file's
-// sections and symbols), the fragments carry functions and variables.
+// walkConfig is what a walk is asked for: the caller's options, and what
+// the fragments carry besides their types.
+type walkConfig struct {
+	Options
+	elf   *funcvar.ELF // the file's ELF side: fragments carry functions and variables; nil: none
+	facts bool         // fragments carry their DWARF facts (EachUnit)
+}
+
+// walk converts the units of the open file f, cfg.Jobs at a time, and
+// hands the fragments to emit in unit order, on the calling goroutine. A
+// fragment belongs to emit only for the call.
 //
 // onOpen, when not nil, is told the size of .debug_info before the first
 // unit.
-func walk(f *elfx.File, o Options, info *funcvar.ELF, emit func(*fragment) error, onOpen func(infoBytes int)) error {
-	jobs := o.Jobs
+func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(infoBytes int)) error {
+	jobs := cfg.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
@@ -154,7 +161,7 @@ func walk(f *elfx.File, o Options, info *funcvar.ELF, emit func(*fragment) error
 	}
 	var convs convList
 	defer convs.release()
-	return walkFast(d, o, info, jobs, &convs, emit)
+	return walkFast(d, cfg, jobs, &convs, emit)
 }
 
 // convPool holds the converters of finished walks: their scratch slices,

@@ -8,10 +8,9 @@ import (
 )
 
 // walkFast converts every unit of d with the dwarf package's reader, jobs
-// units at a time, and hands the fragments to emit in unit order. With
-// info (the file's ELF side), each fragment carries the unit's function
-// candidates and variables.
-func walkFast(d *dwarf.Data, o Options, info *funcvar.ELF, jobs int, convs *convList, emit func(*fragment) error) error {
+// units at a time, and hands the fragments to emit in unit order, each
+// carrying what cfg asks for besides its types.
+func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit func(*fragment) error) error {
 	big := d.Sections().BigEndian
 	// Each worker's converter comes with the unit's function and
 	// variable records (none without an ELF side).
@@ -26,11 +25,12 @@ func walkFast(d *dwarf.Data, o Options, info *funcvar.ELF, jobs int, convs *conv
 		select {
 		case w = <-idle:
 		default:
-			w.c = newUnitConv(o, big)
+			w.c = newUnitConv(cfg.Options, big)
 			convs.reuse(w.c)
 			w.c.free = free
-			if info != nil {
-				w.funcs = funcvar.NewUnit(info, funcOptions(o.Features))
+			w.c.facts = cfg.facts
+			if cfg.elf != nil {
+				w.funcs = funcvar.NewUnit(cfg.elf, funcOptions(cfg.Features))
 			}
 		}
 		defer func() { idle <- w }()
@@ -221,6 +221,11 @@ func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 	case dwarf.AttrDeclaration:
 		if f.Val != 0 {
 			d.has |= hasDeclaration
+		}
+	case dwarf.AttrAlignment:
+		if f.Class == dwarf.ClassConstant {
+			d.alignment = f.Val
+			d.has |= hasAlignment
 		}
 	case dwarf.AttrEncoding:
 		d.encoding = dwarf.Encoding(f.Val)

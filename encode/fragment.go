@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarffacts"
 	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
@@ -19,6 +20,8 @@ type fragment struct {
 	strs  []string
 
 	funcs funcvar.Candidates // function candidates and variables
+
+	facts *dwarffacts.Facts // EachUnit only (facts.go)
 }
 
 type fragHdr struct {
@@ -31,6 +34,7 @@ func (f *fragment) reset() {
 	clear(f.strs) // drop the views
 	f.strs = f.strs[:0]
 	f.funcs.Reset()
+	f.facts = nil
 }
 
 func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }

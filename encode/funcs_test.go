@@ -10,6 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // The expectations below follow pahole 1.31's documented rules for each
@@ -205,7 +206,7 @@ func TestFeatureOptimizedClone(t *testing.T) {
 		}
 	}
 	if clone == "" || !funcvar.IsOptimizedClone(clone) {
-		t.Skipf("SKIP: gcc made no optimized clone of kf_clone (%q)", clone)
+		testenv.SkipOrFail(t, "gcc made no optimized clone of kf_clone (%q); CI's gcc 12 does", clone)
 	}
 	var rep funcvar.Report
 	s, err := EncodeFile(elf, Options{Features: DefaultFeatures, Report: &rep})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // TestPreparedBaseEqualsDedup: a prepared base gives Dedup's result byte for
@@ -21,11 +22,8 @@ import (
 // first or in the base), with and without KeepDuplicateVars, with two
 // goroutines sharing the Base.
 func TestPreparedBaseEqualsDedup(t *testing.T) {
-	basePath, data := embedded(t)
-	tarball := filepath.Join(filepath.Dir(basePath), "modules-pahole-1.31-head.tar.xz")
-	if _, err := os.Stat(tarball); err != nil {
-		skipOrFailRef(t, err)
-	}
+	_, data := embedded(t)
+	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
 	dir := t.TempDir()
 	if out, err := exec.Command("tar", "-xJf", tarball, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
@@ -124,10 +122,10 @@ func TestPreparedBaseEqualsDedup(t *testing.T) {
 // 1.24's) deduplicated onto the prepared base gives what Dedup gives for
 // it merged onto the base.
 func TestPreparedBaseStandalone(t *testing.T) {
-	basePath, data := embedded(t)
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(basePath), "pahole-1.24-j1.btf"))
+	_, data := embedded(t)
+	raw, err := os.ReadFile(testenv.Reference(t, "debian-6.1.0-57-cloud/pahole-1.24-j1.btf"))
 	if err != nil {
-		skipOrFailRef(t, err)
+		t.Fatal(err)
 	}
 	base := mustParse(t, data, nil)
 	pb, err := PrepareBase(base)
@@ -178,14 +176,4 @@ func TestPreparedBaseWrongBase(t *testing.T) {
 	if _, err := PrepareBase(in); err == nil {
 		t.Error("PrepareBase accepted split BTF")
 	}
-}
-
-// skipOrFailRef skips a test whose reference file is missing, or fails it
-// under CI=true.
-func skipOrFailRef(t *testing.T, err error) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatal(err)
-	}
-	t.Skipf("SKIP: %v", err)
 }

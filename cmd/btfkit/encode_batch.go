@@ -42,7 +42,7 @@ func init() {
 	encodeCmd.Use = "encode [-j N] [--features LIST] [--base BASE] (-o OUT FILE | --out-dir DIR INPUT... | --in-place FILE...)"
 	encodeCmd.Example += `
   btfkit encode --base vmlinux -o xfs.btf xfs.ko
-  btfkit encode --base vmlinux.btf --out-dir btf/ /usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64
+  btfkit encode --base vmlinux.btf --out-dir btf/ /usr/lib/debug/lib/modules/$(uname -r)
   btfkit encode --base vmlinux --features=+distilled_base --in-place mymod.ko`
 	encodeCmd.Long += `
 

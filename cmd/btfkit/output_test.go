@@ -8,13 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // runOut runs btfkit with args, standard output going to stdout (nil: a
 // pipe), and returns what went to the pipe, standard error and the status.
 func runOut(t *testing.T, stdout *os.File, wrap []string, args ...string) ([]byte, string, int) {
 	t.Helper()
-	argv := append(append(append([]string{}, wrap...), btfkitBinary(t)), args...)
+	argv := append(append(append([]string{}, wrap...), testenv.Btfkit(t)), args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
