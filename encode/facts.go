@@ -9,11 +9,12 @@ import (
 // The DWARF facts hook (EachUnit): besides a unit's BTF, what pahole's
 // DWARF loader knows and BTF cannot hold, keyed by the fragment's type
 // IDs. The walk records DW_AT_alignment of struct, union and member
-// entries (die.alignment, rec.align, item.align) and whether a type entry
-// is nested (rec.nested), and for types defined in a struct or union's
-// body how many members came before (rec.after); collectFacts turns them, and the dimensions of
-// multi-dimensional arrays (their subrange items), into a
-// dwarffacts.Facts. Nothing here runs unless the walk asks for facts (EachUnit).
+// entries (die.alignment, rec.align, item.align), whether a type entry is
+// nested (rec.nested), and for types defined in a struct or union's body
+// how many members came before (rec.after); collectFacts turns them, and
+// the dimensions of multi-dimensional arrays (their subrange items), into
+// a dwarffacts.Facts. Nothing here runs unless the walk asks for facts
+// (walkConfig.facts, set by EachUnit).
 
 // collectFacts builds the facts of the unit just emitted (c.ids set).
 func (c *unitConv) collectFacts() *dwarffacts.Facts {
