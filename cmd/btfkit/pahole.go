@@ -32,6 +32,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // paholeVersion is the pahole release whose command line and BTF this
@@ -475,7 +476,7 @@ func paholeEncode(c *paholeConfig, stdout io.Writer) error {
 	// module's types deduplicated once onto the base, VARs never merged.
 	o := paholeEncodeOptions(c)
 	if c.verbose {
-		o.Report = new(encode.FuncReport)
+		o.Report = new(funcvar.Report)
 	}
 	spec, err := encode.EncodeSplit(c.file, base, o)
 	if err != nil {

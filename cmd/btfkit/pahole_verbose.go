@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"io"
 
-	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // paholeSkipWords are pahole 1.31's words, in its --verbose line
@@ -13,17 +13,17 @@ import (
 // lines, so they are printed as pahole prints them). btfkit's other
 // reasons (no symbol, unnamed parameters) have no such line in pahole.
 var paholeSkipWords = map[string]string{
-	encode.ReasonUnexpectedReg: "unexpected register usage for parameter",
-	encode.ReasonInconsistent:  "inconsistet prototype",
-	encode.ReasonUncertainLoc:  "uncertain parameter location",
-	encode.ReasonReordered:     "reordered parameters",
-	encode.ReasonOptimized:     "optimized parameters",
-	encode.ReasonAmbiguous:     "ambiguous address",
+	funcvar.ReasonUnexpectedReg: "unexpected register usage for parameter",
+	funcvar.ReasonInconsistent:  "inconsistet prototype",
+	funcvar.ReasonUncertainLoc:  "uncertain parameter location",
+	funcvar.ReasonReordered:     "reordered parameters",
+	funcvar.ReasonOptimized:     "optimized parameters",
+	funcvar.ReasonAmbiguous:     "ambiguous address",
 }
 
 // writePaholeSkips prints pahole -J --verbose's lines for the functions
 // left out of the BTF (in name order, as pahole logs them).
-func writePaholeSkips(w io.Writer, rep *encode.FuncReport) error {
+func writePaholeSkips(w io.Writer, rep *funcvar.Report) error {
 	bw := bufio.NewWriter(w)
 	for _, s := range rep.Skipped {
 		words, ok := paholeSkipWords[s.Reason]
