@@ -181,6 +181,7 @@ type printer struct {
 	byName map[string]*fnStat // the newest entry of each name
 
 	kept     []*unit         // units pahole keeps after loading
+	noted    bool            // noteDWARFOnly said its piece
 	closers  []io.Closer     // DWARF files: names are views of them
 	printedB map[string]bool // -b without a stealer: names printed
 	deferred buf             // -b output, printed after the loading
@@ -342,6 +343,7 @@ func (p *printer) loadBTF(path string) (bool, error) {
 		return false, err
 	}
 	u := btfUnit(path, spec, p.o.Warnings)
+	p.noteDWARFOnly(p.o.Warnings, path)
 	return p.unitLoaded(u), nil
 }
 
