@@ -27,6 +27,10 @@
 // changes how a type is printed, in conf (print.go), which is copied by
 // value into nested printing exactly as pahole copies its conf_fprintf.
 //
+// TypePrinter (emit.go) prints single types with the conf pahole's type
+// emission passes (pfunct -b and --compile use it), keeping the unit's
+// state between calls.
+//
 // This package must not know how BTF or DWARF is read or written, nor
 // command lines (cmd/btfkit maps pahole's flags onto Options).
 package layout
