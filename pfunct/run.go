@@ -372,7 +372,7 @@ func (p *printer) loadDWARF(path string) (bool, error) {
 		return false, nil
 	}
 	errStop := errors.New("stop")
-	err = encode.EachUnit(path, encode.Options{Jobs: p.o.Jobs}, func(eu encode.Unit) error {
+	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: p.o.Jobs}, func(eu encode.Unit) error {
 		if eu.Index >= len(units) {
 			return nil
 		}
