@@ -110,7 +110,10 @@ var pfunctFlags = []pfunctFlag{
 // longest valid prefix, 0 when there is none.
 func strtoull(s string) uint64 {
 	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	s = strings.TrimPrefix(s, "+")
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
 	base := 10
 	switch {
 	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isDigit(s[2], 16):
@@ -125,6 +128,9 @@ func strtoull(s string) uint64 {
 	v, err := strconv.ParseUint(s[:end], base, 64)
 	if err != nil && end > 0 {
 		return ^uint64(0)
+	}
+	if neg {
+		return -v
 	}
 	return v
 }
