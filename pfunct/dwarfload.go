@@ -72,6 +72,8 @@ type dwarfLoader struct {
 	flags loadFlags
 	warn  io.Writer
 
+	langExclude []uint16 // units in these languages have no functions
+
 	e, scratch dwarf.Entry
 	files      []string
 	filesRead  bool
@@ -111,6 +113,11 @@ func (l *dwarfLoader) loadUnit(du *dwarf.Unit) (*unit, error) {
 	}
 	if e.Tag != dwarf.TagCompileUnit {
 		return u, nil
+	}
+	for _, l := range l.langExclude {
+		if uint64(l) == r.Language() {
+			return u, nil
+		}
 	}
 	l.stmtList, l.hasStmt = 0, false
 	if f := e.Field(dwarf.AttrStmtList); f != nil {

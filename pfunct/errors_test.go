@@ -92,3 +92,25 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestLangExclude: PAHOLE_LANG_EXCLUDE's languages (pfunct 1.31 reads it;
+// 1.24 does not) leave their units out: gcc 12 writes C as DW_LANG_C11.
+func TestLangExclude(t *testing.T) {
+	dwarfObj, _ := fixtureObject(t, testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}})
+	ours := pfunctLink(t)
+	all := runTool(t, "", ours, "-P", dwarfObj)
+	if all.code != 0 || all.out == "" {
+		t.Fatalf("pfunct -P: %+v", all)
+	}
+	for _, c := range []struct {
+		langs string
+		want  string
+	}{{"c11", ""}, {"rust", all.out}, {"rust,c11", ""}} {
+		cmd := exec.Command(ours, "-P", dwarfObj)
+		cmd.Env = append(os.Environ(), "PAHOLE_LANG_EXCLUDE="+c.langs)
+		out, err := cmd.Output()
+		if err != nil || string(out) != c.want {
+			t.Errorf("PAHOLE_LANG_EXCLUDE=%s pfunct -P: %v, %d bytes, want %d", c.langs, err, len(out), len(c.want))
+		}
+	}
+}

@@ -60,6 +60,11 @@ type Options struct {
 	ReadAddresses bool
 	Jobs          int // DWARF units converted in parallel (0: one per CPU)
 
+	// LangExclude lists DW_LANG codes of DWARF units to leave out
+	// (pfunct takes them from PAHOLE_LANG_EXCLUDE; see
+	// encode.ParseLanguages).
+	LangExclude []uint16
+
 	// Warnings is where pfunct's diagnostics go (pahole's stderr); nil
 	// discards them.
 	Warnings io.Writer
@@ -356,7 +361,7 @@ func (p *printer) loadDWARF(path string) (bool, error) {
 		return false, err
 	}
 	p.closers = append(p.closers, d, ef)
-	l := &dwarfLoader{d: d, r: d.NewReader(), flags: p.o.flags(), warn: p.o.Warnings}
+	l := &dwarfLoader{d: d, r: d.NewReader(), flags: p.o.flags(), warn: p.o.Warnings, langExclude: p.o.LangExclude}
 	units := d.Units()
 	stop := false
 	if !p.needTypes() {
@@ -372,7 +377,7 @@ func (p *printer) loadDWARF(path string) (bool, error) {
 		return false, nil
 	}
 	errStop := errors.New("stop")
-	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: p.o.Jobs}, func(eu encode.Unit) error {
+	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: p.o.Jobs, LangExclude: p.o.LangExclude}, func(eu encode.Unit) error {
 		if eu.Index >= len(units) {
 			return nil
 		}
