@@ -251,7 +251,9 @@ func (p *printer) run(args []string) error {
 		// pfunct: a FILE it cannot read may be a function to look for in
 		// the running kernel.
 		if _, serr := os.Stat(files[0]); serr == nil {
-			return err
+			// pfunct names the first FILE, whichever failed.
+			ni.Path = files[0]
+			return ni
 		}
 		p.o.Function = files[0]
 		files = nil
