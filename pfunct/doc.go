@@ -24,6 +24,16 @@
 // functions and lexical blocks; emit.go emits type definitions as
 // dwarves_emit.c does; symtab.go is --symtab.
 //
+// Where pfunct 1.31's output is not a function of its input, this
+// package prints something defined instead: a variable or function whose
+// DWARF has no DW_AT_decl_line (gcc's __func__) gets line 0, where pahole
+// prints whatever its uninitialized stack slot holds. Not done: units
+// that link-time optimization merged (pahole reads an LTO vmlinux's units
+// as one), C++ namespaces and member functions, types in DWARF 4 type
+// units (DW_FORM_ref_sig8), and looking for the running kernel's vmlinux
+// by build ID when no FILE is given (its BTF, /sys/kernel/btf/vmlinux or
+// PAHOLE_VMLINUX_BTF_FILENAME, is read).
+//
 // This package must not know command lines (cmd/btfkit maps pfunct's
 // options onto Options), nor how DWARF becomes BTF beyond encode's
 // exported per-unit hook.
