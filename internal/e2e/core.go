@@ -1,0 +1,176 @@
+//go:build linux
+
+package e2e
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// FindStruct asks the kernel's CO-RE relocation (the candidate search
+// the verifier runs over vmlinux BTF and then every module's BTF) for the
+// ID of the kernel's struct named name: 0 when no kernel BTF has it.
+//
+// It loads a BPF program "r0 = 0; exit" whose BTF defines an empty struct
+// of that name and whose one CO-RE relocation (BPF_CORE_TYPE_ID_TARGET)
+// sits on the first instruction; the verifier replaces the constant by the
+// ID of the matching type (kernel/bpf/btf.c bpf_core_apply, relo_core.c
+// bpf_core_calc_type_relo: 0 when there is no candidate). The program is
+// never run (a kernel without networking cannot test-run it): its
+// translated instructions are read back with BPF_OBJ_GET_INFO_BY_FD.
+func FindStruct(name string) (uint32, error) {
+	btfFd, err := loadBTF(probeBTF(name))
+	if err != nil {
+		return 0, fmt.Errorf("BPF_BTF_LOAD of the probe's BTF: %v", err)
+	}
+	defer unix.Close(btfFd)
+
+	insns := []uint64{
+		0x00000000000000b7, // r0 = 0 (imm patched by the relocation)
+		0x0000000000000095, // exit
+	}
+	license := []byte("GPL\x00")
+	funcInfo := []uint32{0, probeFuncID}                                 // insn_off, type_id
+	relo := []uint32{0, probeStructID, probeAccessOff, coreTypeIDTarget} // insn_off, type_id, access_str_off, kind
+	logBuf := make([]byte, 64<<10)
+	attr := progLoadAttr{
+		progType:        unix.BPF_PROG_TYPE_SYSCALL,
+		insnCnt:         uint32(len(insns)),
+		insns:           uint64(uintptr(unsafe.Pointer(&insns[0]))),
+		license:         uint64(uintptr(unsafe.Pointer(&license[0]))),
+		logLevel:        1,
+		logSize:         uint32(len(logBuf)),
+		logBuf:          uint64(uintptr(unsafe.Pointer(&logBuf[0]))),
+		progFlags:       unix.BPF_F_SLEEPABLE,
+		progBTFFd:       uint32(btfFd),
+		funcInfoRecSize: 8,
+		funcInfo:        uint64(uintptr(unsafe.Pointer(&funcInfo[0]))),
+		funcInfoCnt:     1,
+		coreReloCnt:     1,
+		coreRelos:       uint64(uintptr(unsafe.Pointer(&relo[0]))),
+		coreReloRecSize: 16,
+	}
+	copy(attr.progName[:], "e2e_find_struct")
+	fd, err := bpf(unix.BPF_PROG_LOAD, unsafe.Pointer(&attr), unsafe.Sizeof(attr))
+	runtime.KeepAlive(insns)
+	runtime.KeepAlive(license)
+	runtime.KeepAlive(funcInfo)
+	runtime.KeepAlive(relo)
+	runtime.KeepAlive(logBuf)
+	if err != nil {
+		return 0, fmt.Errorf("BPF_PROG_LOAD of the CO-RE probe: %v; verifier log: %s", err, cString(logBuf))
+	}
+	defer unix.Close(int(fd))
+
+	xlated := make([]uint64, 16)
+	info := progInfo{
+		xlatedProgLen:   uint32(8 * len(xlated)),
+		xlatedProgInsns: uint64(uintptr(unsafe.Pointer(&xlated[0]))),
+	}
+	a := infoAttr{fd: uint32(fd), infoLen: uint32(unsafe.Sizeof(info)), info: uint64(uintptr(unsafe.Pointer(&info)))}
+	_, err = bpf(unix.BPF_OBJ_GET_INFO_BY_FD, unsafe.Pointer(&a), unsafe.Sizeof(a))
+	runtime.KeepAlive(&info)
+	runtime.KeepAlive(xlated)
+	if err != nil {
+		return 0, fmt.Errorf("BPF_OBJ_GET_INFO_BY_FD of the CO-RE probe: %v", err)
+	}
+	if info.xlatedProgLen < 16 {
+		return 0, fmt.Errorf("the CO-RE probe's translated program has %d bytes", info.xlatedProgLen)
+	}
+	// The first instruction must still be "r0 = imm": code 0xb7, dst r0.
+	if byte(xlated[0]) != 0xb7 || byte(xlated[0]>>8) != 0 {
+		return 0, fmt.Errorf("the CO-RE probe's first instruction became %#016x, not r0 = imm", xlated[0])
+	}
+	return uint32(xlated[0] >> 32), nil
+}
+
+// The CO-RE probe's BTF: [1] int, [2] int(void), [3] FUNC e2e_probe,
+// [4] struct NAME {} (the local type the relocation names).
+const (
+	probeFuncID      = 3
+	probeStructID    = 4
+	coreTypeIDTarget = 7 // enum bpf_core_relo_kind: BPF_CORE_TYPE_ID_TARGET
+)
+
+var probeStrings = "\x00int\x00e2e_probe\x000\x00"
+
+// probeAccessOff is the offset of the access string "0" in probeStrings
+// (type-based relocations take "0").
+const probeAccessOff = 15
+
+func probeBTF(name string) []byte {
+	le := binary.LittleEndian
+	strs := probeStrings + name + "\x00"
+	nameOff := uint32(len(probeStrings))
+	var types []byte
+	add := func(words ...uint32) {
+		for _, w := range words {
+			types = le.AppendUint32(types, w)
+		}
+	}
+	add(1, 1<<24, 4, 1<<24|32) // [1] INT "int" size 4, signed, 32 bits
+	add(0, 13<<24, 1)          // [2] FUNC_PROTO returning [1], no parameters
+	add(5, 12<<24, 2)          // [3] FUNC "e2e_probe" of [2], static
+	add(nameOff, 4<<24, 0)     // [4] STRUCT name, size 0, no members
+	hdr := make([]byte, 24)
+	le.PutUint16(hdr, 0xeb9f)
+	hdr[2] = 1
+	le.PutUint32(hdr[4:], 24)
+	le.PutUint32(hdr[8:], 0)
+	le.PutUint32(hdr[12:], uint32(len(types)))
+	le.PutUint32(hdr[16:], uint32(len(types)))
+	le.PutUint32(hdr[20:], uint32(len(strs)))
+	return append(append(hdr, types...), strs...)
+}
+
+// loadBTF loads raw BTF and returns its file descriptor.
+func loadBTF(data []byte) (int, error) {
+	logBuf := make([]byte, 64<<10)
+	attr := struct {
+		btf      uint64
+		logBuf   uint64
+		size     uint32
+		logSize  uint32
+		logLevel uint32
+		trueSize uint32
+		flags    uint32
+		tokenFd  int32
+	}{
+		btf:      uint64(uintptr(unsafe.Pointer(&data[0]))),
+		logBuf:   uint64(uintptr(unsafe.Pointer(&logBuf[0]))),
+		size:     uint32(len(data)),
+		logSize:  uint32(len(logBuf)),
+		logLevel: 1,
+	}
+	fd, err := bpf(unix.BPF_BTF_LOAD, unsafe.Pointer(&attr), unsafe.Sizeof(attr))
+	runtime.KeepAlive(data)
+	runtime.KeepAlive(logBuf)
+	if err != nil {
+		return -1, fmt.Errorf("%v: %s", err, cString(logBuf))
+	}
+	return int(fd), nil
+}
+
+func cString(b []byte) string {
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}
+
+// progInfo is struct bpf_prog_info up to the fields read here.
+type progInfo struct {
+	progType        uint32
+	id              uint32
+	tag             [8]byte
+	jitedProgLen    uint32
+	xlatedProgLen   uint32
+	jitedProgInsns  uint64
+	xlatedProgInsns uint64
+}

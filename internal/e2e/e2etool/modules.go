@@ -1,0 +1,140 @@
+package main
+
+// The module commands: what scripts/kernel-e2e needs to know, on the host,
+// about the module BTF the guest will check.
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/distill"
+	"github.com/btfkit/btfkit/internal/e2e"
+)
+
+func parseFile(path string, base *btf.Spec) (*btf.Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := btf.Parse(data, base)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return s, nil
+}
+
+// relocate SPLIT DISTILLED_BASE VMLINUX OUT: the BTF the kernel holds for
+// a module with a distilled base once btf_parse_module has relocated it
+// onto the running vmlinux (kernel/bpf/btf.c: btf_relocate rewrites the
+// type IDs and string offsets of the module's .BTF in place, the header
+// and string section stay; /sys/kernel/btf/MOD shows those bytes).
+func relocate(splitPath, distPath, vmlinuxPath, outPath string) error {
+	dist, err := parseFile(distPath, nil)
+	if err != nil {
+		return err
+	}
+	split, err := parseFile(splitPath, dist)
+	if err != nil {
+		return err
+	}
+	vmlinux, err := parseFile(vmlinuxPath, nil)
+	if err != nil {
+		return err
+	}
+	out, err := distill.Relocate(split, vmlinux)
+	if err != nil {
+		return fmt.Errorf("%s: %v", splitPath, err)
+	}
+	return os.WriteFile(outPath, out.Marshal(split.ByteOrder()), 0o644)
+}
+
+// distillCmd SPLIT VMLINUX OUT_SPLIT OUT_BASE: SPLIT (split against
+// VMLINUX) as a distilled base and the split BTF against it, what pahole's
+// distilled_base writes into .BTF.base and .BTF.
+func distillCmd(splitPath, vmlinuxPath, outSplit, outBase string) error {
+	vmlinux, err := parseFile(vmlinuxPath, nil)
+	if err != nil {
+		return err
+	}
+	split, err := parseFile(splitPath, vmlinux)
+	if err != nil {
+		return err
+	}
+	base, dsplit, err := distill.Distill(split)
+	if err != nil {
+		return fmt.Errorf("%s: %v", splitPath, err)
+	}
+	if err := os.WriteFile(outSplit, dsplit.Marshal(split.ByteOrder()), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(outBase, base.Marshal(split.ByteOrder()), 0o644)
+}
+
+// moduleTypes VMLINUX FILE...: for each FILE, module BTF split against
+// VMLINUX, prints "FILE NAME ID": the first named struct of FILE (by ID)
+// that only FILE defines, once. The kernel's CO-RE candidate search
+// compares names up to a "___" suffix, so names are compared that way.
+func moduleTypes(vmlinuxPath string, files []string) error {
+	vmlinux, err := parseFile(vmlinuxPath, nil)
+	if err != nil {
+		return err
+	}
+	essence := func(name string) string {
+		if i := strings.Index(name, "___"); i > 0 {
+			return name[:i]
+		}
+		return name
+	}
+	structs := func(s *btf.Spec) map[string]int {
+		n := map[string]int{}
+		for id := s.FirstID(); id < s.NextID(); id++ {
+			if t := s.Type(id); t.Kind() == btf.KindStruct && t.Name() != "" {
+				n[essence(t.Name())]++
+			}
+		}
+		return n
+	}
+	count := structs(vmlinux)
+	specs := make([]*btf.Spec, len(files))
+	for i, f := range files {
+		if specs[i], err = parseFile(f, vmlinux); err != nil {
+			return err
+		}
+		for name, n := range structs(specs[i]) {
+			count[name] += n
+		}
+	}
+	for i, s := range specs {
+		found := false
+		for id := s.FirstID(); id < s.NextID() && !found; id++ {
+			t := s.Type(id)
+			if t.Kind() == btf.KindStruct && t.Name() != "" && t.Name() == essence(t.Name()) && count[t.Name()] == 1 {
+				fmt.Printf("%s %s %d\n", files[i], t.Name(), id)
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("%s: no named struct that only it defines", files[i])
+		}
+	}
+	return nil
+}
+
+// corruptName IN OUT: see e2e.CorruptName.
+func corruptName(in, out string) error {
+	data, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	bad, n, err := e2e.CorruptName(data)
+	if err != nil {
+		return fmt.Errorf("%s: %v", in, err)
+	}
+	if err := os.WriteFile(out, bad, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("corrupted the name of type %d of %s: name offset 0xffffffff, beyond any string section\n", n, in)
+	return nil
+}
