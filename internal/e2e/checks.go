@@ -127,7 +127,7 @@ type progLoadAttr struct {
 	kernVersion uint32
 	progFlags   uint32
 	progName    [16]byte
-	// The fields after the name, up to the CO-RE relocations (FindStruct).
+	// The fields after the name, up to the CO-RE relocations (FindType).
 	progIfindex        uint32
 	expectedAttachType uint32
 	progBTFFd          uint32

@@ -11,19 +11,27 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// FindStruct asks the kernel's CO-RE relocation (the candidate search
-// the verifier runs over vmlinux BTF and then every module's BTF) for the
-// ID of the kernel's struct named name: 0 when no kernel BTF has it.
+// FindType asks the kernel's CO-RE relocation (the candidate search the
+// verifier runs over vmlinux BTF and then every module's BTF) for the ID
+// of the kernel's type of kind ("struct", "union", or "typedef" of a
+// struct) named name: 0 when no kernel BTF has one.
 //
-// It loads a BPF program "r0 = 0; exit" whose BTF defines an empty struct
-// of that name and whose one CO-RE relocation (BPF_CORE_TYPE_ID_TARGET)
-// sits on the first instruction; the verifier replaces the constant by the
-// ID of the matching type (kernel/bpf/btf.c bpf_core_apply, relo_core.c
-// bpf_core_calc_type_relo: 0 when there is no candidate). The program is
-// never run (a kernel without networking cannot test-run it): its
-// translated instructions are read back with BPF_OBJ_GET_INFO_BY_FD.
-func FindStruct(name string) (uint32, error) {
-	btfFd, err := loadBTF(probeBTF(name))
+// It loads a BPF program "r0 = 0; exit" whose BTF defines an empty type
+// of that kind and name and whose one CO-RE relocation
+// (BPF_CORE_TYPE_ID_TARGET) sits on the first instruction; the verifier
+// replaces the constant by the ID of the matching type (kernel/bpf/btf.c
+// bpf_core_apply, tools/lib/bpf/relo_core.c bpf_core_calc_type_relo: 0
+// when there is no candidate). Candidates match by kind and name;
+// typedefs then by what they name, after typedefs, being a struct too.
+// The program is never run (a kernel without networking cannot test-run
+// it): its translated instructions are read back with
+// BPF_OBJ_GET_INFO_BY_FD.
+func FindType(kind, name string) (uint32, error) {
+	local, err := probeBTF(kind, name)
+	if err != nil {
+		return 0, err
+	}
+	btfFd, err := loadBTF(local)
 	if err != nil {
 		return 0, fmt.Errorf("BPF_BTF_LOAD of the probe's BTF: %v", err)
 	}
@@ -34,8 +42,8 @@ func FindStruct(name string) (uint32, error) {
 		0x0000000000000095, // exit
 	}
 	license := []byte("GPL\x00")
-	funcInfo := []uint32{0, probeFuncID}                                 // insn_off, type_id
-	relo := []uint32{0, probeStructID, probeAccessOff, coreTypeIDTarget} // insn_off, type_id, access_str_off, kind
+	funcInfo := []uint32{0, probeFuncID}                               // insn_off, type_id
+	relo := []uint32{0, probeTypeID, probeAccessOff, coreTypeIDTarget} // insn_off, type_id, access_str_off, kind
 	logBuf := make([]byte, 64<<10)
 	attr := progLoadAttr{
 		progType:        unix.BPF_PROG_TYPE_SYSCALL,
@@ -89,10 +97,11 @@ func FindStruct(name string) (uint32, error) {
 }
 
 // The CO-RE probe's BTF: [1] int, [2] int(void), [3] FUNC e2e_probe,
-// [4] struct NAME {} (the local type the relocation names).
+// [4] the local type the relocation names: struct NAME {}, union NAME {},
+// or typedef struct {} NAME with the struct as [5].
 const (
 	probeFuncID      = 3
-	probeStructID    = 4
+	probeTypeID      = 4
 	coreTypeIDTarget = 7 // enum bpf_core_relo_kind: BPF_CORE_TYPE_ID_TARGET
 )
 
@@ -102,7 +111,7 @@ var probeStrings = "\x00int\x00e2e_probe\x000\x00"
 // (type-based relocations take "0").
 const probeAccessOff = 15
 
-func probeBTF(name string) []byte {
+func probeBTF(kind, name string) ([]byte, error) {
 	le := binary.LittleEndian
 	strs := probeStrings + name + "\x00"
 	nameOff := uint32(len(probeStrings))
@@ -115,7 +124,17 @@ func probeBTF(name string) []byte {
 	add(1, 1<<24, 4, 1<<24|32) // [1] INT "int" size 4, signed, 32 bits
 	add(0, 13<<24, 1)          // [2] FUNC_PROTO returning [1], no parameters
 	add(5, 12<<24, 2)          // [3] FUNC "e2e_probe" of [2], static
-	add(nameOff, 4<<24, 0)     // [4] STRUCT name, size 0, no members
+	switch kind {
+	case "struct":
+		add(nameOff, 4<<24, 0) // [4] STRUCT name, size 0, no members
+	case "union":
+		add(nameOff, 5<<24, 0) // [4] UNION name, size 0, no members
+	case "typedef":
+		add(nameOff, 8<<24, 5) // [4] TYPEDEF name of [5]
+		add(0, 4<<24, 0)       // [5] anonymous STRUCT, size 0, no members
+	default:
+		return nil, fmt.Errorf("CO-RE probe: kind %q is not struct, union or typedef", kind)
+	}
 	hdr := make([]byte, 24)
 	le.PutUint16(hdr, 0xeb9f)
 	hdr[2] = 1
@@ -124,7 +143,7 @@ func probeBTF(name string) []byte {
 	le.PutUint32(hdr[12:], uint32(len(types)))
 	le.PutUint32(hdr[16:], uint32(len(types)))
 	le.PutUint32(hdr[20:], uint32(len(strs)))
-	return append(append(hdr, types...), strs...)
+	return append(append(hdr, types...), strs...), nil
 }
 
 // loadBTF loads raw BTF and returns its file descriptor.

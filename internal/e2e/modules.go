@@ -17,22 +17,24 @@ import (
 // Module is one line of the guest's module manifest: what to load and
 // what the kernel must then hold.
 //
-//	load NAME FILE EXPECTED STRUCT ID
+//	load NAME FILE EXPECTED KIND TYPE ID
 //	refuse NAME FILE
 //
 // load: FILE is the module NAME; once loaded, the kernel must hold the
 // bytes of the file EXPECTED as its BTF (the module's .BTF, or for a
 // module with a distilled base that BTF relocated onto the vmlinux BTF),
-// and struct STRUCT, which no other kernel BTF has, must be found as type
-// ID (IDs of split BTF follow vmlinux's). refuse: FILE is NAME with
-// corrupted BTF, which the kernel must refuse to load.
+// and the type TYPE of kind KIND (see FindType), which no other kernel BTF
+// has, must be found as type ID (IDs of split BTF follow vmlinux's).
+// refuse: FILE is NAME with corrupted BTF, which the kernel must refuse
+// to load.
 type Module struct {
 	Op       string
 	Name     string
 	File     string
 	Expected string
-	Struct   string
-	StructID uint32
+	Kind     string
+	Type     string
+	TypeID   uint32
 }
 
 // ParseManifest reads a module manifest: one Module a line, fields
@@ -46,16 +48,16 @@ func ParseManifest(text string) ([]Module, error) {
 		}
 		bad := func(why string) error { return fmt.Errorf("manifest line %d %q: %s", i+1, line, why) }
 		switch {
-		case f[0] == "load" && len(f) == 6:
-			id, err := strconv.ParseUint(f[5], 10, 32)
+		case f[0] == "load" && len(f) == 7:
+			id, err := strconv.ParseUint(f[6], 10, 32)
 			if err != nil || id == 0 {
-				return nil, bad("the struct's ID must be a positive number")
+				return nil, bad("the type's ID must be a positive number")
 			}
-			out = append(out, Module{Op: "load", Name: f[1], File: f[2], Expected: f[3], Struct: f[4], StructID: uint32(id)})
+			out = append(out, Module{Op: "load", Name: f[1], File: f[2], Expected: f[3], Kind: f[4], Type: f[5], TypeID: uint32(id)})
 		case f[0] == "refuse" && len(f) == 3:
 			out = append(out, Module{Op: "refuse", Name: f[1], File: f[2]})
 		default:
-			return nil, bad("want 'load NAME FILE EXPECTED STRUCT ID' or 'refuse NAME FILE'")
+			return nil, bad("want 'load NAME FILE EXPECTED KIND TYPE ID' or 'refuse NAME FILE'")
 		}
 	}
 	return out, nil
@@ -63,7 +65,7 @@ func ParseManifest(text string) ([]Module, error) {
 
 // RunModule loads m's module and checks what the kernel made of its BTF:
 // for load, the checks mod_load, mod_sysfs, mod_registered and mod_type
-// (each named CHECK-NAME/MODULE); for refuse, mod_refused.
+// (each named CHECK/MODULE); for refuse, mod_refused.
 func RunModule(m Module) []Result {
 	if m.Op == "refuse" {
 		return []Result{checkRefused(m)}
@@ -80,8 +82,8 @@ func RunModule(m Module) []Result {
 		}
 		return all
 	}
-	// Before the module is loaded no kernel BTF may have the struct.
-	before, errBefore := FindStruct(m.Struct)
+	// Before the module is loaded no kernel BTF may have the type.
+	before, errBefore := FindType(m.Kind, m.Type)
 
 	if err := insmod(m.File); err != nil {
 		for i := range all {
@@ -103,19 +105,19 @@ func RunModule(m Module) []Result {
 	reg := checkModuleRegistered(m.Name, expected)
 	all[2].Pass, all[2].Detail = reg.Pass, reg.Detail
 
-	after, errAfter := FindStruct(m.Struct)
+	after, errAfter := FindType(m.Kind, m.Type)
 	switch {
 	case errBefore != nil:
 		all[3].Detail = fmt.Sprintf("before insmod: %v", errBefore)
 	case errAfter != nil:
 		all[3].Detail = fmt.Sprintf("after insmod: %v", errAfter)
 	case before != 0:
-		all[3].Detail = fmt.Sprintf("struct %s was found as [%d] before the module was loaded: it is not the module's own", m.Struct, before)
-	case after != m.StructID:
-		all[3].Detail = fmt.Sprintf("struct %s: the kernel's CO-RE relocation gives [%d] after insmod, expected [%d]", m.Struct, after, m.StructID)
+		all[3].Detail = fmt.Sprintf("%s %s was found as [%d] before the module was loaded: it is not the module's own", m.Kind, m.Type, before)
+	case after != m.TypeID:
+		all[3].Detail = fmt.Sprintf("%s %s: the kernel's CO-RE relocation gives [%d] after insmod, expected [%d]", m.Kind, m.Type, after, m.TypeID)
 	default:
 		all[3].Pass = true
-		all[3].Detail = fmt.Sprintf("struct %s: the kernel's CO-RE relocation gives [%d] after insmod (the expected ID), none before", m.Struct, after)
+		all[3].Detail = fmt.Sprintf("%s %s: the kernel's CO-RE relocation gives [%d] after insmod (the expected ID), none before", m.Kind, m.Type, after)
 	}
 	return all
 }
