@@ -92,7 +92,7 @@ func specDiff(a, b *Spec) string {
 		if a.hdrs[i] != b.hdrs[i] {
 			return fmt.Sprintf("type [%d] header %+v vs %+v", id, a.hdrs[i], b.hdrs[i])
 		}
-		ea, eb := a.words[a.extra[i]:a.extra[i+1]], b.words[b.extra[i]:b.extra[i+1]]
+		ea, eb := a.words[a.extStart[i]:a.extStart[i+1]], b.words[b.extStart[i]:b.extStart[i+1]]
 		if !slices.Equal(ea, eb) {
 			return fmt.Sprintf("type [%d] trailing words %v vs %v", id, ea, eb)
 		}

@@ -1,26 +1,21 @@
 package btf
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"os"
 	"testing"
 	"time"
 
 	cbtf "github.com/cilium/ebpf/btf"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// benchFile is the BTF the load benchmarks read: a recent x86-64 vmlinux
-// (about 130,000 types, 5.5 MB).
-const benchFile = "../../shared/reference/host-6.18/vmlinux.btf"
-
-func benchInput(b *testing.B) string {
-	b.Helper()
-	if _, err := os.Stat(benchFile); err != nil {
-		b.Skipf("SKIP: %v", err)
-	}
-	return benchFile
+// benchInput is the BTF the load benchmarks read: a recent x86-64 vmlinux
+// (about 130,000 types, 5.5 MB), the reference host-6.18/vmlinux.btf.
+func benchInput(tb testing.TB) string {
+	tb.Helper()
+	return testenv.Reference(tb, "host-6.18/vmlinux.btf")
 }
 
 var sink int
@@ -144,34 +139,16 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkDumpRaw is the raw listing of the parsed vmlinux BTF to a
-// discarding writer.
-func BenchmarkDumpRaw(b *testing.B) {
-	s, err := LoadFile(benchInput(b), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	DumpRaw(&buf, s)
-	b.SetBytes(int64(buf.Len()))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := DumpRaw(io.Discard, s); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // TestLoadFasterThanCilium checks the acceptance figure: btfkit loads and
 // visits the vmlinux BTF in at most half cilium/ebpf's time. Timing tests
 // are noisy on shared machines, so it runs only with BTFKIT_PERF=1.
 func TestLoadFasterThanCilium(t *testing.T) {
 	if os.Getenv("BTFKIT_PERF") != "1" {
+		// A plain skip: CI never runs timing tests (the figure is the
+		// benchmarks').
 		t.Skip("SKIP: timing test; set BTFKIT_PERF=1 to run it")
 	}
-	if _, err := os.Stat(benchFile); err != nil {
-		t.Skipf("SKIP: %v", err)
-	}
+	benchFile := benchInput(t)
 	run := func(visit func(string) (int, error)) testing.BenchmarkResult {
 		return testing.Benchmark(func(b *testing.B) {
 			for b.Loop() {

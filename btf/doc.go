@@ -11,6 +11,12 @@
 // demand. A split Spec (module BTF) extends a base Spec: IDs and string
 // offsets continue after the base's.
 //
+// The format's packed words are taken apart here and nowhere else: a
+// type's info word by KindOf, VlenOf and KindFlagOf (built by Info), a
+// member's offset word by MemberOffset, a string out of a string table
+// by CString; ExtraWords is the size of each kind's record. Readers may
+// share a Spec across goroutines (see Spec).
+//
 // Everything downstream (dedup, C dump, layouts, the encoder's output) works
 // on this model and never on DWARF. This package must not know about DWARF,
 // ELF writing, or any output format other than raw BTF.

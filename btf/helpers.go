@@ -1,39 +1,14 @@
 package btf
 
 // Helpers for packages that rebuild Specs wholesale (dedup, merge): raw
-// access to a Spec's own string table and lookups that do not intern.
-
-// FindString returns the offset of str in this Spec's string space (its
-// base's table first, then its own) without adding it. The empty string is
-// always found at offset 0. The first call builds an index of the table, so
-// it must not run concurrently with other calls on the same Spec.
-func (s *Spec) FindString(str string) (uint32, bool) {
-	if str == "" {
-		return 0, true
-	}
-	return s.lookupString(str)
-}
-
-// SetRawStrings replaces this Spec's own string table with strs (not
-// copied), which must end with a NUL byte and, for a base Spec, start with
-// one (a split Spec's own table may be empty, as libbpf writes it). String
-// offsets already stored in the Spec's types are not rewritten: the caller
-// rewrites its types to match (dedup builds a new table and new types
-// together).
-func (s *Spec) SetRawStrings(strs []byte) {
-	if len(strs) == 0 && s.base == nil {
-		strs = []byte{0}
-	}
-	s.strs = strs
-	s.strIdx = nil
-}
+// access to a Spec's records and the references they hold.
 
 // ForEachTypeRef calls fn with a pointer to every word of a type's record
 // that holds a type ID, given the type's info word, a pointer to its
 // size-or-type word and its trailing words, in the order libbpf visits
 // them: the size-or-type word first, then the trailing words in order.
 func ForEachTypeRef(info uint32, sizeType *uint32, ext []uint32, fn func(*uint32)) {
-	k, vlen := Kind(info>>24&0x1f), int(info&0xffff)
+	k, vlen := KindOf(info), VlenOf(info)
 	switch k {
 	case KindPtr, KindTypedef, KindVolatile, KindConst, KindRestrict,
 		KindFunc, KindVar, KindDeclTag, KindTypeTag:
@@ -63,7 +38,7 @@ func ForEachTypeRef(info uint32, sizeType *uint32, ext []uint32, fn func(*uint32
 // rebuilt string table).
 func ForEachStringRef(info uint32, nameOff *uint32, ext []uint32, fn func(*uint32)) {
 	fn(nameOff)
-	k, vlen := Kind(info>>24&0x1f), int(info&0xffff)
+	k, vlen := KindOf(info), VlenOf(info)
 	switch k {
 	case KindStruct, KindUnion, KindEnum64:
 		for i := 0; i < vlen; i++ {
@@ -86,7 +61,7 @@ func (s *Spec) RawType(id TypeID) (nameOff, info, sizeType uint32, ext []uint32)
 	}
 	i := int(id - sp.startID)
 	h := sp.hdrs[i]
-	return h.NameOff, h.Info, h.SizeType, sp.words[sp.extra[i]:sp.extra[i+1]:sp.extra[i+1]]
+	return h.NameOff, h.Info, h.SizeType, sp.words[sp.extStart[i]:sp.extStart[i+1]:sp.extStart[i+1]]
 }
 
 // HeaderLen is the header length Marshal writes: the one of the raw BTF

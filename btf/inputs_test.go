@@ -3,9 +3,7 @@ package btf
 import (
 	"bytes"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // A testInput is one BTF the oracle tests run over: a file and, for split
@@ -23,71 +22,12 @@ type testInput struct {
 	base string // "" for base BTF
 }
 
-// skipOrFail skips the test visibly, or fails it when CI=true (CI has every
-// input installed).
-func skipOrFail(t testing.TB, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true but %s", msg)
-	}
-	// go test without -v hides skip messages: say it once on stderr too.
-	if _, seen := skipSaid.LoadOrStore(msg, true); !seen {
-		fmt.Fprintf(os.Stderr, "SKIP: %s: %s\n", t.Name(), msg)
-	}
-	t.Skipf("SKIP: %s", msg)
-}
-
-var skipSaid sync.Map
-
 // debianModules are the modules the split-BTF tests read: a spread of sizes
 // and subsystems.
 var debianModules = []string{
 	"sctp", "xfs", "mlx5_core", "btrfs", "kvm", "kvm-intel", "cifs", "nf_tables",
 	"vxlan", "nf_conntrack", "8021q", "iptable_filter", "vfat", "bonding", "tun",
 	"virtio_net", "nfsd", "ib_core", "dm-mod", "fuse",
-}
-
-// kernelInputs returns the Debian vmlinux with debug info and its module
-// directory, from $VMLINUX and $MODULES or else from
-// /work/shared/tools/kernel-inputs (which prints VMLINUX=... MODULES=...).
-// It skips (fails with CI=true) when they are not installed.
-func kernelInputs(t testing.TB) (vmlinux, modules string) {
-	t.Helper()
-	vmlinux, modules, err := refdata.KernelInputs()
-	if err != nil {
-		skipOrFail(t, "kernel inputs not available: %v", err)
-	}
-	return vmlinux, modules
-}
-
-var moduleIndex struct {
-	sync.Once
-	paths map[string]string
-}
-
-// debianModulePaths finds the debianModules under modules; a missing one
-// fails the test.
-func debianModulePaths(t testing.TB, modules string) map[string]string {
-	t.Helper()
-	moduleIndex.Do(func() {
-		moduleIndex.paths = map[string]string{}
-		filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ko") {
-				moduleIndex.paths[strings.TrimSuffix(d.Name(), ".ko")] = p
-			}
-			return nil
-		})
-	})
-	out := map[string]string{}
-	for _, m := range debianModules {
-		p, ok := moduleIndex.paths[m]
-		if !ok {
-			t.Fatalf("module %s.ko not found under %s", m, modules)
-		}
-		out[m] = p
-	}
-	return out
 }
 
 // referenceInputs are the reference .btf files and the running kernel's
@@ -106,7 +46,7 @@ func referenceInputs(t testing.TB) []testInput {
 func sysfsInputs(t testing.TB) []testInput {
 	vm := filepath.Join(SysfsDir, "vmlinux")
 	if _, err := os.Stat(vm); err != nil {
-		t.Logf("SKIP: %s: %v", vm, err)
+		testenv.SkipPartOrFail(t, "%s: %v", vm, err)
 		return nil
 	}
 	ins := []testInput{{name: "sysfs/vmlinux", path: vm}}
@@ -119,6 +59,8 @@ func sysfsInputs(t testing.TB) []testInput {
 	}
 	sort.Strings(mods)
 	if len(mods) == 0 {
+		// Not SkipPartOrFail: CI's kernel, like this machine's, may be
+		// one without loadable modules.
 		t.Logf("SKIP: no module BTF under %s (no modules loaded)", SysfsDir)
 	}
 	if len(mods) > 5 {
@@ -133,11 +75,10 @@ func sysfsInputs(t testing.TB) []testInput {
 // debianInputs are the Debian vmlinux (ELF) and the 20 modules split
 // against it; they skip (fail in CI) when not installed.
 func debianInputs(t testing.TB) []testInput {
-	vmlinux, modules := kernelInputs(t)
+	vmlinux, _ := testenv.KernelInputs(t)
 	ins := []testInput{{name: "debian/vmlinux", path: vmlinux}}
-	paths := debianModulePaths(t, modules)
 	for _, m := range debianModules {
-		ins = append(ins, testInput{name: "debian/" + m + ".ko", path: paths[m], base: vmlinux})
+		ins = append(ins, testInput{name: "debian/" + m + ".ko", path: testenv.Module(t, m), base: vmlinux})
 	}
 	return ins
 }
@@ -192,7 +133,7 @@ func allInputs(t *testing.T) []testInput {
 		}
 		ins = append(ins, deb...)
 	})
-	if !ok && os.Getenv("CI") == "true" {
+	if !ok && testenv.InCI() {
 		t.FailNow()
 	}
 	return ins
@@ -250,20 +191,10 @@ func firstDiff(got, want []byte) string {
 // against X.BTF.base, and X.BTF.base itself).
 func tarballInputs(t *testing.T) []testInput {
 	t.Helper()
-	dir := "../../shared/reference/debian-6.1.0-57-cloud"
-	mods := filepath.Join(dir, "modules-pahole-1.31-head.tar.xz")
-	dist := filepath.Join(dir, "distilled-pahole-1.31.tar.xz")
-	base := filepath.Join(dir, "pahole-1.31-head.btf")
-	for _, f := range []string{mods, dist, base} {
-		if _, err := os.Stat(f); err != nil {
-			t.Logf("SKIP: %v", err)
-			return nil
-		}
-	}
-	if _, err := exec.LookPath("xz"); err != nil {
-		t.Logf("SKIP: xz not installed: reference tarballs not read")
-		return nil
-	}
+	mods := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
+	dist := testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.31.tar.xz")
+	base := testenv.Reference(t, "debian-6.1.0-57-cloud/pahole-1.31-head.btf")
+	testc.Require(t, "tar", "xz")
 	out := t.TempDir()
 	testc.Run(t, "tar", "-xJf", mods, "-C", out)
 	testc.Run(t, "tar", "-xJf", dist, "-C", out)

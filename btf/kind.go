@@ -63,10 +63,10 @@ func (k Kind) String() string {
 	return fmt.Sprintf("KIND(%d)", uint8(k))
 }
 
-// extraWords is the number of 32-bit words that follow the common 12-byte
-// type header for a type of this kind with vlen entries, or -1 for a kind
+// ExtraWords is the number of 32-bit words that follow the common 12-byte
+// type header for a type of kind k with vlen entries, or -1 for a kind
 // this package does not know.
-func extraWords(k Kind, vlen int) int {
+func ExtraWords(k Kind, vlen int) int {
 	switch k {
 	case KindInt, KindVar, KindDeclTag:
 		return 1
@@ -97,6 +97,17 @@ const (
 	LinkageExtern = 2
 )
 
+// The info word, the second word of every type record, packs three fields:
+//
+//	bits  0-15  vlen: members, enumerators, parameters or entries
+//	            (a FUNC's linkage)
+//	bits 24-28  kind
+//	bit  31     kind_flag (bitfield offsets, a union FWD, a signed enum, ...)
+//
+// The other bits are reserved and must be zero (Check's RuleInfo). Info
+// builds the word and KindOf, VlenOf and KindFlagOf take it apart; nothing
+// else in btfkit shifts or masks an info word.
+
 // Info builds a type's info word from its kind, vlen and kind_flag.
 func Info(k Kind, vlen int, kindFlag bool) uint32 {
 	i := uint32(k)<<24 | uint32(vlen)&0xffff
@@ -104,4 +115,27 @@ func Info(k Kind, vlen int, kindFlag bool) uint32 {
 		i |= 1 << 31
 	}
 	return i
+}
+
+// KindOf returns the kind stored in an info word (bits 24-28).
+func KindOf(info uint32) Kind { return Kind(info >> 24 & 0x1f) }
+
+// VlenOf returns the vlen stored in an info word (bits 0-15).
+func VlenOf(info uint32) int { return int(info & 0xffff) }
+
+// KindFlagOf reports whether an info word's kind_flag (bit 31) is set.
+func KindFlagOf(info uint32) bool { return info>>31 != 0 }
+
+// The offset word of a STRUCT or UNION member: with the type's kind_flag
+// clear it is the member's bit offset; with it set, bits 0-23 are the bit
+// offset and bits 24-31 the bitfield size (0 for a member that is not a
+// bitfield).
+
+// MemberOffset splits a member's offset word into its bit offset and
+// bitfield size, given its STRUCT's or UNION's kind_flag.
+func MemberOffset(word uint32, kindFlag bool) (bitOffset, bitfieldSize uint32) {
+	if kindFlag {
+		return word & 0xffffff, word >> 24
+	}
+	return word, 0
 }

@@ -39,7 +39,7 @@ func (l KindLayout) String() string {
 func StandardKindLayouts() []KindLayout {
 	l := make([]KindLayout, MaxKind+1)
 	for k := KindInt; k <= MaxKind; k++ {
-		w0, w1 := extraWords(k, 0), extraWords(k, 1)
+		w0, w1 := ExtraWords(k, 0), ExtraWords(k, 1)
 		if w0 > 0 {
 			// A kind with a fixed record (INT, ARRAY, VAR, DECL_TAG)
 			// has no elements: its trailing words do not grow with vlen.

@@ -1,14 +1,13 @@
 package btf
 
 import (
-	"bytes"
-	"debug/elf"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/btfkit/btfkit/elfx"
 )
 
 // SysfsDir is where a running kernel exposes its BTF: vmlinux and one split
@@ -31,97 +30,26 @@ func (e *ArchiveError) Error() string {
 
 func (e *ArchiveError) Unwrap() error { return ErrArchive }
 
-// IsELF reports whether data starts with the ELF magic.
-func IsELF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == elf.ELFMAG }
-
 // ReadBTFBytes returns the BTF bytes of a file: the whole file when it is raw
-// BTF, the .BTF section when it is an ELF (vmlinux, .ko, .o). where names
-// the place for error messages ("FILE" or "FILE: section .BTF").
+// BTF, the .BTF section when it is an ELF (vmlinux, .ko, .o; see
+// elfx.ReadSection). where names the place for error messages ("FILE" or
+// "FILE: section .BTF").
 //
 // An ELF is not read whole: only its headers and the section are, so a
 // vmlinux with debug info (hundreds of MB) costs what its .BTF costs.
 func ReadBTFBytes(path string) (data []byte, where string, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, path, err
-	}
-	defer f.Close()
-	var magic [4]byte
-	if n, _ := io.ReadFull(f, magic[:]); !IsELF(magic[:n]) {
+	sec, err := elfx.ReadSection(path, ".BTF")
+	if errors.Is(err, elfx.ErrNotELF) {
 		raw, err := os.ReadFile(path)
 		if err != nil {
 			return nil, path, err
 		}
 		return raw, path, nil
 	}
-	sec, err := elfFileSection(f, path, ".BTF")
 	if err != nil {
 		return nil, path, err
 	}
 	return sec, path + ": section .BTF", nil
-}
-
-// elfFileSection is ELFSection for an open file, reading only the ELF
-// headers and the section itself.
-func elfFileSection(f *os.File, path, name string) ([]byte, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	ef, err := elf.NewFile(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	s := ef.Section(name)
-	if s == nil {
-		return nil, fmt.Errorf("%s: no %s section", path, name)
-	}
-	if s.Type == elf.SHT_NOBITS {
-		return nil, fmt.Errorf("%s: section %s has no data (SHT_NOBITS)", path, name)
-	}
-	if s.Flags&elf.SHF_COMPRESSED != 0 {
-		b, err := io.ReadAll(s.Open())
-		if err != nil {
-			return nil, fmt.Errorf("%s: section %s: %v", path, name, err)
-		}
-		return b, nil
-	}
-	end := s.Offset + s.FileSize
-	if end < s.Offset || end > uint64(st.Size()) {
-		return nil, fmt.Errorf("%s: section %s at file offset 0x%x size 0x%x runs past the end of the file (0x%x bytes)", path, name, s.Offset, s.FileSize, st.Size())
-	}
-	b := make([]byte, s.FileSize)
-	if _, err := f.ReadAt(b, int64(s.Offset)); err != nil {
-		return nil, fmt.Errorf("%s: section %s: %v", path, name, err)
-	}
-	return b, nil
-}
-
-// ELFSection returns the contents of the named section of an ELF image.
-func ELFSection(image []byte, path, name string) ([]byte, error) {
-	f, err := elf.NewFile(bytes.NewReader(image))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	s := f.Section(name)
-	if s == nil {
-		return nil, fmt.Errorf("%s: no %s section", path, name)
-	}
-	if s.Type == elf.SHT_NOBITS {
-		return nil, fmt.Errorf("%s: section %s has no data (SHT_NOBITS)", path, name)
-	}
-	if s.Flags&elf.SHF_COMPRESSED != 0 {
-		b, err := io.ReadAll(s.Open())
-		if err != nil {
-			return nil, fmt.Errorf("%s: section %s: %v", path, name, err)
-		}
-		return b, nil
-	}
-	end := s.Offset + s.FileSize
-	if end < s.Offset || end > uint64(len(image)) {
-		return nil, fmt.Errorf("%s: section %s at file offset 0x%x size 0x%x runs past the end of the file (0x%x bytes)", path, name, s.Offset, s.FileSize, len(image))
-	}
-	return image[s.Offset:end], nil
 }
 
 // SplitArchive splits BTF bytes into blobs. Plain BTF gives one blob. A BTF

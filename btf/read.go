@@ -198,8 +198,8 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 			return nil, perr(int64(tStart+off), "type [%d]: truncated header (%d bytes left)", int(s.startID)+nTypes, len(tsec)-off)
 		}
 		info := u32(tsec[off+4:], le)
-		k, vlen := Kind(info>>24&0x1f), int(info&0xffff)
-		w := extraWords(k, vlen)
+		k, vlen := KindOf(info), VlenOf(info)
+		w := ExtraWords(k, vlen)
 		if w < 0 {
 			return nil, perr(int64(tStart+off+4), "type [%d]: unknown kind %d", int(s.startID)+nTypes, k)
 		}
@@ -211,7 +211,7 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 		nWords += w
 	}
 	s.hdrs = make([]header, nTypes)
-	s.extra = make([]uint32, nTypes+1)
+	s.extStart = make([]uint32, nTypes+1)
 	s.words = make([]uint32, nWords)
 	wi := 0
 	off := 0
@@ -219,8 +219,8 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 		b := tsec[off : off+12]
 		h := header{u32(b, le), u32(b[4:], le), u32(b[8:], le)}
 		s.hdrs[i] = h
-		s.extra[i] = uint32(wi)
-		w := extraWords(Kind(h.Info>>24&0x1f), int(h.Info&0xffff))
+		s.extStart[i] = uint32(wi)
+		w := ExtraWords(KindOf(h.Info), VlenOf(h.Info))
 		ws := s.words[wi : wi+w]
 		b = tsec[off+12 : off+12+4*w]
 		for j := range ws {
@@ -229,7 +229,7 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 		wi += w
 		off += 12 + 4*w
 	}
-	s.extra[nTypes] = uint32(wi)
+	s.extStart[nTypes] = uint32(wi)
 	return s, nil
 }
 

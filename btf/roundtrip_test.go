@@ -10,16 +10,22 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// referenceDir holds the BTF files the project is measured against.
+// referenceBTFFiles returns the paths of the reference BTF files
+// (testdata/reference/*/*.btf), unpacked for t.
 func referenceBTFFiles(t testing.TB) []string {
 	t.Helper()
-	m, _ := filepath.Glob("../../shared/reference/*/*.btf")
-	if len(m) == 0 {
-		t.Skip("SKIP: ../../shared/reference/*/*.btf not found")
+	names := testenv.ReferenceNames(t, "*/*.btf")
+	if len(names) == 0 {
+		t.Fatal("no reference BTF files in testdata/reference")
 	}
-	return m
+	var paths []string
+	for _, n := range names {
+		paths = append(paths, testenv.Reference(t, n))
+	}
+	return paths
 }
 
 // TestRoundTripReference parses each reference BTF and writes it back: the
@@ -84,7 +90,7 @@ func TestRoundTripAllInputs(t *testing.T) {
 			}
 			err = kernload.Load(out)
 			if errors.Is(err, kernload.ErrNotPermitted) {
-				t.Skipf("SKIP: kernel check: %v", err)
+				testenv.SkipOrFail(t, "kernel check: %v", err)
 			}
 			if err != nil {
 				// Objects from compilers may carry BTF the kernel refuses

@@ -3,7 +3,7 @@ package btf
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
+	"sync"
 )
 
 // TypeID identifies a type. ID 0 is void; a base BTF numbers its types from
@@ -22,19 +22,29 @@ type header struct {
 // ID and its string offsets after the base's string table.
 //
 // A Spec is flat: one header per type plus one slice of trailing 32-bit words
-// shared by all types, so millions of types cost three allocations. It is not
-// safe for concurrent mutation; concurrent reads are fine.
+// shared by all types, so millions of types cost three allocations.
+//
+// Concurrent reads are safe: any number of goroutines may call the methods
+// that do not change the Spec (Type, RawType, String, FindString,
+// Marshal, Check, ...) on one Spec, and on the base that several split
+// Specs share, also while each of them adds types and strings to its own
+// split Spec. Changing a Spec (Add, AddString, SetRaw, SetRawStrings, ...)
+// must not overlap with any other use of that same Spec.
 type Spec struct {
 	base     *Spec
-	startID  TypeID // ID of types[0]
+	startID  TypeID // ID of hdrs[0]
 	startStr uint32 // string offset of strs[0]
 
-	hdrs  []header
-	extra []uint32 // start of each type's trailing words; len(hdrs)+1 entries
-	words []uint32
+	hdrs     []header
+	extStart []uint32 // start of each type's trailing words in words; len(hdrs)+1 entries
+	words    []uint32
 
-	strs   []byte            // this Spec's own string table; strs[0] == 0
-	strIdx map[string]uint32 // interning index, built on first AddString
+	strs []byte // this Spec's own string table; strs[0] == 0
+	// strIdx finds a string of strs by content: the offset where it
+	// first starts. It is built once, on the first lookup or AddString
+	// (strIdxOnce), so that concurrent readers may share the Spec.
+	strIdx     map[string]uint32
+	strIdxOnce sync.Once
 
 	order  binary.ByteOrder // byte order of the input it was parsed from
 	hdrLen uint32           // header length of that input (24 or more)
@@ -53,7 +63,7 @@ func (s *Spec) ByteOrder() binary.ByteOrder {
 
 // NewSpec returns an empty base Spec: only void, and the empty string.
 func NewSpec() *Spec {
-	return &Spec{startID: 1, extra: []uint32{0}, strs: []byte{0}}
+	return &Spec{startID: 1, extStart: []uint32{0}, strs: []byte{0}}
 }
 
 // NewSplitSpec returns an empty Spec that extends base.
@@ -62,7 +72,7 @@ func NewSplitSpec(base *Spec) *Spec {
 		base:     base,
 		startID:  base.NextID(),
 		startStr: base.startStr + uint32(len(base.strs)),
-		extra:    []uint32{0},
+		extStart: []uint32{0},
 		strs:     []byte{0},
 	}
 }
@@ -121,103 +131,7 @@ func (s *Spec) Type(id TypeID) Type {
 		spec: s,
 		ID:   id,
 		hdr:  sp.hdrs[i],
-		ext:  sp.words[sp.extra[i]:sp.extra[i+1]:sp.extra[i+1]],
-	}
-}
-
-// String returns the NUL-terminated string at offset off of this Spec's
-// string space (which includes the base's), or "" for an offset outside it.
-// The result shares memory with the table without copying; that is safe
-// because string tables only ever grow by append, which never rewrites
-// bytes already written.
-func (s *Spec) String(off uint32) string {
-	sp := s
-	for sp != nil && off < sp.startStr {
-		sp = sp.base
-	}
-	if sp == nil {
-		return ""
-	}
-	rel := int(off - sp.startStr)
-	if rel >= len(sp.strs) {
-		return ""
-	}
-	b := sp.strs[rel:]
-	n := 0
-	for n < len(b) && b[n] != 0 {
-		n++
-	}
-	if n == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], n)
-}
-
-// ValidStringOff reports whether off is the start of a string within this
-// Spec's string space (its own table or its base's).
-func (s *Spec) ValidStringOff(off uint32) bool {
-	sp := s
-	for sp != nil && off < sp.startStr {
-		sp = sp.base
-	}
-	if sp == nil {
-		return false
-	}
-	return int(off-sp.startStr) < len(sp.strs)
-}
-
-// AddString interns str in this Spec's own string table and returns its
-// offset. The empty string is offset 0 (of the base) in every Spec. In a
-// split Spec a string already in the base returns the base's offset.
-func (s *Spec) AddString(str string) uint32 {
-	if str == "" {
-		return 0
-	}
-	if s.base != nil {
-		if off, ok := s.base.lookupString(str); ok {
-			return off
-		}
-	}
-	if s.strIdx == nil {
-		s.buildStrIdx()
-	}
-	if off, ok := s.strIdx[str]; ok {
-		return off
-	}
-	off := s.startStr + uint32(len(s.strs))
-	s.strs = append(s.strs, str...)
-	s.strs = append(s.strs, 0)
-	s.strIdx[str] = off
-	return off
-}
-
-func (s *Spec) lookupString(str string) (uint32, bool) {
-	if s.base != nil {
-		if off, ok := s.base.lookupString(str); ok {
-			return off, true
-		}
-	}
-	if s.strIdx == nil {
-		s.buildStrIdx()
-	}
-	off, ok := s.strIdx[str]
-	return off, ok
-}
-
-func (s *Spec) buildStrIdx() {
-	s.strIdx = make(map[string]uint32)
-	for i := 0; i < len(s.strs); {
-		j := i
-		for j < len(s.strs) && s.strs[j] != 0 {
-			j++
-		}
-		if j > i {
-			str := string(s.strs[i:j])
-			if _, dup := s.strIdx[str]; !dup {
-				s.strIdx[str] = s.startStr + uint32(i)
-			}
-		}
-		i = j + 1
+		ext:  sp.words[sp.extStart[i]:sp.extStart[i+1]:sp.extStart[i+1]],
 	}
 }
 
@@ -229,7 +143,7 @@ func (s *Spec) AddRaw(nameOff, info, sizeType uint32, ext ...uint32) TypeID {
 	id := s.NextID()
 	s.hdrs = append(s.hdrs, header{nameOff, info, sizeType})
 	s.words = append(s.words, ext...)
-	s.extra = append(s.extra, uint32(len(s.words)))
+	s.extStart = append(s.extStart, uint32(len(s.words)))
 	return id
 }
 
@@ -244,7 +158,7 @@ func (s *Spec) Add(name string, k Kind, vlen int, kindFlag bool, sizeType uint32
 func (s *Spec) SetRaw(id TypeID, nameOff, info, sizeType uint32, ext ...uint32) {
 	i := int(id - s.startID)
 	s.hdrs[i] = header{nameOff, info, sizeType}
-	copy(s.words[s.extra[i]:s.extra[i+1]], ext)
+	copy(s.words[s.extStart[i]:s.extStart[i+1]], ext)
 }
 
 // Reserve grows the Spec's capacity for n more types and w more trailing words.
@@ -253,9 +167,9 @@ func (s *Spec) Reserve(n, w int) {
 		h := make([]header, len(s.hdrs), len(s.hdrs)+n)
 		copy(h, s.hdrs)
 		s.hdrs = h
-		e := make([]uint32, len(s.extra), len(s.extra)+n)
-		copy(e, s.extra)
-		s.extra = e
+		e := make([]uint32, len(s.extStart), len(s.extStart)+n)
+		copy(e, s.extStart)
+		s.extStart = e
 	}
 	if cap(s.words)-len(s.words) < w {
 		ws := make([]uint32, len(s.words), len(s.words)+w)

@@ -13,14 +13,14 @@ type Type struct {
 func (t Type) Spec() *Spec { return t.spec }
 
 // Kind is the type's kind; KindUnknown for void (ID 0).
-func (t Type) Kind() Kind { return Kind(t.hdr.Info >> 24 & 0x1f) }
+func (t Type) Kind() Kind { return KindOf(t.hdr.Info) }
 
 // KindFlag is bit 31 of the info word.
-func (t Type) KindFlag() bool { return t.hdr.Info>>31 != 0 }
+func (t Type) KindFlag() bool { return KindFlagOf(t.hdr.Info) }
 
 // Vlen is the number of members, enumerators, parameters or section
 // entries (bits 0-15 of the info word). For FUNC it holds the linkage.
-func (t Type) Vlen() int { return int(t.hdr.Info & 0xffff) }
+func (t Type) Vlen() int { return VlenOf(t.hdr.Info) }
 
 // Info is the raw info word.
 func (t Type) Info() uint32 { return t.hdr.Info }
@@ -82,11 +82,7 @@ func (t Type) Member(i int) Member {
 // MemberBits returns member i's bit offset and bitfield size (0 when the
 // member is not a bitfield or the type's kind_flag is clear).
 func (t Type) MemberBits(i int) (bitOffset, bitfieldSize uint32) {
-	off := t.ext[3*i+2]
-	if t.KindFlag() {
-		return off & 0xffffff, off >> 24
-	}
-	return off, 0
+	return MemberOffset(t.ext[3*i+2], t.KindFlag())
 }
 
 // EnumValue is an ENUM or ENUM64 enumerator. Val holds the raw 64 bits;

@@ -38,7 +38,7 @@ func (s *Spec) Marshal(order binary.ByteOrder) []byte {
 		order.PutUint32(b[4:], h.Info)
 		order.PutUint32(b[8:], h.SizeType)
 		b = b[12:]
-		for _, w := range s.words[s.extra[i]:s.extra[i+1]] {
+		for _, w := range s.words[s.extStart[i]:s.extStart[i+1]] {
 			order.PutUint32(b, w)
 			b = b[4:]
 		}

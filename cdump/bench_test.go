@@ -1,19 +1,18 @@
 package cdump
 
 import (
-	"os"
+	"bytes"
+	"io"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // BenchmarkBytes618 measures the dump alone (parsing excluded) on the 6.18
 // reference BTF.
 func BenchmarkBytes618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	s, err := btf.LoadFile(path, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -28,10 +27,7 @@ func BenchmarkBytes618(b *testing.B) {
 
 // BenchmarkLoad618 measures reading the 6.18 reference BTF.
 func BenchmarkLoad618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := btf.LoadFile(path, nil); err != nil {
@@ -43,10 +39,7 @@ func BenchmarkLoad618(b *testing.B) {
 // BenchmarkLoadAndBytes618 is what 'btfkit dump --format c' does for the
 // 6.18 reference BTF: read it and print the header.
 func BenchmarkLoadAndBytes618(b *testing.B) {
-	path := "../../shared/reference/host-6.18/vmlinux.btf"
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("SKIP: %s: %v", path, err)
-	}
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
 	b.ReportAllocs()
 	for b.Loop() {
 		s, err := btf.LoadFile(path, nil)
@@ -54,6 +47,25 @@ func BenchmarkLoadAndBytes618(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := Bytes(s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteRaw618 is the raw listing of the 6.18 reference BTF
+// (parsing excluded) to a discarding writer.
+func BenchmarkWriteRaw618(b *testing.B) {
+	path := testenv.Reference(b, "host-6.18/vmlinux.btf")
+	s, err := btf.LoadFile(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	WriteRaw(&buf, s)
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteRaw(io.Discard, s); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // TestCombineOneModule: a combination of one module is that module, so its
@@ -18,8 +19,8 @@ func TestCombineOneModule(t *testing.T) {
 		t.Skip("SKIP: -short: compiles and kernel-size inputs")
 	}
 	testc.Require(t, "bpftool")
-	vmlinux, modules := kernelInputs(t)
-	mod := modulePaths(t, modules, []string{"vxlan"})[0]
+	vmlinux, _ := testenv.KernelInputs(t)
+	mod := testenv.Module(t, "vxlan")
 	base := loadBase(t, vmlinux)
 	s, err := btf.LoadFile(mod, base)
 	if err != nil {
@@ -44,12 +45,12 @@ func TestCombineSeveral(t *testing.T) {
 		t.Skip("SKIP: -short: compiles and kernel-size inputs")
 	}
 	testc.Require(t, "bpftool", "clang")
-	vmlinux, modules := kernelInputs(t)
+	vmlinux, _ := testenv.KernelInputs(t)
 	names := []string{"xfs", "btrfs", "kvm"}
 	base := loadBase(t, vmlinux)
 	var splits []*btf.Spec
-	for _, p := range modulePaths(t, modules, names) {
-		s, err := btf.LoadFile(p, base)
+	for _, n := range names {
+		s, err := btf.LoadFile(testenv.Module(t, n), base)
 		if err != nil {
 			t.Fatal(err)
 		}

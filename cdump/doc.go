@@ -1,7 +1,9 @@
-// Package cdump turns BTF into a C header: the vmlinux.h that CO-RE BPF
-// programs include.
+// Package cdump turns BTF into the text bpftool prints for it: a C header,
+// the vmlinux.h that CO-RE BPF programs include, and the raw listing of
+// `bpftool btf dump file X` (WriteRaw, AppendRaw: one line per type and
+// per member, byte-identical to bpftool 7.1's).
 //
-// The output is byte-for-byte what Debian's bpftool 7.1 prints for
+// The header is byte-for-byte what Debian's bpftool 7.1 prints for
 // `bpftool btf dump file X format c`: the same type order (libbpf's
 // topological walk, which emits a forward declaration only where a pointer
 // allows it), the same inlining of anonymous structs, unions and enums, the
@@ -22,6 +24,7 @@
 // matching bpftool there.
 //
 // What the package owns:
+//   - the raw listing of a btf.Spec's types (WriteRaw, AppendRaw);
 //   - ordering and printing C declarations for the types of a btf.Spec
 //     (Bytes, Write); the topological ordering runs on its own goroutine
 //     ahead of the printing, and the output does not depend on scheduling;

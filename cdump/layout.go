@@ -48,12 +48,8 @@ func (d *dumper) alignOfUncached(id btf.TypeID) int {
 				return a
 			}
 			maxAlign = max(maxAlign, a)
-			off := ext[i+2]
-			bitfield := kflag && off>>24 != 0
-			if kflag {
-				off &= 0xffffff
-			}
-			if !bitfield && off%uint32(8*a) != 0 {
+			off, bitSz := btf.MemberOffset(ext[i+2], kflag)
+			if bitSz == 0 && off%uint32(8*a) != 0 {
 				return 1
 			}
 		}
@@ -133,12 +129,7 @@ func (d *dumper) isPacked(t btf.Type) bool {
 	kflag := t.KindFlag()
 	for i := 0; i+2 < len(ext); i += 3 {
 		a := d.alignOf(btf.TypeID(ext[i+1]))
-		off := ext[i+2]
-		bitSz := uint32(0)
-		if kflag {
-			bitSz = off >> 24
-			off &= 0xffffff
-		}
+		off, bitSz := btf.MemberOffset(ext[i+2], kflag)
 		if a != 0 && bitSz == 0 && off%uint32(8*a) != 0 {
 			return true
 		}
@@ -250,13 +241,9 @@ func (d *dumper) emitStructDef(id btf.TypeID, t btf.Type, lvl int) {
 	off := 0
 	prevBitfield := false
 	for i := 0; i < vlen; i++ {
-		nameOff, mtype, moff := ext[3*i], btf.TypeID(ext[3*i+1]), ext[3*i+2]
-		mSz := 0
-		if kflag {
-			mSz = int(moff >> 24)
-			moff &= 0xffffff
-		}
-		mOff := int(moff)
+		nameOff, mtype := ext[3*i], btf.TypeID(ext[3*i+1])
+		moff, bitSz := btf.MemberOffset(ext[3*i+2], kflag)
+		mSz, mOff := int(bitSz), int(moff)
 		mAlign := 1
 		if !packed {
 			mAlign = d.alignOf(mtype)

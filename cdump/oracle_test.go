@@ -3,41 +3,20 @@ package cdump
 import (
 	"bytes"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // The oracle for every header this package prints is the installed
 // bpftool (Debian's 7.1), run at test time on the same input.
-
-// skipOrFail skips the test visibly, or fails it when CI=true (CI installs
-// every input and tool).
-func skipOrFail(t testing.TB, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true but %s", msg)
-	}
-	t.Skipf("SKIP: %s", msg)
-}
-
-// referenceDir holds the reference BTF files: $BTFKIT_REFERENCE, else
-// shared/reference beside the repository.
-func referenceDir() string {
-	if d := os.Getenv("BTFKIT_REFERENCE"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared", "reference")
-}
 
 // bpftoolC runs 'bpftool [-B base] btf dump file path format c'.
 func bpftoolC(t testing.TB, path, base string) []byte {
@@ -126,32 +105,17 @@ type oracleInput struct {
 	name, path, base string
 }
 
+// referenceInputs are the reference BTF files (testdata/reference/*/*.btf).
 func referenceInputs(t *testing.T) []oracleInput {
-	files, _ := filepath.Glob(filepath.Join(referenceDir(), "*", "*.btf"))
-	sort.Strings(files)
-	if len(files) == 0 {
-		t.Run("reference", func(t *testing.T) {
-			skipOrFail(t, "no reference BTF under %s", referenceDir())
-		})
+	names := testenv.ReferenceNames(t, "*/*.btf")
+	if len(names) == 0 {
+		t.Fatal("no reference BTF files in testdata/reference")
 	}
 	var ins []oracleInput
-	for _, f := range files {
-		ins = append(ins, oracleInput{filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f), f, ""})
+	for _, n := range names {
+		ins = append(ins, oracleInput{n, testenv.Reference(t, n), ""})
 	}
 	return ins
-}
-
-// kernelInputs returns the Debian vmlinux with debug info and its module
-// directory, from $VMLINUX and $MODULES or from the shared kernel-inputs
-// tool (which prints VMLINUX=... MODULES=...); it skips visibly (fails
-// with CI=true) when they are not installed.
-func kernelInputs(t testing.TB) (vmlinux, modules string) {
-	t.Helper()
-	vmlinux, modules, err := refdata.KernelInputs()
-	if err != nil {
-		skipOrFail(t, "Debian kernel inputs not available: %v", err)
-	}
-	return vmlinux, modules
 }
 
 // debianModules are the modules the split tests dump with their base.
@@ -159,27 +123,6 @@ var debianModules = []string{
 	"sctp", "xfs", "mlx5_core", "btrfs", "kvm", "kvm-intel", "cifs", "nf_tables",
 	"vxlan", "nf_conntrack", "8021q", "iptable_filter", "vfat", "bonding", "tun",
 	"virtio_net", "nfsd", "ib_core", "dm-mod", "fuse",
-}
-
-// modulePaths finds the given modules (NAME.ko) under dir.
-func modulePaths(t testing.TB, dir string, names []string) []string {
-	t.Helper()
-	found := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ko") {
-			found[strings.TrimSuffix(d.Name(), ".ko")] = p
-		}
-		return nil
-	})
-	var out []string
-	for _, n := range names {
-		p, ok := found[n]
-		if !ok {
-			t.Fatalf("module %s.ko not found under %s", n, dir)
-		}
-		out = append(out, p)
-	}
-	return out
 }
 
 // TestMatchesBpftool compares our header with bpftool's for the reference
@@ -209,14 +152,14 @@ func TestMatchesBpftool(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err == nil {
 		ins = append(ins, oracleInput{"sysfs/vmlinux", "/sys/kernel/btf/vmlinux", ""})
 	} else {
-		t.Run("sysfs", func(t *testing.T) { skipOrFail(t, "/sys/kernel/btf/vmlinux: %v", err) })
+		t.Run("sysfs", func(t *testing.T) { testenv.SkipOrFail(t, "/sys/kernel/btf/vmlinux: %v", err) })
 	}
 	ins = append(ins, fixtureInputs(t)...)
 	t.Run("debian", func(t *testing.T) {
-		vmlinux, modules := kernelInputs(t)
+		vmlinux, _ := testenv.KernelInputs(t)
 		ins = append(ins, oracleInput{"debian/vmlinux", vmlinux, ""})
-		for _, p := range modulePaths(t, modules, debianModules) {
-			ins = append(ins, oracleInput{"debian/" + filepath.Base(p), p, vmlinux})
+		for _, m := range debianModules {
+			ins = append(ins, oracleInput{"debian/" + m + ".ko", testenv.Module(t, m), vmlinux})
 		}
 	})
 	compared := 0
@@ -264,7 +207,7 @@ func fixtureObjects(t *testing.T, srcs []string) []fixtureObject {
 		o := testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf", "-O2"}})
 		objs = append(objs, fixtureObject{"gcc-gbtf/" + base + ".o", src, o})
 		if _, err := exec.LookPath("pahole"); err != nil {
-			t.Logf("SKIP: pahole not installed: no pahole -J fixtures")
+			testenv.SkipPartOrFail(t, "pahole not installed: no pahole -J fixtures")
 			continue
 		}
 		for _, cc := range []testc.Compiler{testc.GCC, testc.Clang} {

@@ -1,13 +1,12 @@
 package cdump
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/atomicfile"
 )
 
 // Options tune a C dump. The zero value prints what bpftool prints.
@@ -221,43 +220,9 @@ func WriteFile(path string, spec *btf.Spec, opts Options) (changed bool, err err
 }
 
 // UpdateFile replaces path's contents with data unless they are already
-// equal, atomically (temporary file and rename in path's directory). A new
-// file gets mode perm; an existing file keeps its mode. It reports whether
-// it wrote.
+// equal, atomically (temporary file and rename in path's directory; a
+// device or pipe such as /dev/stdout is written through). A new file gets
+// mode perm; an existing file keeps its mode. It reports whether it wrote.
 func UpdateFile(path string, data []byte, perm os.FileMode) (changed bool, err error) {
-	if fi, err := os.Stat(path); err == nil {
-		if fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
-			if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-				return false, nil
-			}
-		}
-		perm = fi.Mode().Perm()
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return false, err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return false, fmt.Errorf("%s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return false, err
-	}
-	if err = tmp.Close(); err != nil {
-		return false, fmt.Errorf("%s: %w", tmp.Name(), err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return false, err
-	}
-	return true, nil
+	return atomicfile.Write(path, data, atomicfile.Options{Perm: perm, IfChanged: true})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 func smallSpec(fieldName string) *btf.Spec {
@@ -74,10 +75,7 @@ func TestWriteFileKeepsMode(t *testing.T) {
 // TestDeterministic: the ordering goroutine and the printer hand over
 // batches; the header must not depend on how they interleave.
 func TestDeterministic(t *testing.T) {
-	path := filepath.Join(referenceDir(), "host-6.18", "vmlinux.btf")
-	if _, err := os.Stat(path); err != nil {
-		skipOrFail(t, "%s: %v", path, err)
-	}
+	path := testenv.Reference(t, "host-6.18/vmlinux.btf")
 	s, err := btf.LoadFile(path, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // cpuTime is the CPU time (user + system, all threads) the process has used.
@@ -70,7 +72,7 @@ func loadSections(b *testing.B, path string) Sections {
 // included), which is steadier than wall time on a busy machine.
 // scripts/bench-dwarf runs it and prints the ratios.
 func BenchmarkWalk(b *testing.B) {
-	vmlinux, _ := kernelInputs(b)
+	vmlinux, _ := testenv.KernelInputs(b)
 	s := loadSections(b, vmlinux)
 	for _, workers := range []int{1, 2} {
 		b.Run(map[int]string{1: "btfkit-j1", 2: "btfkit-j2"}[workers], func(b *testing.B) {

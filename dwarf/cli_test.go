@@ -8,24 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
-
-// buildCLI builds cmd/btfkit into a temporary directory.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	exe := filepath.Join(t.TempDir(), "btfkit")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, "github.com/btfkit/btfkit/cmd/btfkit")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return exe
-}
 
 // parseStats parses `btfkit dwarf-stats` output and checks its order.
 func parseStats(t *testing.T, out []byte) readelfHist {
@@ -69,18 +58,16 @@ func parseStats(t *testing.T, out []byte) readelfHist {
 // with readelf) and, unless -short, on the Debian vmlinux (compared with
 // readelf and the issue's 2,172 units and 14,259,548 DIEs).
 func TestCLIDwarfStats(t *testing.T) {
-	exe := buildCLI(t)
+	exe := testenv.Btfkit(t)
 	files := []string{
 		testc.Compile(t, filepath.Join(testc.CorpusDir(), "types.c"), testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-4", "-O2", "-fdebug-types-section"}}),
 		testc.Compile(t, filepath.Join(testc.CorpusDir(), "tags.c"), testc.Variant{CC: testc.Clang, Flags: []string{"-gdwarf-5", "-O0"}}),
 	}
 	if !testing.Short() && !raceEnabled {
-		if v, _ := kernelPaths(); v != "" {
+		if v, _, err := testenv.Kernel(); err == nil {
 			files = append(files, v)
-		} else if os.Getenv("CI") == "true" {
-			t.Fatal("kernel inputs missing in CI")
 		} else {
-			t.Log("SKIP (part): kernel inputs not installed; vmlinux not checked")
+			testenv.SkipPartOrFail(t, "vmlinux not checked: %v", err)
 		}
 	}
 	for _, f := range files {
@@ -107,7 +94,7 @@ func TestCLIDwarfStats(t *testing.T) {
 // checks the command fails with exit status 1 and a message naming the
 // file, the section and the offset.
 func TestCLIDwarfStatsErrors(t *testing.T) {
-	exe := buildCLI(t)
+	exe := testenv.Btfkit(t)
 	obj := testc.Compile(t, filepath.Join(testc.CorpusDir(), "types.c"), testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O0"}})
 	raw, err := os.ReadFile(obj)
 	if err != nil {

@@ -73,10 +73,8 @@ func New(s Sections) (*Data, error) {
 	return d, nil
 }
 
-// Open maps the ELF file at path and reads its DWARF (see FromELF). If the
-// file has a .gnu_debugaltlink (dwz), the alternate file is opened too when
-// it can be found: as the path given, relative to the file's directory, or
-// under /usr/lib/debug/.dwz. Close releases everything.
+// Open maps the ELF file at path and reads its DWARF (see FromELF). Close
+// releases everything. Errors name the file.
 func Open(path string) (*Data, error) {
 	f, err := elfx.Open(path)
 	if err != nil {
@@ -85,33 +83,42 @@ func Open(path string) (*Data, error) {
 	d, err := FromELF(f)
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, elfx.NamingFile(path, err)
 	}
 	d.closers = append(d.closers, f.Close)
-	if link := f.Section(".gnu_debugaltlink"); link != nil {
-		raw, err := f.Raw(link)
-		if err == nil {
-			if i := bytes.IndexByte(raw, 0); i > 0 {
-				d.altPath = string(raw[:i])
-			}
-		}
-		if d.altPath != "" {
-			for _, p := range altCandidates(path, d.altPath) {
-				if _, err := os.Stat(p); err != nil {
-					continue
-				}
-				alt, err := Open(p)
-				if err != nil {
-					d.Close()
-					return nil, fmt.Errorf("alternate debug file %s: %w", p, err)
-				}
-				d.alt = alt
-				d.closers = append(d.closers, alt.Close)
-				break
-			}
+	return d, nil
+}
+
+// openAlt opens the alternate file (dwz) f's .gnu_debugaltlink names,
+// when it can be found: as the path recorded, relative to f's directory,
+// or under /usr/lib/debug/.dwz. Only a file opened by path (elfx.Open)
+// has its alternate looked for.
+func (d *Data) openAlt(f *elfx.File) error {
+	link := f.Section(".gnu_debugaltlink")
+	if link == nil || f.Path == "" {
+		return nil
+	}
+	if raw, err := f.Raw(link); err == nil {
+		if i := bytes.IndexByte(raw, 0); i > 0 {
+			d.altPath = string(raw[:i])
 		}
 	}
-	return d, nil
+	if d.altPath == "" {
+		return nil
+	}
+	for _, p := range altCandidates(f.Path, d.altPath) {
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		alt, err := Open(p)
+		if err != nil {
+			return fmt.Errorf("alternate debug file: %w", err)
+		}
+		d.alt = alt
+		d.closers = append(d.closers, alt.Close)
+		break
+	}
+	return nil
 }
 
 func altCandidates(path, link string) []string {
@@ -124,8 +131,11 @@ func altCandidates(path, link string) []string {
 // FromELF reads the DWARF sections of an ELF file: decompressed
 // (SHF_COMPRESSED or .zdebug_*) and, for ET_REL files, relocated, with
 // same-named sections of COMDAT groups concatenated (see elfx.File.Merged).
-// Uncompressed sections of other files are views of f's bytes. f must stay
-// open while the Data is used; Close does not close it.
+// Uncompressed sections of other files are views of f's bytes. If f was
+// opened by path and has a .gnu_debugaltlink (dwz), the alternate file is
+// opened too when it can be found: as the path given, relative to f's
+// directory, or under /usr/lib/debug/.dwz. f must stay open while the Data
+// is used; Close closes the alternate file, not f.
 func FromELF(f *elfx.File) (*Data, error) {
 	var s Sections
 	s.BigEndian = f.ByteOrder.String() == "BigEndian"
@@ -153,6 +163,10 @@ func FromELF(f *elfx.File) (*Data, error) {
 		return nil, err
 	}
 	d.file = f
+	if err := d.openAlt(f); err != nil {
+		d.Close()
+		return nil, err
+	}
 	return d, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // diffStats is what a differential comparison saw.
@@ -349,7 +350,7 @@ func TestDiffKernelModules(t *testing.T) {
 	if raceEnabled {
 		n = 3 // the race detector makes debug/dwarf very slow
 	}
-	for _, ko := range kernelModuleSample(t, n) {
+	for _, ko := range testenv.ModuleSample(t, n) {
 		st := compareWithGo(t, ko)
 		if st.goErr != nil {
 			t.Fatalf("%s: debug/dwarf: %v", ko, st.goErr)
@@ -359,7 +360,7 @@ func TestDiffKernelModules(t *testing.T) {
 }
 
 func TestDiffVmlinux(t *testing.T) {
-	vmlinux, _ := kernelInputs(t)
+	vmlinux, _ := testenv.KernelInputs(t)
 	if testing.Short() || raceEnabled {
 		t.Skip("SKIP: -short or -race")
 	}

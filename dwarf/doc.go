@@ -9,25 +9,11 @@
 // interface value per attribute for every DIE: walking that vmlinux costs
 // it 71,256,279 allocations and 3.28 GB per walk. An abbreviation-driven
 // reader with no per-DIE allocation does the same work in a fraction of
-// the time. Measured with scripts/bench-dwarf (BenchmarkWalk; every
-// attribute decoded and every string resolved; abbreviation tables parsed
-// cold in each walk; ten rounds, each one process running the three walks
-// one after the other, best of each kept) on the project's 2-vCPU
-// machine, session 3:
-//
-//	debug/dwarf        3.98 s wall   4.39 s CPU   71,256,279 allocs   3,284 MB
-//	this package -j1   0.81 s wall   0.82 s CPU       19,264 allocs      11 MB
-//	this package -j2   0.38 s wall   0.75 s CPU       19,300 allocs      11 MB
-//
-// that is 10.6 times less wall time with two workers and 5.3 times less
-// CPU time on one core, and 9 allocations per unit instead of about one
-// per attribute. Eight runs of the script this session: 9.7, 10.3, 8.4,
-// 10.6, 9.7, 10.0, 9.9 and 11.9 times. The machine moves a lot from one
-// round to the next (the same binary runs up to ~25% slower, and this
-// memory-bound walk more than debug/dwarf): the ratio within single
-// rounds ranged from 6.7 to 13.6, its median over a run's ten rounds from
-// 8.5 to 9.7. A two-worker full walk peaks at 181 MiB RSS, the mapped
-// file included (TestWalkRSS).
+// the time: about a tenth of debug/dwarf's wall time with two workers,
+// with a handful of allocations per unit instead of about one per
+// attribute, and a two-worker walk of that vmlinux peaks under 200 MiB RSS,
+// the mapped file included (TestWalkRSS). docs/BENCHMARKS.md has the
+// figures and scripts/bench-dwarf, the command that measures them.
 //
 // debug/dwarf also cannot walk DWARF 4 .debug_types units, leaves
 // DW_FORM_loclistx unresolved, reads only one of the .debug_info sections

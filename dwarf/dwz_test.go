@@ -3,7 +3,6 @@ package dwarf
 import (
 	"bytes"
 	"debug/elf"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -19,10 +18,7 @@ import (
 // offset.
 func TestDWZ(t *testing.T) {
 	testc.Require(t, "gcc")
-	if _, err := exec.LookPath("dwz"); err != nil {
-		// Not in scripts/install-test-deps yet: skip visibly, even in CI.
-		t.Skip("SKIP: dwz not found on PATH (apt-get install dwz)")
-	}
+	testc.Require(t, "dwz")
 	dir := t.TempDir()
 	src := filepath.Join(testc.CorpusDir(), "types.c")
 	var exes []string

@@ -10,7 +10,7 @@ import (
 // Walk every unit with two workers, collecting the names of structures;
 // the results arrive in unit order.
 func ExampleWalk() {
-	d, err := dwarf.Open("/usr/lib/debug/boot/vmlinux")
+	d, err := dwarf.Open("vmlinux")
 	if err != nil {
 		log.Fatal(err)
 	}

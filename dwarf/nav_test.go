@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // navObjects is a small set of inputs for the navigation tests: -O2 corpus
@@ -23,8 +24,10 @@ func navObjects(t *testing.T) []string {
 			objs = append(objs, testc.Compile(t, src, v))
 		}
 	}
-	if v, _ := kernelPaths(); v != "" {
-		objs = append(objs, kernelModuleSample(t, 3)...)
+	if _, _, err := testenv.Kernel(); err == nil {
+		objs = append(objs, testenv.ModuleSample(t, 3)...)
+	} else {
+		testenv.SkipPartOrFail(t, "no kernel modules among the inputs: %v", err)
 	}
 	return objs
 }

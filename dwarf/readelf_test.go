@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // readelfHist is the unit count, DIE count and tag histogram that
@@ -151,7 +152,7 @@ func TestReadelfCorpus(t *testing.T) {
 // TestReadelfVmlinux checks the Debian vmlinux against readelf and the
 // figures of the issue, with 1, 2, 8 and 32 workers.
 func TestReadelfVmlinux(t *testing.T) {
-	vmlinux, _ := kernelInputs(t)
+	vmlinux, _ := testenv.KernelInputs(t)
 	if raceEnabled {
 		t.Skip("SKIP: -race (TestWalkWorkers covers concurrency on modules)")
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 var digestSeed = maphash.MakeSeed()
@@ -80,9 +82,9 @@ func equalDigests(t *testing.T, label string, a, b []uint64) {
 // for 1, 2, 8 and 32 workers: on a module sample (also under -race) and,
 // when not -short, on the Debian vmlinux.
 func TestWalkWorkers(t *testing.T) {
-	paths := kernelModuleSample(t, 4)
+	paths := testenv.ModuleSample(t, 4)
 	if !testing.Short() && !raceEnabled {
-		v, _ := kernelInputs(t)
+		v, _ := testenv.KernelInputs(t)
 		paths = append(paths, v)
 	}
 	for _, p := range paths {
@@ -112,14 +114,14 @@ func TestWalkWorkers(t *testing.T) {
 // failing unit, whatever the number of workers, after emitting exactly
 // the units before it.
 func TestWalkErrorOrder(t *testing.T) {
-	paths := kernelModuleSample(t, 1)
+	paths := testenv.ModuleSample(t, 1)
 	d, err := Open(paths[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	if len(d.Units()) < 2 {
-		t.Skip("SKIP: need a file with several units")
+		t.Fatalf("%s has %d units; the test needs several", paths[0], len(d.Units()))
 	}
 	fail := len(d.Units()) / 2
 	for _, j := range []int{1, 2, 8, 32} {
@@ -148,7 +150,7 @@ func TestWalkAllocs(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("SKIP: -race or -short")
 	}
-	v, _ := kernelInputs(t)
+	v, _ := testenv.KernelInputs(t)
 	d0, err := Open(v)
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +201,7 @@ func TestWalkRSS(t *testing.T) {
 	if raceEnabled {
 		t.Skip("SKIP: -race")
 	}
-	v, _ := kernelInputs(t)
+	v, _ := testenv.KernelInputs(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWalkRSS$")
 	cmd.Env = append(os.Environ(), "BTFKIT_RSS_CHILD=1", "VMLINUX="+v)
 	out, err := cmd.CombinedOutput()

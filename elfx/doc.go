@@ -1,16 +1,32 @@
-// Package elfx holds the ELF plumbing btfkit needs around debug/elf: opening
-// a file by mmap, finding sections by name, returning section contents with
-// SHF_COMPRESSED (zlib, zstd) and legacy .zdebug_* compression undone, and
-// applying the relocations of ET_REL inputs (kernel modules, object files)
-// to debug sections.
+// Package elfx is btfkit's one way into ELF files: every package that reads
+// an ELF file (vmlinux, a kernel module, an object file) opens it here, and
+// no other package opens, maps or parses one, or checks the ELF magic itself
+// (only_test.go holds the repository to that).
 //
-// Header parsing is delegated to the standard library's debug/elf, which is
-// given a reader over the mapped bytes, so headers are parsed without
-// reading the file twice. Section contents are returned as views of the
-// mapping whenever no transformation is needed; decompressed or relocated
-// sections are private heap copies.
+// It owns:
+//   - opening (Open): a plain file is mapped read-only once, and its
+//     headers are parsed by the standard library's debug/elf over the
+//     mapped bytes; a compressed file (.ko.xz, .ko.zst, .ko.gz, recognised by
+//     content) is decompressed in memory; a file that is not ELF is an
+//     error whose cause is ErrNotELF. Map maps other files (raw BTF) the
+//     same way;
+//   - sections: by name (SectionData, ReadSection for one section's private
+//     copy), debug sections with SHF_COMPRESSED (zlib, zstd) and legacy
+//     .zdebug_* compression undone (Contents, DebugSection, Merged), and
+//     the relocations of ET_REL inputs (kernel modules, object files)
+//     applied to debug sections (reloc.go). Contents are views of the
+//     mapping whenever no transformation is needed, private heap copies
+//     otherwise;
+//   - the symbol table (Symbols) and the kernel's .BTF_ids section, read as
+//     its BTF_ID macros lay it out (Set8Funcs: the functions of BTF_SET8
+//     sets, such as kfunc sets, with their flags);
+//   - writing sections into a file (WriteSections, write.go), on the atomic
+//     writer of internal/atomicfile.
 //
-// elfx owns the ELF container. It must not know DWARF or BTF: callers ask
-// for sections by name and get bytes back, and WriteSections adds or
-// replaces sections of a file atomically (write.go).
+// Errors about a file are *Error: the path, the section and the offset in
+// it where known, and the cause, for errors.As and errors.Is; NamingFile
+// adds the path to a caller's own errors once.
+//
+// elfx must not know DWARF or BTF: callers ask for sections by name and get
+// bytes back; the IDs in .BTF_ids are numbers it does not interpret.
 package elfx

@@ -3,35 +3,42 @@ package elfx
 import (
 	"bytes"
 	"debug/elf"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
-// File is an ELF file whose bytes are held in memory, normally by a
-// read-only private mapping of the file.
+// File is an ELF file whose bytes are held in memory: a read-only private
+// mapping of the file, or, for a compressed file, its decompressed bytes.
 type File struct {
-	*elf.File        // headers, parsed by debug/elf over Data
+	*elf.File        // headers, parsed by debug/elf over the file's bytes
 	Path      string // the path given to Open, or "" for NewFile
 	data      []byte // the whole file
 	mapped    bool
-	fd        *os.File // the file, kept open for ReadAt (Open only)
+	fd        *os.File // the file, kept open for ReadAt (mapped files only)
 
 	baseOnce sync.Once
 	bases    map[int]uint64
 }
 
-// Open maps the file at path read-only and parses its ELF headers. The
-// file stays open too, for sections copied out of it (Contents reads those
-// instead of faulting the mapping's pages in). Close unmaps and closes it;
-// byte slices and strings obtained from the file's sections must not be
-// used after Close.
+// Open opens the ELF file at path: a plain ELF file is mapped read-only; a
+// compressed one (xz, zstd or gzip, as kernel modules are shipped:
+// .ko.xz, .ko.zst, .ko.gz; recognised by content, not name) is
+// decompressed into memory. Its ELF headers are parsed. A plain file stays
+// open too, for sections copied out of it (Contents reads those instead of
+// faulting the mapping's pages in). Close releases it; byte slices and
+// strings obtained from the file's sections must not be used after Close.
+//
+// Errors are *Error naming path; a file that is neither ELF nor a
+// compressed ELF gives one whose cause is ErrNotELF.
 func Open(path string) (*File, error) {
 	fd, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, &Error{Path: path, Err: causeOf(err)}
 	}
 	keep := false
 	defer func() {
@@ -39,27 +46,34 @@ func Open(path string) (*File, error) {
 			fd.Close()
 		}
 	}()
-	st, err := fd.Stat()
+	var head [6]byte
+	n, err := fd.ReadAt(head[:], 0)
+	if err != nil && err != io.EOF {
+		return nil, &Error{Path: path, Err: causeOf(err)}
+	}
+	if c := compressionOf(head[:n]); c != nil {
+		data, err := c.decompress(fd)
+		if err != nil {
+			return nil, &Error{Path: path, Err: fmt.Errorf("decompressing (%s): %w", c.name, err)}
+		}
+		f, err := newFile(data, path)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	if !isELF(head[:n]) {
+		return nil, &Error{Path: path, Err: ErrNotELF}
+	}
+	data, err := mapFile(fd, false)
 	if err != nil {
-		return nil, err
+		return nil, &Error{Path: path, Err: err}
 	}
-	size := st.Size()
-	if size <= 0 {
-		return nil, fmt.Errorf("%s: empty file, not ELF", path)
-	}
-	if int64(int(size)) != size {
-		return nil, fmt.Errorf("%s: file too large to map", path)
-	}
-	data, err := unix.Mmap(int(fd.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_PRIVATE)
-	if err != nil {
-		return nil, fmt.Errorf("%s: mmap: %w", path, err)
-	}
-	f, err := NewFile(data)
+	f, err := newFile(data, path)
 	if err != nil {
 		unix.Munmap(data)
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	f.Path = path
 	f.mapped = true
 	f.fd = fd
 	keep = true
@@ -67,19 +81,65 @@ func Open(path string) (*File, error) {
 }
 
 // NewFile parses an ELF image already in memory. The File keeps data and
-// returns views of it; data must not be modified afterwards.
-func NewFile(data []byte) (f *File, err error) {
+// returns views of it; data must not be modified afterwards. Errors are
+// *Error without a path.
+func NewFile(data []byte) (*File, error) { return newFile(data, "") }
+
+func newFile(data []byte, path string) (f *File, err error) {
+	if !isELF(data) {
+		return nil, &Error{Path: path, Err: ErrNotELF}
+	}
 	defer func() {
 		// debug/elf is not hardened against every malformed header.
 		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("malformed ELF: %v", r)
+			f, err = nil, &Error{Path: path, Err: fmt.Errorf("malformed ELF: %v", r)}
 		}
 	}()
 	ef, err := elf.NewFile(bytes.NewReader(data))
 	if err != nil {
-		return nil, err
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fmt.Errorf("%w (%v)", ErrTruncated, err)
+		}
+		return nil, &Error{Path: path, Err: err}
 	}
-	return &File{File: ef, data: data}, nil
+	return &File{File: ef, Path: path, data: data}, nil
+}
+
+// isELF reports whether b starts with the ELF magic.
+func isELF(b []byte) bool { return len(b) >= 4 && string(b[:4]) == elf.ELFMAG }
+
+// causeOf strips an *fs.PathError (whose path an *Error states anyway).
+func causeOf(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// mapFile maps the whole of the open file fd read-only. populate faults
+// every page in at once, for callers that read all of it.
+func mapFile(fd *os.File, populate bool) ([]byte, error) {
+	st, err := fd.Stat()
+	if err != nil {
+		return nil, causeOf(err)
+	}
+	size := st.Size()
+	if size <= 0 {
+		return nil, errors.New("empty file or not a regular file, cannot map it")
+	}
+	if int64(int(size)) != size {
+		return nil, errors.New("file too large to map")
+	}
+	flags := unix.MAP_PRIVATE
+	if populate {
+		flags |= unix.MAP_POPULATE
+	}
+	data, err := unix.Mmap(int(fd.Fd()), 0, int(size), unix.PROT_READ, flags)
+	if err != nil {
+		return nil, fmt.Errorf("mmap: %w", err)
+	}
+	return data, nil
 }
 
 // Close releases the mapping. It is safe to call more than once.
@@ -97,7 +157,7 @@ func (f *File) Close() error {
 	return nil
 }
 
-// Bytes returns the whole file image.
+// Bytes returns the whole file image (decompressed, for a compressed file).
 func (f *File) Bytes() []byte { return f.data }
 
 // Raw returns the bytes a section occupies in the file (still compressed if
@@ -108,7 +168,42 @@ func (f *File) Raw(s *elf.Section) ([]byte, error) {
 	}
 	end := s.Offset + s.FileSize
 	if end < s.Offset || end > uint64(len(f.data)) {
-		return nil, fmt.Errorf("section %s: offset 0x%x size 0x%x beyond end of file (0x%x)", s.Name, s.Offset, s.FileSize, len(f.data))
+		return nil, &Error{Path: f.Path, Section: s.Name, Err: fmt.Errorf("%w: file offset 0x%x size 0x%x runs past the end of the file (0x%x bytes)", ErrTruncated, s.Offset, s.FileSize, len(f.data))}
 	}
 	return f.data[s.Offset:end:end], nil
+}
+
+// Mapping is a whole file mapped read-only, for readers of formats other
+// than ELF (a raw BTF file) that want its bytes without a heap copy.
+type Mapping struct {
+	data []byte
+}
+
+// Map maps the regular file at path read-only and faults its pages in.
+// Close unmaps it; the bytes must not be used afterwards. Errors are
+// *Error naming path.
+func Map(path string) (*Mapping, error) {
+	fd, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Path: path, Err: causeOf(err)}
+	}
+	defer fd.Close()
+	data, err := mapFile(fd, true)
+	if err != nil {
+		return nil, &Error{Path: path, Err: err}
+	}
+	return &Mapping{data: data}, nil
+}
+
+// Bytes returns the mapped bytes.
+func (m *Mapping) Bytes() []byte { return m.data }
+
+// Close unmaps the file. It is safe to call more than once.
+func (m *Mapping) Close() error {
+	if m.data == nil {
+		return nil
+	}
+	d := m.data
+	m.data = nil
+	return unix.Munmap(d)
 }

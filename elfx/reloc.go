@@ -82,7 +82,7 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 	}
 	syms, err := f.symValues(r.Link)
 	if err != nil {
-		return &SectionError{r.Name, 0, err}
+		return sectionErr(r.Name, 0, err)
 	}
 	bo := f.ByteOrder
 	is64 := f.Class == elf.ELFCLASS64
@@ -99,7 +99,7 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 		entSize = 8
 	}
 	if len(raw)%entSize != 0 {
-		return &SectionError{r.Name, 0, fmt.Errorf("size %d is not a multiple of the entry size %d", len(raw), entSize)}
+		return sectionErr(r.Name, 0, fmt.Errorf("size %d is not a multiple of the entry size %d", len(raw), entSize))
 	}
 	start := 0
 	if is64 && rela && f.Machine == elf.EM_X86_64 && bo == binary.LittleEndian && relaX86Fast {
@@ -132,7 +132,7 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 			}
 		}
 		if sym >= uint64(len(syms)) {
-			return &SectionError{r.Name, uint64(pos), fmt.Errorf("symbol index %d out of range", sym)}
+			return sectionErr(r.Name, uint64(pos), fmt.Errorf("symbol index %d out of range", sym))
 		}
 		S := syms[sym]
 		width, kind := f.relocKind(typ)
@@ -140,10 +140,10 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 			if kind == relocNone {
 				continue
 			}
-			return &SectionError{r.Name, uint64(pos), fmt.Errorf("unsupported relocation type %d for %v in %s", typ, f.Machine, name)}
+			return sectionErr(r.Name, uint64(pos), fmt.Errorf("unsupported relocation type %d for %v in %s", typ, f.Machine, name))
 		}
 		if off > uint64(len(data)) || uint64(len(data))-off < uint64(width) {
-			return &SectionError{r.Name, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name)}
+			return sectionErr(r.Name, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name))
 		}
 		dst := data[off : off+uint64(width)]
 		if !rela { // REL: the addend is in place
@@ -206,18 +206,18 @@ func (f *File) applyRelaX86(name string, data, raw []byte, syms []uint64, rname 
 		info := le.Uint64(b[8:])
 		sym, typ := info>>32, elf.R_X86_64(uint32(info))
 		if sym >= uint64(len(syms)) {
-			return 0, &SectionError{rname, uint64(pos), fmt.Errorf("symbol index %d out of range", sym)}
+			return 0, sectionErr(rname, uint64(pos), fmt.Errorf("symbol index %d out of range", sym))
 		}
 		v := syms[sym] + le.Uint64(b[16:])
 		switch typ {
 		case elf.R_X86_64_32, elf.R_X86_64_32S:
 			if off > uint64(len(data)) || uint64(len(data))-off < 4 {
-				return 0, &SectionError{rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name)}
+				return 0, sectionErr(rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name))
 			}
 			le.PutUint32(data[off:], uint32(v))
 		case elf.R_X86_64_64:
 			if off > uint64(len(data)) || uint64(len(data))-off < 8 {
-				return 0, &SectionError{rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name)}
+				return 0, sectionErr(rname, uint64(pos), fmt.Errorf("relocation at 0x%x beyond end of %s", off, name))
 			}
 			le.PutUint64(data[off:], v)
 		default:

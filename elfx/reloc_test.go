@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/refdata"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // TestRelaX86FastPath: the x86-64 fast path of relocation gives, for
@@ -15,14 +15,9 @@ import (
 // PLT relocations make it hand over to the general loop or fail with it),
 // the bytes or the error the general loop gives.
 func TestRelaX86FastPath(t *testing.T) {
-	_, dir, err := refdata.KernelInputs()
-	if err != nil || dir == "" {
-		t.Skipf("SKIP: the Debian kernel modules are not installed: %v", err)
-	}
-	mods := []string{"kernel/fs/xfs/xfs.ko", "kernel/lib/crc7.ko", "kernel/net/netfilter/xt_MASQUERADE.ko", "kernel/drivers/net/virtio_net.ko"}
 	sections := 0
-	for _, m := range mods {
-		f, err := Open(dir + "/" + m)
+	for _, m := range []string{"xfs", "crc7", "xt_MASQUERADE", "virtio_net"} {
+		f, err := Open(testenv.Module(t, m))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,19 +14,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// SectionError is an error about one section of an ELF file.
-type SectionError struct {
-	Section string
-	Offset  uint64 // offset within the section the problem was found at
-	Err     error
-}
-
-func (e *SectionError) Error() string {
-	return fmt.Sprintf("%s+0x%x: %v", e.Section, e.Offset, e.Err)
-}
-
-func (e *SectionError) Unwrap() error { return e.Err }
-
 // FindDebug returns the section holding the debug section name (".debug_info"),
 // also accepting the legacy compressed spelling ".zdebug_info". It returns
 // nil if neither exists.
@@ -62,7 +49,7 @@ func (f *File) Contents(s *elf.Section, relocate bool) ([]byte, error) {
 		copied = true
 	}
 	if err != nil {
-		return nil, err
+		return nil, f.withPath(err)
 	}
 	if relocate && f.Type == elf.ET_REL {
 		rels := f.relocationsFor(s)
@@ -72,7 +59,7 @@ func (f *File) Contents(s *elf.Section, relocate bool) ([]byte, error) {
 			}
 			for _, r := range rels {
 				if err := f.applyRelocations(s.Name, data, r); err != nil {
-					return nil, err
+					return nil, f.withPath(err)
 				}
 			}
 		}
@@ -91,6 +78,56 @@ func (f *File) copyOf(s *elf.Section, raw []byte) []byte {
 		}
 	}
 	return append([]byte(nil), raw...)
+}
+
+// SectionData returns the contents of the section called name,
+// decompressed when it is compressed and never relocated: a view of the
+// file's bytes when no transformation is needed (not to be modified),
+// else a private copy. A missing section is an *Error whose cause is
+// ErrNoSection, an SHT_NOBITS section one saying it has no data.
+func (f *File) SectionData(name string) ([]byte, error) {
+	s, err := f.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return f.Contents(s, false)
+}
+
+// lookup returns the section called name, which must hold bytes in the
+// file.
+func (f *File) lookup(name string) (*elf.Section, error) {
+	s := f.Section(name)
+	if s == nil {
+		return nil, &Error{Path: f.Path, Section: name, Err: ErrNoSection}
+	}
+	if s.Type == elf.SHT_NOBITS {
+		return nil, &Error{Path: f.Path, Section: name, Err: errors.New("has no data (SHT_NOBITS)")}
+	}
+	return s, nil
+}
+
+// ReadSection returns a private copy of the contents of section name of
+// the ELF file at path (see SectionData). Only the file's headers and
+// that section are read, so the .BTF of a vmlinux with debug info costs
+// what the .BTF costs. Errors are *Error naming path.
+func ReadSection(path, name string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := f.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := f.Contents(s, false)
+	if err != nil {
+		return nil, err
+	}
+	if f.mapped && s.Flags&elf.SHF_COMPRESSED == 0 && !strings.HasPrefix(s.Name, ".zdebug_") {
+		data = f.copyOf(s, data) // a view of the mapping, which Close unmaps
+	}
+	return data, nil
 }
 
 // DebugSection returns the contents of the named debug section (see
@@ -193,14 +230,14 @@ func (f *File) decompressChdr(name string, raw []byte) ([]byte, error) {
 	if f.Class == elf.ELFCLASS64 {
 		hdr = 24
 		if len(raw) < hdr {
-			return nil, &SectionError{name, 0, errors.New("compressed section shorter than its header")}
+			return nil, sectionErr(name, 0, errors.New("compressed section shorter than its header"))
 		}
 		typ = elf.CompressionType(bo.Uint32(raw))
 		size = bo.Uint64(raw[8:])
 	} else {
 		hdr = 12
 		if len(raw) < hdr {
-			return nil, &SectionError{name, 0, errors.New("compressed section shorter than its header")}
+			return nil, sectionErr(name, 0, errors.New("compressed section shorter than its header"))
 		}
 		typ = elf.CompressionType(bo.Uint32(raw))
 		size = uint64(bo.Uint32(raw[4:]))
@@ -210,7 +247,7 @@ func (f *File) decompressChdr(name string, raw []byte) ([]byte, error) {
 
 func decompressZdebug(name string, raw []byte) ([]byte, error) {
 	if len(raw) < 12 || string(raw[:4]) != "ZLIB" {
-		return nil, &SectionError{name, 0, errors.New("missing ZLIB header of .zdebug section")}
+		return nil, sectionErr(name, 0, errors.New("missing ZLIB header of .zdebug section"))
 	}
 	size := binary.BigEndian.Uint64(raw[4:])
 	return decompress(name, elf.COMPRESS_ZLIB, raw[12:], size, 12)
@@ -222,49 +259,56 @@ var (
 	zstdErr  error
 )
 
+// zstdDecoder returns the decoder shared by all zstd decompression
+// (DecodeAll is safe for concurrent use).
+func zstdDecoder() (*zstd.Decoder, error) {
+	zstdOnce.Do(func() {
+		zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	})
+	return zstdDec, zstdErr
+}
+
 func decompress(name string, typ elf.CompressionType, in []byte, size, off uint64) ([]byte, error) {
 	hint := size
 	if limit := uint64(len(in))*maxRatio + 4096; hint > limit {
 		hint = limit
 	}
 	if uint64(int(size)) != size || int(size) < 0 {
-		return nil, &SectionError{name, 0, fmt.Errorf("declared uncompressed size 0x%x too large", size)}
+		return nil, sectionErr(name, 0, fmt.Errorf("declared uncompressed size 0x%x too large", size))
 	}
 	var r io.Reader
 	switch typ {
 	case elf.COMPRESS_ZLIB:
 		zr, err := zlib.NewReader(bytes.NewReader(in))
 		if err != nil {
-			return nil, &SectionError{name, off, fmt.Errorf("zlib: %w", err)}
+			return nil, sectionErr(name, off, fmt.Errorf("zlib: %w", err))
 		}
 		r = zr
 	case elf.COMPRESS_ZSTD:
-		zstdOnce.Do(func() {
-			zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-		})
-		if zstdErr != nil {
-			return nil, zstdErr
+		zd, err := zstdDecoder()
+		if err != nil {
+			return nil, err
 		}
 		// DecodeAll grows dst only as data is produced; stop it at the
 		// declared size plus one byte to detect overlong content.
-		dec, err := zstdDec.DecodeAll(in, make([]byte, 0, int(hint)))
+		dec, err := zd.DecodeAll(in, make([]byte, 0, int(hint)))
 		if err != nil {
-			return nil, &SectionError{name, off, fmt.Errorf("zstd: %w", err)}
+			return nil, sectionErr(name, off, fmt.Errorf("zstd: %w", err))
 		}
 		if uint64(len(dec)) != size {
-			return nil, &SectionError{name, off, fmt.Errorf("zstd: decompressed %d bytes, header says %d", len(dec), size)}
+			return nil, sectionErr(name, off, fmt.Errorf("zstd: decompressed %d bytes, header says %d", len(dec), size))
 		}
 		return dec, nil
 	default:
-		return nil, &SectionError{name, 0, fmt.Errorf("unknown compression type %d", typ)}
+		return nil, sectionErr(name, 0, fmt.Errorf("unknown compression type %d", typ))
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, int(hint)))
 	n, err := io.Copy(buf, io.LimitReader(r, int64(size)+1))
 	if err != nil {
-		return nil, &SectionError{name, off, fmt.Errorf("zlib: %w", err)}
+		return nil, sectionErr(name, off, fmt.Errorf("zlib: %w", err))
 	}
 	if uint64(n) != size {
-		return nil, &SectionError{name, off, fmt.Errorf("zlib: decompressed %d bytes, header says %d", n, size)}
+		return nil, sectionErr(name, off, fmt.Errorf("zlib: decompressed %d bytes, header says %d", n, size))
 	}
 	return buf.Bytes(), nil
 }

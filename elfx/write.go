@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/btfkit/btfkit/internal/atomicfile"
 )
 
 // Section is a section's name and the contents WriteSections gives it.
@@ -27,8 +28,9 @@ func WriteSection(path, name string, data []byte) error {
 // (SHT_PROGBITS, no flags, 4-byte alignment: the section `objcopy
 // --add-section` makes, aligned for BTF's 32-bit words).
 //
-// The file is rewritten through a temporary file in the same directory that
-// is renamed over the original only when everything has been written and
+// The file is rewritten through btfkit's one atomic writer
+// (internal/atomicfile): a temporary copy in the same directory, synced and
+// renamed over the original only when everything has been written and
 // check (when not nil) has accepted the temporary file by name, so on any
 // error the original file is left untouched and the temporary file is
 // removed. Its permission bits are kept; a symbolic link is followed and its
@@ -75,57 +77,55 @@ func WriteSection(path, name string, data []byte) error {
 // kernel sizes its BTF by __stop_BTF - __start_BTF and rejects trailing
 // bytes); with a bigger one it moves the later sections' file offsets and
 // grows the first PT_LOAD segment over the addresses of the next one.
-func WriteSections(path string, secs []Section, check func(tmp string) error) (err error) {
-	real, err := filepath.EvalSymlinks(path)
+func WriteSections(path string, secs []Section, check func(tmp string) error) error {
+	in, err := os.Open(path)
 	if err != nil {
-		return err
-	}
-	in, err := os.Open(real)
-	if err != nil {
-		return err
+		return &Error{Path: path, Err: causeOf(err)}
 	}
 	defer in.Close()
 	st, err := in.Stat()
 	if err != nil {
-		return err
+		return &Error{Path: path, Err: causeOf(err)}
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
+		return &Error{Path: path, Err: errors.New("not a regular file")}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".btfkit-*")
+	tmp, err := atomicfile.Create(path, st.Mode().Perm())
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return writeErr(path, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	defer tmp.Abort()
 	if _, err = io.Copy(tmp, in); err != nil {
-		return fmt.Errorf("%s: copying to %s: %w", path, tmp.Name(), err)
+		return &Error{Path: path, Err: fmt.Errorf("copying to %s: %w", tmp.Name(), err)}
 	}
 	size := st.Size()
 	for _, s := range secs {
 		if size, err = setSection(tmp, size, s.Name, s.Data); err != nil {
-			return fmt.Errorf("%s: section %s: %w", path, s.Name, err)
+			return &Error{Path: path, Section: s.Name, Err: err}
 		}
 	}
-	if err = tmp.Chmod(st.Mode().Perm()); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("%s: writing %s: %w", path, tmp.Name(), err)
-	}
-	if check != nil {
-		if err = check(tmp.Name()); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+	err = tmp.Commit(func(name string) error {
+		if check == nil {
+			return nil
 		}
+		if err := check(name); err != nil {
+			return &Error{Path: path, Err: err}
+		}
+		return nil
+	})
+	return writeErr(path, err)
+}
+
+// writeErr returns an error of internal/atomicfile as an *Error.
+func writeErr(path string, err error) error {
+	var ae *atomicfile.Error
+	if errors.As(err, &ae) && ae == err {
+		if ae.Op != "" {
+			return &Error{Path: path, Err: fmt.Errorf("%s: %w", ae.Op, ae.Err)}
+		}
+		return &Error{Path: path, Err: ae.Err}
 	}
-	if err = os.Rename(tmp.Name(), real); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return err
 }
 
 // elfLayout holds the raw header fields setSection edits.
@@ -205,11 +205,11 @@ func (l *elfLayout) shdr(i uint64) []byte {
 func readLayout(r io.ReaderAt, size int64) (*elfLayout, []byte, error) {
 	ehdr := make([]byte, 64)
 	n, err := r.ReadAt(ehdr, 0)
-	if n < 4 || string(ehdr[:4]) != elf.ELFMAG {
+	if !isELF(ehdr[:n]) {
 		if err != nil && err != io.EOF {
 			return nil, nil, err
 		}
-		return nil, nil, errors.New("not an ELF file")
+		return nil, nil, ErrNotELF
 	}
 	if n < 52 {
 		return nil, nil, errors.New("file too short for an ELF header")

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testc"
 )
 
 // loadedSrc keeps 48 bytes in an allocated, read-only section named
@@ -30,9 +32,7 @@ const loadedWant = "48 the loaded bytes, read through __start_btf_test\n"
 // buildLoaded compiles loadedSrc with extra gcc flags into dir.
 func buildLoaded(t *testing.T, dir, name string, flags ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("SKIP: gcc not found")
-	}
+	testc.Require(t, "gcc")
 	src := filepath.Join(dir, "loaded.c")
 	if err := os.WriteFile(src, []byte(loadedSrc), 0o644); err != nil {
 		t.Fatal(err)
@@ -48,9 +48,7 @@ func buildLoaded(t *testing.T, dir, name string, flags ...string) string {
 // runTool runs a tool that must be installed, returning stdout and stderr.
 func runTool(t *testing.T, name string, args ...string) (string, string) {
 	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("SKIP: %s not found", name)
-	}
+	testc.Require(t, name)
 	var out, errb bytes.Buffer
 	cmd := exec.Command(name, args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -339,6 +337,9 @@ func TestWriteSectionsFailures(t *testing.T) {
 	if os.Geteuid() == 0 {
 		// Root writes into mode-0555 directories; an immutable one stops it.
 		if out, err := exec.Command("chattr", "+i", ro).CombinedOutput(); err != nil {
+			// A plain skip: chattr needs a file system with
+			// attributes (not tmpfs or overlayfs), which CI's
+			// temporary directory need not be.
 			t.Skipf("SKIP: running as root and chattr +i fails (%v: %s); cannot make an unwritable directory", err, out)
 		}
 		t.Cleanup(func() { exec.Command("chattr", "-i", ro).Run() })

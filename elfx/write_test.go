@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 func writeTestInputs(t *testing.T) (obj, exe string) {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("SKIP: gcc not found")
-	}
+	testc.Require(t, "gcc")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "p.c")
 	os.WriteFile(src, []byte("#include <stdio.h>\nstruct s { int a; long b; };\nint main(void) { struct s v = {1, 2}; printf(\"ok %d\\n\", v.a); return 0; }\n"), 0o644)
@@ -147,22 +148,9 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 }
 
 // TestWriteSectionKernelModule replaces the .BTF of a real kernel module
-// (Debian's, when installed: scripts/install-test-deps) and adds a section.
+// (Debian's vxlan.ko: scripts/install-test-deps) and adds a section.
 func TestWriteSectionKernelModule(t *testing.T) {
-	dir := os.Getenv("MODULES")
-	if dir == "" {
-		dir = "/usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64"
-	}
-	var ko string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && ko == "" && strings.HasSuffix(p, "/vxlan.ko") {
-			ko = p
-		}
-		return nil
-	})
-	if ko == "" {
-		t.Skipf("SKIP: no vxlan.ko under %s", dir)
-	}
+	ko := testenv.Module(t, "vxlan")
 	path := filepath.Join(t.TempDir(), "m.ko")
 	b, err := os.ReadFile(ko)
 	if err != nil {

@@ -5,9 +5,7 @@ package encode
 // reloading the base each time.
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,10 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/zstd"
-	"github.com/ulikunitz/xz"
-
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 )
 
 // moduleSuffixes are the file names FindModules takes for kernel modules,
@@ -28,7 +24,8 @@ import (
 var moduleSuffixes = []string{".ko.xz", ".ko.zst", ".ko.gz", ".ko"}
 
 // Module is one input of a batch: a kernel module file, plain or
-// compressed (.ko.xz, .ko.zst, .ko.gz).
+// compressed (.ko.xz, .ko.zst, .ko.gz; elfx.Open decompresses it in
+// memory).
 type Module struct {
 	Path string // the file
 	Name string // its base name without the .ko (and compression) suffix
@@ -113,9 +110,6 @@ type BatchOptions struct {
 	// Jobs is the number of modules encoded at once; <= 0 means one per
 	// CPU.
 	Jobs int
-	// TempDir is where compressed modules are decompressed to (a file
-	// each, removed when done); "" means os.TempDir().
-	TempDir string
 }
 
 // BatchResult is the outcome for one module of a batch.
@@ -134,7 +128,7 @@ type BatchResult struct {
 // failures. done may return an error (say, writing the output failed);
 // it is counted as that module's failure, and done is not called again for
 // it.
-func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResult) error) (failed int) {
+func EncodeBatch(mods []Module, base *dedup.Base, o BatchOptions, done func(BatchResult) error) (failed int) {
 	total := o.Jobs
 	if total <= 0 {
 		total = runtime.NumCPU()
@@ -159,7 +153,7 @@ func EncodeBatch(mods []Module, base *Base, o BatchOptions, done func(BatchResul
 				}
 				i := order[k]
 				r := BatchResult{Index: i, Module: mods[i]}
-				r.Spec, r.Err = EncodeModule(mods[i].Path, base, eo, o.TempDir)
+				r.Spec, r.Err = EncodeSplit(mods[i].Path, base, eo)
 				if err := done(r); err != nil && r.Err == nil {
 					r.Err = err
 				}
@@ -188,85 +182,4 @@ func largestFirst(mods []Module) []int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
 	return order
-}
-
-// EncodeModule is EncodeSplit for a module file that may be compressed
-// (.ko.xz, .ko.zst, .ko.gz): such a file is decompressed to a temporary
-// file in tempDir ("" for os.TempDir()), removed afterwards.
-func EncodeModule(path string, base *Base, o Options, tempDir string) (*btf.Spec, error) {
-	local, cleanup, err := decompressModule(path, tempDir)
-	if err != nil {
-		return nil, err
-	}
-	defer cleanup()
-	spec, err := EncodeSplit(local, base, o)
-	if err != nil && local != path {
-		// Name the file the user gave, not the temporary one.
-		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err, local))
-	}
-	return spec, err
-}
-
-// unwrapPath strips a leading "local: " that errors of the encoder add.
-func unwrapPath(err error, local string) error {
-	msg := err.Error()
-	if strings.HasPrefix(msg, local+": ") {
-		return fmt.Errorf("%s", strings.TrimPrefix(msg, local+": "))
-	}
-	return err
-}
-
-// decompressModule returns a path to the uncompressed module: path itself
-// for a plain file, else a temporary file (removed by cleanup).
-func decompressModule(path, tempDir string) (local string, cleanup func(), err error) {
-	var open func(io.Reader) (io.Reader, func(), error)
-	switch {
-	case strings.HasSuffix(path, ".xz"):
-		open = func(r io.Reader) (io.Reader, func(), error) {
-			x, err := xz.NewReader(r)
-			return x, func() {}, err
-		}
-	case strings.HasSuffix(path, ".zst"):
-		open = func(r io.Reader) (io.Reader, func(), error) {
-			z, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1))
-			if err != nil {
-				return nil, nil, err
-			}
-			return z, z.Close, nil
-		}
-	case strings.HasSuffix(path, ".gz"):
-		open = func(r io.Reader) (io.Reader, func(), error) {
-			g, err := gzip.NewReader(r)
-			if err != nil {
-				return nil, nil, err
-			}
-			return g, func() { g.Close() }, nil
-		}
-	default:
-		return path, func() {}, nil
-	}
-	in, err := os.Open(path)
-	if err != nil {
-		return "", nil, err
-	}
-	defer in.Close()
-	r, closeR, err := open(in)
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer closeR()
-	tmp, err := os.CreateTemp(tempDir, "btfkit-"+ModuleName(path)+"-*.ko")
-	if err != nil {
-		return "", nil, err
-	}
-	rm := func() { os.Remove(tmp.Name()) }
-	_, err = io.Copy(tmp, r)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		rm()
-		return "", nil, fmt.Errorf("%s: decompressing: %w", path, err)
-	}
-	return tmp.Name(), rm, nil
 }

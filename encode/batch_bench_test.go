@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/elfx"
 )
 
 // BenchmarkBatchModules encodes every module of the Debian package
@@ -21,9 +23,9 @@ func BenchmarkBatchModules(b *testing.B) {
 		n = 100
 	}
 	mods := splitSubset(b, n)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(b, "embedded.btf"))
 	if err != nil {
-		splitSkip(b, "%v", err)
+		b.Fatal(err)
 	}
 	b.ResetTimer()
 	cpu := startCPU()
@@ -63,9 +65,9 @@ func BenchmarkModuleOne(b *testing.B) {
 	if mod.Path == "" {
 		b.Fatalf("no module %s", name)
 	}
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(b, "embedded.btf"))
 	if err != nil {
-		splitSkip(b, "%v", err)
+		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -77,13 +79,13 @@ func BenchmarkModuleOne(b *testing.B) {
 }
 
 // BenchmarkSplitOntoModules deduplicates 100 modules' merged fragments
-// (encoded once, before timing) onto the prepared base: the dedup share of
-// a batch alone.
+// (encoded once, before timing) onto the prepared base, as EncodeSplit
+// does: the dedup share of a batch alone.
 func BenchmarkSplitOntoModules(b *testing.B) {
 	mods := splitSubset(b, 100)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(b, "embedded.btf"))
 	if err != nil {
-		splitSkip(b, "%v", err)
+		b.Fatal(err)
 	}
 	var merged []*btf.Spec
 	for _, m := range mods {
@@ -97,7 +99,7 @@ func BenchmarkSplitOntoModules(b *testing.B) {
 	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
 		for _, s := range merged {
-			if _, err := SplitOnto(base, s); err != nil {
+			if _, _, err := dedup.Dedup(s, dedup.Options{KeepDuplicateVars: true, Base: base}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -130,7 +132,11 @@ func BenchmarkMergeModules(b *testing.B) {
 	var frags [][]*fragment
 	for _, m := range mods {
 		var fs []*fragment
-		err := walkFile(m.Path, Options{Features: DefaultFeatures, Jobs: 1}, func(f *fragment) error {
+		ef, err := elfx.Open(m.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = walk(ef, m.Path, Options{Features: DefaultFeatures, Jobs: 1}, func(f *fragment) error {
 			c := &fragment{hdrs: slices.Clone(f.hdrs), words: slices.Clone(f.words)}
 			for _, s := range f.strs {
 				c.strs = append(c.strs, strings.Clone(s))
@@ -138,6 +144,7 @@ func BenchmarkMergeModules(b *testing.B) {
 			fs = append(fs, c)
 			return nil
 		}, nil)
+		ef.Close()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,38 +19,17 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
-)
-
-var (
-	splitRefDir       = refdata.Dir + "/reference/debian-6.1.0-57-cloud"
-	splitBaseBTF      = splitRefDir + "/embedded.btf"
-	splitModulesTarXZ = splitRefDir + "/modules-pahole-1.31-head.tar.xz"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 const (
 	splitRefTotal = 162462 // types in all of pahole 1.31's module BTFs
 )
 
-// splitSkip skips the test, or fails it under CI=true.
-func splitSkip(t testing.TB, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf("SKIP: "+format, args...)
-}
-
-// splitModulesDir is the Debian package's module directory
-// (/work/shared/tools/kernel-inputs prints it).
+// splitModulesDir is the Debian package's module directory.
 func splitModulesDir(t testing.TB) string {
 	t.Helper()
-	_, dir, err := refdata.KernelInputs()
-	if err != nil {
-		splitSkip(t, "the Debian kernel modules are not installed: %v", err)
-	}
-	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
-		splitSkip(t, "the Debian kernel modules are not installed (%q)", dir)
-	}
+	_, dir := testenv.KernelInputs(t)
 	return dir
 }
 
@@ -59,13 +37,9 @@ func splitModulesDir(t testing.TB) string {
 // directory and returns it (NAME.btf for each module).
 func splitReference(t testing.TB) string {
 	t.Helper()
-	for _, f := range []string{splitBaseBTF, splitModulesTarXZ} {
-		if _, err := os.Stat(f); err != nil {
-			splitSkip(t, "%v", err)
-		}
-	}
 	dir := t.TempDir()
-	if out, err := exec.Command("tar", "-xJf", splitModulesTarXZ, "-C", dir).CombinedOutput(); err != nil {
+	tarball := reference(t, "modules-pahole-1.31-head.tar.xz")
+	if out, err := exec.Command("tar", "-xJf", tarball, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
 	}
 	return filepath.Join(dir, "btf")
@@ -82,7 +56,7 @@ func TestModulesMatchPahole131(t *testing.T) {
 	}
 	modDir := splitModulesDir(t)
 	refDir := splitReference(t)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,9 +129,9 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 		n = 8
 	}
 	mods := splitSubset(t, n)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
-		splitSkip(t, "%v", err)
+		t.Fatal(err)
 	}
 	o := Options{Features: DefaultFeatures, Jobs: 1}
 	want := map[string][]byte{}
@@ -171,7 +145,7 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 	run := func(name string, mods []Module, jobs int) {
 		var mu sync.Mutex
 		got := map[string][]byte{}
-		failed := EncodeBatch(mods, base, BatchOptions{Options: o, Jobs: jobs, TempDir: t.TempDir()}, func(r BatchResult) error {
+		failed := EncodeBatch(mods, base, BatchOptions{Options: o, Jobs: jobs}, func(r BatchResult) error {
 			if r.Err != nil {
 				t.Errorf("%s: %v", name, r.Err)
 				return nil
@@ -248,9 +222,9 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 // its name in the error; the others are still encoded.
 func TestBatchFailures(t *testing.T) {
 	mods := splitSubset(t, 3)
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
-		splitSkip(t, "%v", err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "broken.ko")
@@ -261,7 +235,7 @@ func TestBatchFailures(t *testing.T) {
 	var mu sync.Mutex
 	ok := map[string]bool{}
 	errs := map[string]string{}
-	failed := EncodeBatch(all, base, BatchOptions{Options: Options{Features: DefaultFeatures}, Jobs: 2, TempDir: dir}, func(r BatchResult) error {
+	failed := EncodeBatch(all, base, BatchOptions{Options: Options{Features: DefaultFeatures}, Jobs: 2}, func(r BatchResult) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if r.Err != nil {
@@ -283,9 +257,6 @@ func TestBatchFailures(t *testing.T) {
 		if !ok[m.Name] {
 			t.Errorf("%s was not encoded", m.Name)
 		}
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "btfkit-*")); len(left) > 0 {
-		t.Errorf("temporary files left behind: %v", left)
 	}
 }
 

@@ -1,15 +1,13 @@
 package encode
 
 import (
-	"os"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 func BenchmarkFragmentsVmlinux(b *testing.B) {
-	obj := os.Getenv("VMLINUX")
-	if obj == "" {
-		b.Skip("SKIP: VMLINUX not set")
-	}
+	obj, _ := testenv.KernelInputs(b)
 	for i := 0; i < b.N; i++ {
 		if _, err := Fragments(obj, Options{Features: DefaultFeatures, Jobs: 1}); err != nil {
 			b.Fatal(err)
@@ -18,10 +16,7 @@ func BenchmarkFragmentsVmlinux(b *testing.B) {
 }
 
 func BenchmarkEncodeVmlinux(b *testing.B) {
-	obj := os.Getenv("VMLINUX")
-	if obj == "" {
-		b.Skip("SKIP: VMLINUX not set")
-	}
+	obj, _ := testenv.KernelInputs(b)
 	for i := 0; i < b.N; i++ {
 		if _, err := EncodeFile(obj, Options{Features: DefaultFeatures, Jobs: 2}); err != nil {
 			b.Fatal(err)

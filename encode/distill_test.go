@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/btf/distill"
 )
@@ -26,11 +27,11 @@ func TestDistilledBaseMatchesPahole131(t *testing.T) {
 		byName[m.Name] = m.Path
 	}
 	ref := t.TempDir()
-	tarball := filepath.Join(splitRefDir, "distilled-pahole-1.31.tar.xz")
+	tarball := reference(t, "distilled-pahole-1.31.tar.xz")
 	if out, err := exec.Command("tar", "-xJf", tarball, "-C", ref).CombinedOutput(); err != nil {
-		splitSkip(t, "tar %s: %v: %s", tarball, err, out)
+		t.Fatalf("tar %s: %v: %s", tarball, err, out)
 	}
-	base, err := LoadBase(splitBaseBTF)
+	base, err := LoadBase(reference(t, "embedded.btf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +70,13 @@ func TestDistilledBaseMatchesPahole131(t *testing.T) {
 			if err := rel.Check(); err != nil {
 				t.Errorf("relocated: Check: %v", err)
 			}
-			back, err := SplitOnto(base, rel)
+			// Deduplicated against the base as EncodeSplit does.
+			onto := dedup.Options{KeepDuplicateVars: true, Base: base}
+			back, _, err := dedup.Dedup(rel, onto)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := SplitOnto(base, spec)
+			again, _, err := dedup.Dedup(spec, onto)
 			if err != nil {
 				t.Fatal(err)
 			}

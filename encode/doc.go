@@ -36,12 +36,14 @@
 // true_signature, a clone whose signature the compiler changed is encoded
 // with the parameters it is passed, a struct passed as one member becoming
 // param__member as pahole names it. The ELF side (sections,
-// symbols, .BTF_ids kfunc sets) is read in elfsyms.go. Options.Report
-// lists the functions left out and why.
+// symbols, .BTF_ids kfunc sets) comes from the one elfx.File an encode
+// opens (elfx reads them; elfsyms.go keeps what functions and variables
+// need). Options.Report lists the functions left out and why.
 //
 // This package must not know how DWARF is decoded (that is the dwarf
 // package's; only the adapter fastdwarf.go sees the reader, and the test
 // file stddwarf_test.go adapts debug/dwarf as the oracle),
-// how BTF is deduplicated (btf/dedup's API only), or how BTF is written to
-// disk or into an ELF file.
+// how BTF is deduplicated (btf/dedup's API only), how an ELF file is opened,
+// decompressed or parsed (elfx's), or how BTF is written to disk or into an
+// ELF file.
 package encode

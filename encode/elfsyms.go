@@ -2,9 +2,10 @@ package encode
 
 import (
 	"debug/elf"
-	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/btfkit/btfkit/elfx"
 )
 
 // elfInfo is what function and variable encoding needs from the ELF file
@@ -72,12 +73,9 @@ type elfFuncSym struct {
 }
 
 const (
-	kfFastcall      = 1 << 12 // KF_FASTCALL
-	btfSet8Kfuncs   = 1 << 0  // BTF_SET8_KFUNCS
-	btfIDsSection   = ".BTF_ids"
-	btfIDSet8Prefix = "__BTF_ID__set8__"
-	btfIDFuncPrefix = "__BTF_ID__func__"
-	percpuSection   = ".data..percpu"
+	kfFastcall    = 1 << 12 // KF_FASTCALL
+	btfSet8Kfuncs = 1 << 0  // BTF_SET8_KFUNCS
+	percpuSection = ".data..percpu"
 )
 
 // hasNonFuncSuffix reports whether the symbol name has a suffix that does
@@ -102,14 +100,9 @@ func hasOptimizedSuffix(name string) bool {
 	return strings.Contains(s, ".constprop") || strings.Contains(s, ".isra")
 }
 
-// readELFInfo reads sections, symbols and kfunc sets of the ELF file at
-// path. feat decides which sections hold encodable variables.
-func readELFInfo(path string, feat Features) (*elfInfo, error) {
-	f, err := elf.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer f.Close()
+// readELFInfo reads sections, symbols and kfunc sets of the ELF file f.
+// feat decides which sections hold encodable variables.
+func readELFInfo(f *elfx.File, feat Features) (*elfInfo, error) {
 	info := &elfInfo{percpu: -1, machine: f.Machine, objects: make(map[objKey]struct{}), parts: make(map[string]bool),
 		rel: f.Type == elf.ET_REL, objVals: make(map[objVal]int)}
 	info.setABI(f)
@@ -130,8 +123,8 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 		info.secs[i] = es
 	}
 	syms, err := f.Symbols()
-	if err != nil && err != elf.ErrNoSymbols {
-		return nil, fmt.Errorf("%s: .symtab: %w", path, err)
+	if err != nil {
+		return nil, err
 	}
 	for _, s := range syms {
 		switch elf.ST_TYPE(s.Info) {
@@ -190,8 +183,17 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 	}
 	info.funcs = out
 	if feat.Has(FeatDeclTagKfuncs) {
-		if err := info.collectKfuncs(f, syms); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		// The functions of the kfunc sets (BTF_SET8 with
+		// BTF_SET8_KFUNCS) in .BTF_ids, with their flags.
+		kfuncs, err := f.Set8Funcs(syms, btfSet8Kfuncs)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range kfuncs {
+			if fn := info.findFunc(k.Name); fn != nil {
+				fn.kfunc = true
+				fn.kflags = k.Flags
+			}
 		}
 	}
 	return info, nil
@@ -199,7 +201,7 @@ func readELFInfo(path string, feat Features) (*elfInfo, error) {
 
 // setABI records the calling convention's parameter registers, as DWARF
 // register numbers (DW_OP_reg0 + n), for the architectures pahole knows.
-func (info *elfInfo) setABI(f *elf.File) {
+func (info *elfInfo) setABI(f *elfx.File) {
 	info.addrSize = 8
 	if f.Class == elf.ELFCLASS32 {
 		info.addrSize = 4
@@ -252,86 +254,4 @@ func (info *elfInfo) section(addr uint64) int {
 		}
 	}
 	return 0
-}
-
-// collectKfuncs marks the functions listed in the kfunc sets of .BTF_ids
-// (BTF_SET8 with the BTF_SET8_KFUNCS flag) and records their flags. The
-// section is read as 32-bit words in the file's byte order.
-func (info *elfInfo) collectKfuncs(f *elf.File, syms []elf.Symbol) error {
-	var ids *elf.Section
-	idx := -1
-	for i, s := range f.Sections {
-		if s.Name == btfIDsSection {
-			ids, idx = s, i
-			break
-		}
-	}
-	if ids == nil || len(syms) == 0 || ids.Type == elf.SHT_NOBITS {
-		return nil
-	}
-	data, err := ids.Data()
-	if err != nil {
-		return fmt.Errorf("%s: %w", btfIDsSection, err)
-	}
-	bo := f.ByteOrder
-	word := func(off uint64) (uint32, bool) {
-		if off+4 > uint64(len(data)) || off+4 < off {
-			return 0, false
-		}
-		return bo.Uint32(data[off:]), true
-	}
-	type rng struct{ start, end uint64 }
-	var sets []rng
-	for _, s := range syms {
-		if int(s.Section) != idx || !strings.HasPrefix(s.Name, btfIDSet8Prefix) {
-			continue
-		}
-		off := s.Value - ids.Addr
-		flags, ok := word(off + 4)
-		if !ok || flags&btfSet8Kfuncs == 0 {
-			continue
-		}
-		sets = append(sets, rng{s.Value, s.Value + s.Size})
-	}
-	for _, s := range syms {
-		if int(s.Section) != idx {
-			continue
-		}
-		name, ok := btfIDFuncName(s.Name)
-		if !ok {
-			continue
-		}
-		for _, r := range sets {
-			if r.start <= s.Value && s.Value < r.end {
-				// The symbol names the id word of a (id, flags) pair.
-				flags, ok := word(s.Value - ids.Addr + 4)
-				if !ok {
-					return fmt.Errorf("%s: kfunc %q outside the section", btfIDsSection, name)
-				}
-				if fn := info.findFunc(name); fn != nil {
-					fn.kfunc = true
-					fn.kflags = flags
-				}
-				break
-			}
-		}
-	}
-	return nil
-}
-
-// btfIDFuncName takes the function name out of a BTF_ID symbol name,
-// __BTF_ID__func__NAME__N.
-func btfIDFuncName(sym string) (string, bool) {
-	if !strings.HasPrefix(sym, btfIDFuncPrefix) {
-		return "", false
-	}
-	rest := sym[len(btfIDFuncPrefix):]
-	if !strings.Contains(rest, "__") {
-		return "", false
-	}
-	i := strings.LastIndexByte(rest, '_')
-	if i < 1 || rest[i-1] != '_' {
-		return "", false
-	}
-	return rest[:i-1], true
 }

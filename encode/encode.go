@@ -3,15 +3,13 @@ package encode
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/elfx"
 )
 
 // Options controls an encoding.
@@ -31,31 +29,58 @@ type Options struct {
 	// why (funcsel.go).
 	Report *FuncReport
 
-	elf *elfInfo // ELF sections, symbols and kfuncs (EncodeFile)
+	elf *elfInfo // ELF sections, symbols and kfuncs (encode)
 
 	stdReader bool // read with debug/dwarf instead of the dwarf package (tests; see stdWalk)
 
 	convs *convList // set by walkFile: the walk's converters, for reuse (newUnitConv)
+
+	facts bool // EachUnit: collect DWARF facts beside each fragment (facts.go)
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
-// an object file) to BTF: every unit becomes a fragment, in parallel; the
-// fragments are merged in unit order as they come and the result is
-// deduplicated.
+// an object file; compressed modules too, see elfx.Open) to BTF: every unit
+// becomes a fragment, in parallel; the fragments are merged in unit order
+// as they come and the result is deduplicated. The file is opened and
+// mapped once, for its symbols, sections and DWARF alike. Errors name the
+// file (an *elfx.Error).
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
+	if o.stdReader {
+		spec, err := encode(nil, path, o)
+		return spec, elfx.NamingFile(path, err)
+	}
+	f, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	spec, err := encode(f, path, o)
+	return spec, elfx.NamingFile(path, err)
+}
+
+// openInput opens an encoder's input; one that is not ELF gets a hint.
+func openInput(path string) (*elfx.File, error) {
+	f, err := elfx.Open(path)
+	if errors.Is(err, elfx.ErrNotELF) {
+		return nil, &elfx.Error{Path: path, Err: fmt.Errorf("%w (encode reads the DWARF of vmlinux, modules and object files)", elfx.ErrNotELF)}
+	}
+	return f, err
+}
+
+// encode is EncodeFile on the open file f (nil: the test oracle reads
+// path with debug/dwarf), which it closes once the walk is over. Its
+// errors do not name the file.
+func encode(f *elfx.File, path string, o Options) (*btf.Spec, error) {
 	m := newMerger()
-	if !o.stdReader {
+	if f != nil {
 		// Functions and variables need the ELF symbols and sections.
-		if err := checkELF(path); err != nil {
-			return nil, err
-		}
-		info, err := readELFInfo(path, o.Features)
+		info, err := readELFInfo(f, o.Features)
 		if err != nil {
 			return nil, err
 		}
 		o.elf = info
 	}
-	err := walkFile(path, o, m.add, func(infoBytes int, stable bool) {
+	err := walk(f, path, o, m.add, func(infoBytes int, stable bool) {
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
 		// saves regrowing (and copying) the largest slices; capacity that
@@ -69,11 +94,17 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 		// place, and identity lookups would all miss (~1.7 ms a module).
 		m.stableStrings = stable && (o.elf == nil || !o.elf.rel)
 	})
+	if f != nil {
+		// The merged tables hold copies: the mapping (all of the DWARF a
+		// walk touched) is released before deduplication adds its own
+		// peak. EncodeFile's Close after this one does nothing.
+		f.Close()
+	}
 	if err != nil {
 		return nil, err
 	}
 	if err := m.finishFx(&o); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	merged := m.finish()
 	if o.NoDedup {
@@ -83,7 +114,7 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	// type in two units are two variables (global_var).
 	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	keepStringOrder(out, merged) // strorder.go
 	addKindLayouts(out, o.Features)
@@ -94,45 +125,43 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 // returns them in unit order, each a standalone Spec, without merging (for
 // tests and tools).
 func Fragments(path string, o Options) ([]*btf.Spec, error) {
+	var f *elfx.File
+	if !o.stdReader {
+		var err error
+		if f, err = openInput(path); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+	}
 	var out []*btf.Spec
-	err := walkFile(path, o, func(f *fragment) error {
-		out = append(out, f.spec())
+	err := walk(f, path, o, func(fr *fragment) error {
+		out = append(out, fr.spec())
 		return nil
 	}, nil)
-	return out, err
+	return out, elfx.NamingFile(path, err)
 }
 
-// walkFile converts the units of the file at path, o.Jobs at a time, and
-// hands the fragments to emit in unit order, on the calling goroutine.
-// A fragment belongs to emit only for the call.
+// walk converts the units of the open file f (nil: of path, with the
+// test oracle), o.Jobs at a time, and hands the fragments to emit in unit
+// order, on the calling goroutine. A fragment belongs to emit only for the
+// call.
 //
 // onOpen, when not nil, is told the size of .debug_info and whether the
 // readers' strings are views of the file that stay put during the walk.
-func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(infoBytes int, stable bool)) error {
+func walk(f *elfx.File, path string, o Options, emit func(*fragment) error, onOpen func(infoBytes int, stable bool)) error {
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	if o.stdReader {
+	if f == nil {
 		if onOpen != nil {
 			onOpen(0, false)
 		}
 		return stdWalk(path, o, emit)
 	}
-	if o.elf == nil { // else EncodeFile checked it
-		if err := checkELF(path); err != nil {
-			return err
-		}
-	}
-	d, err := dwarf.Open(path)
+	d, err := dwarf.FromELF(f)
 	if err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%s: truncated or malformed ELF file (%v)", path, err)
-		}
-		if strings.Contains(err.Error(), path) {
-			return err
-		}
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	defer d.Close()
 	if onOpen != nil {
@@ -140,7 +169,7 @@ func walkFile(path string, o Options, emit func(*fragment) error, onOpen func(in
 	}
 	o.convs = new(convList)
 	defer o.convs.release()
-	return walkFast(path, d, o, jobs, emit)
+	return walkFast(d, o, jobs, emit)
 }
 
 // convPool holds the converters of finished walks: their scratch slices,
@@ -185,27 +214,13 @@ func (l *convList) release() {
 	l.list = nil
 }
 
-// checkELF gives a clear error for inputs that are not ELF files at all.
-func checkELF(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var magic [4]byte
-	if _, err := io.ReadFull(f, magic[:]); err != nil || string(magic[:]) != "\x7fELF" {
-		return fmt.Errorf("%s: not an ELF file (encode reads the DWARF of vmlinux, modules and object files)", path)
-	}
-	return nil
-}
-
 // stdWalk converts a file's units with the standard library's debug/dwarf,
 // the oracle the tests hold the fast reader to. The tests set it
 // (stddwarf_test.go), so the oracle is not compiled into btfkit.
 var stdWalk func(path string, o Options, emit func(*fragment) error) error
 
 func newUnitConv(o Options, big bool) *unitConv {
-	c := &unitConv{feat: o.Features, bigEndian: big}
+	c := &unitConv{feat: o.Features, bigEndian: big, facts: o.facts}
 	if o.convs != nil {
 		o.convs.reuse(c)
 	}

@@ -9,7 +9,7 @@ import (
 
 // walkFast converts every unit of d with the dwarf package's reader, jobs
 // units at a time, and hands the fragments to emit in unit order.
-func walkFast(path string, d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) error {
+func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) error {
 	big := d.Sections().BigEndian
 	// Each worker's converter comes with a funcConv for the unit's
 	// functions and variables (funcs.go).
@@ -34,14 +34,14 @@ func walkFast(path string, d *dwarf.Data, o Options, jobs int, emit func(*fragme
 			return c.newFragment(), nil
 		}
 		if err := walkUnitFast(r, c, cv.fx); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, err
 		}
 		f := c.emit()
 		cv.fx.emitFuncsVars(c, f)
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
 		if err := emit(f); err != nil {
-			return fmt.Errorf("%s: unit at .debug_info+0x%x: %w", path, uint64(u.Offset), err)
+			return fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), err)
 		}
 		f.reset()
 		select {
@@ -217,6 +217,11 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 	case dwarf.AttrExternal:
 		if f.Val != 0 {
 			d.has |= hasExternal
+		}
+	case dwarf.AttrAlignment:
+		if f.Class == dwarf.ClassConstant {
+			d.alignment = f.Val
+			d.has |= hasAlignment
 		}
 	case dwarf.AttrEncoding:
 		d.encoding = uint8(f.Val)

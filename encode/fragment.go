@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarffacts"
 )
 
 // fragment is one unit's BTF before merging: types numbered from 1 in
@@ -18,6 +19,8 @@ type fragment struct {
 	strs  []string
 
 	fx fragFx // function candidates and variables (funcs.go)
+
+	facts *dwarffacts.Facts // EachUnit only (facts.go)
 }
 
 type fragHdr struct {
@@ -30,25 +33,10 @@ func (f *fragment) reset() {
 	clear(f.strs) // drop the views
 	f.strs = f.strs[:0]
 	f.fx.reset()
+	f.facts = nil
 }
 
 func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }
-
-// extraWords is the number of trailing words of a type of kind k with
-// vlen entries.
-func extraWords(k btf.Kind, vlen int) int {
-	switch k {
-	case btf.KindInt, btf.KindVar, btf.KindDeclTag:
-		return 1
-	case btf.KindArray:
-		return 3
-	case btf.KindStruct, btf.KindUnion, btf.KindDatasec, btf.KindEnum64:
-		return 3 * vlen
-	case btf.KindEnum, btf.KindFuncProto:
-		return 2 * vlen
-	}
-	return 0
-}
 
 // merger appends fragments, in unit order, to one Spec: IDs shifted past
 // the types already there, names interned in one string table.
@@ -150,10 +138,7 @@ func (t *strIntern) resize(size int, buf []byte) {
 			continue
 		}
 		off := uint32(v)
-		end := off
-		for buf[end] != 0 {
-			end++
-		}
+		end := off + uint32(len(btf.CString(buf[off:])))
 		h := maphash.Bytes(t.seed, buf[off:end])
 		for i := h & mask; ; i = (i + 1) & mask {
 			if t.slots[i] == 0 {
@@ -233,8 +218,8 @@ func (m *merger) add(f *fragment) error {
 	}
 	w := 0
 	for _, h := range f.hdrs {
-		k, vlen := btf.Kind(h.info>>24&0x1f), int(h.info&0xffff)
-		n := extraWords(k, vlen)
+		k := btf.KindOf(h.info)
+		n := btf.ExtraWords(k, btf.VlenOf(h.info))
 		ext := append(m.ext[:0], f.words[w:w+n]...)
 		w += n
 		name, st := h.name, h.sizeType

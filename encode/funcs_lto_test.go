@@ -10,6 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // An LTO build: gcc -flto keeps each source file's early debug info as a
@@ -207,7 +208,7 @@ func TestLTOCrossUnitOrigins(t *testing.T) {
 		}
 	}
 	if len(clones) == 0 {
-		t.Skipf("SKIP: gcc made no .isra/.constprop clone of lto_k or lto_s")
+		testenv.SkipOrFail(t, "gcc made no .isra/.constprop clone of lto_k or lto_s; CI's gcc 12 does")
 	}
 	skipped := map[string]string{}
 	for _, sk := range rep.Skipped {

@@ -1,8 +1,6 @@
 package encode
 
 import (
-	"github.com/btfkit/btfkit/internal/refdata"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -10,29 +8,18 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-var (
-	refModulesTar = refdata.Dir + "/reference/debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz"
-	refEmbedded   = refdata.Dir + "/reference/debian-6.1.0-57-cloud/embedded.btf"
-)
-
-// requireModules returns the directory of the Debian modules (MODULES=
-// of kernel-inputs), or skips.
+// requireModules returns the directory of the Debian modules, or stops
+// the test through testenv.SkipOrFail when they are not installed.
 func requireModules(t *testing.T) string {
 	t.Helper()
 	if raceEnabled || testing.Short() {
 		t.Skip("SKIP: module encodes in -short mode or under the race detector")
 	}
-	_, d, err := refdata.KernelInputs()
-	if err == nil {
-		return d
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("kernel modules not found: %v", err)
-	}
-	t.Skipf("SKIP: kernel modules not found (%v)", err)
-	return ""
+	_, d := testenv.KernelInputs(t)
+	return d
 }
 
 // TestModulesFuncsMatchPahole131 encodes a sample of the Debian modules
@@ -44,8 +31,8 @@ func requireModules(t *testing.T) string {
 // per-CPU variables.
 func TestModulesFuncsMatchPahole131(t *testing.T) {
 	modDir := requireModules(t)
-	requireFile(t, refModulesTar)
-	requireFile(t, refEmbedded)
+	refModulesTar := reference(t, "modules-pahole-1.31-head.tar.xz")
+	refEmbedded := reference(t, "embedded.btf")
 	base, err := btf.LoadFile(refEmbedded, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +63,11 @@ func TestModulesFuncsMatchPahole131(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		split, _, err := dedup.DedupSpecsOnto(base, []*btf.Spec{s}, dedup.Options{KeepDuplicateVars: true})
+		merged, err := dedup.MergeOnto(base, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		split, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true})
 		if err != nil {
 			t.Fatal(err)
 		}

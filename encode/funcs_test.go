@@ -9,6 +9,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // The expectations below follow pahole 1.31's documented rules for each
@@ -204,7 +205,7 @@ func TestFeatureOptimizedClone(t *testing.T) {
 		}
 	}
 	if clone == "" || !hasOptimizedSuffix(clone) {
-		t.Skipf("SKIP: gcc made no optimized clone of kf_clone (%q)", clone)
+		testenv.SkipOrFail(t, "gcc made no optimized clone of kf_clone (%q); CI's gcc 12 does", clone)
 	}
 	var rep FuncReport
 	s, err := EncodeFile(elf, Options{Features: DefaultFeatures, Report: &rep})

@@ -144,11 +144,7 @@ func (m *merger) intern(s string) uint32 {
 }
 
 func (m *merger) str(off uint32) string {
-	end := off
-	for int(end) < len(m.strBuf) && m.strBuf[end] != 0 {
-		end++
-	}
-	return string(m.strBuf[off:end])
+	return strings.Clone(btf.CString(m.strBuf[off:]))
 }
 
 // Skip reasons, as pahole words them.

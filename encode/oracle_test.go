@@ -3,7 +3,6 @@ package encode
 import (
 	"bytes"
 	"errors"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // withoutFuncs returns a copy of s without what belongs to functions and
@@ -22,7 +22,7 @@ func withoutFuncs(s *btf.Spec) *btf.Spec {
 	usedByType := make([]bool, n)
 	for id := btf.TypeID(1); id < s.NextID(); id++ {
 		_, info, st, ext := s.RawType(id)
-		k := btf.Kind(info >> 24 & 0x1f)
+		k := btf.KindOf(info)
 		if k == btf.KindFunc || k == btf.KindVar || k == btf.KindDatasec || k == btf.KindDeclTag {
 			continue
 		}
@@ -70,35 +70,26 @@ func subset(s *btf.Spec, keep []bool) *btf.Spec {
 	return out
 }
 
-// requireKernelInputs returns the Debian vmlinux, or skips visibly (fails
-// in CI) when it is not installed.
+// requireVmlinux returns the Debian vmlinux, or stops the test through
+// testenv.SkipOrFail when it is not installed.
 func requireVmlinux(t testing.TB) string {
 	t.Helper()
 	if raceEnabled {
 		// An encode of the vmlinux takes minutes under the race detector;
 		// TestReproducibleUnits races the same parallel code on a
-		// multi-unit object instead.
+		// multi-unit object instead. (A plain skip: CI's race run is
+		// -short, and its full run covers these tests.)
 		t.Skip("SKIP: vmlinux tests do not run under the race detector")
 	}
-	v, _, err := refdata.KernelInputs()
-	if err == nil {
-		return v
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("the Debian vmlinux is not installed: %v", err)
-	}
-	t.Skipf("SKIP: the Debian vmlinux is not installed: %v", err)
-	return ""
+	v, _ := testenv.KernelInputs(t)
+	return v
 }
 
-func requireFile(t testing.TB, path string) {
+// reference returns the path of a reference output for the Debian kernel
+// (testdata/reference/debian-6.1.0-57-cloud/NAME), unpacked for t.
+func reference(t testing.TB, name string) string {
 	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skipf("SKIP: %v", err)
-	}
+	return testenv.Reference(t, "debian-6.1.0-57-cloud/"+name)
 }
 
 // validate runs the independent checks every encoder output must pass:
@@ -137,7 +128,7 @@ func validate(t *testing.T, name string, data []byte) {
 		}
 		t.Errorf("%s: the kernel rejected our BTF (%v):\n%s", name, rej.Errno, log)
 	case errors.Is(err, kernload.ErrNotPermitted):
-		t.Logf("SKIP kernel load: %v", err)
+		testenv.SkipPartOrFail(t, "kernel load: %v", err)
 	case err != nil:
 		t.Errorf("%s: kernel load: %v", name, err)
 	}

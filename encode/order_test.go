@@ -107,7 +107,7 @@ func TestNestedTypeOrder(t *testing.T) {
 // body, after the struct defined in it).
 func TestVmlinuxBytesMatchPahole131(t *testing.T) {
 	vmlinux := requireVmlinux(t)
-	requireFile(t, refBTF)
+	refBTF := reference(t, "pahole-1.31-head.btf")
 	got, err := EncodeFile(vmlinux, Options{Features: DefaultFeatures, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)

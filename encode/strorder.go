@@ -1,10 +1,6 @@
 package encode
 
-import (
-	"unsafe"
-
-	"github.com/btfkit/btfkit/btf"
-)
+import "github.com/btfkit/btfkit/btf"
 
 // keepStringOrder gives out (the deduplicated types) the string table
 // of merged (the types before deduplication), as libbpf does: BTF built
@@ -19,15 +15,11 @@ func keepStringOrder(out, merged *btf.Spec) {
 	table := merged.RawStrings()
 	offs := make(map[string]uint32, 1<<16)
 	for i := 0; i < len(table); {
-		j := i
-		for j < len(table) && table[j] != 0 {
-			j++
-		}
-		s := unsafe.String(unsafe.SliceData(table[i:]), j-i)
+		s := btf.CString(table[i:])
 		if _, ok := offs[s]; !ok {
 			offs[s] = uint32(i)
 		}
-		i = j + 1
+		i += len(s) + 1
 	}
 	// First check that every string has its place, then rewrite.
 	for id := out.FirstID(); id < out.NextID(); id++ {

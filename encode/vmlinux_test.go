@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"testing"
 	"time"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 )
-
-var refBTF = refdata.Dir + "/reference/debian-6.1.0-57-cloud/pahole-1.31-head.btf"
 
 // refCounts are the non-function type counts of pahole 1.31's BTF for the
 // Debian vmlinux (refBTF).
@@ -31,7 +28,7 @@ var funcKinds = []btf.Kind{btf.KindFunc, btf.KindFuncProto, btf.KindVar, btf.Kin
 // passes btf check, bpftool and the kernel's verifier.
 func TestVmlinuxMatchesPahole131(t *testing.T) {
 	vmlinux := requireVmlinux(t)
-	requireFile(t, refBTF)
+	refBTF := reference(t, "pahole-1.31-head.btf")
 	t0 := time.Now()
 	got, err := EncodeFile(vmlinux, Options{Features: DefaultFeatures})
 	if err != nil {

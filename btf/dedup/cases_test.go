@@ -6,6 +6,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/cdump"
 	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
 )
 
@@ -100,8 +101,8 @@ func checkAgainstLibbpf(t *testing.T, base *btf.Spec, basePath string, units ...
 	if !bytes.Equal(got, lib) {
 		ls := mustParse(t, lib, base)
 		var a, b bytes.Buffer
-		btf.DumpRaw(&a, out)
-		btf.DumpRaw(&b, ls)
+		cdump.WriteRaw(&a, out)
+		cdump.WriteRaw(&b, ls)
 		t.Errorf("differs from libbpf:\n--- ours (%d types)\n%s--- libbpf (%d types)\n%s", out.NumTypes(), a.String(), ls.NumTypes(), b.String())
 	}
 	return out
@@ -222,7 +223,7 @@ func TestCyclicStructs(t *testing.T) {
 	out := checkAgainstLibbpf(t, nil, "", us...)
 	if out.NumTypes() != 5 {
 		var b bytes.Buffer
-		btf.DumpRaw(&b, out)
+		cdump.WriteRaw(&b, out)
 		t.Errorf("%d types, want 5 (int, node, list, 2 PTRs):\n%s", out.NumTypes(), b.String())
 	}
 	// The same types in one unit only, for a semantic check.
@@ -311,7 +312,7 @@ func TestSplitAgainstBase(t *testing.T) {
 	// in particular no typedef is duplicated (libbpf v1.8.0's bug).
 	if k := kinds(out); out.NumTypes() != 2 || k[btf.KindStruct] != 1 || k[btf.KindPtr] != 1 {
 		var b bytes.Buffer
-		btf.DumpRaw(&b, out)
+		cdump.WriteRaw(&b, out)
 		s := b.String()
 		if len(s) > 4000 {
 			s = s[:4000]
@@ -341,6 +342,16 @@ func TestSplitBaseFwdNotAdjusted(t *testing.T) {
 	}
 }
 
+// mergeDedup merges specs and deduplicates the result, as a caller with
+// per-unit BTF does.
+func mergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+	m, err := Merge(specs...)
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	return Dedup(m, opts)
+}
+
 func TestMappingAndFirstIDs(t *testing.T) {
 	u1 := newUnit()
 	u1.ptr(u1.fwd("foo", false)) // [1] FWD, [2] PTR
@@ -349,7 +360,7 @@ func TestMappingAndFirstIDs(t *testing.T) {
 	foo := u2.structT("foo", 4, mem{"u", i, 0})
 	p2 := u2.ptr(foo)
 	specs := []*btf.Spec{u1.Spec, u2.Spec}
-	out, m, err := DedupSpecsOnto(nil, specs, Options{})
+	out, m, err := mergeDedup(specs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,13 +400,13 @@ func TestTypedefCycle(t *testing.T) {
 		u.setMembers(node, mem{"next", np, 0})
 		specs = append(specs, u.Spec)
 	}
-	out, _, err := DedupSpecsOnto(nil, specs, Options{})
+	out, _, err := mergeDedup(specs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if k := kinds(out); out.NumTypes() != 6 || k[btf.KindTypedef] != 2 || k[btf.KindPtr] != 2 {
 		var b bytes.Buffer
-		btf.DumpRaw(&b, out)
+		cdump.WriteRaw(&b, out)
 		t.Errorf("kinds %v, want int, T, *T, node, node_p, *node:\n%s", k, b.String())
 	}
 }
@@ -425,7 +436,7 @@ func TestMalformed(t *testing.T) {
 		u.structT("s", 8, mem{"p", a, 0}, mem{"q", b, 0})
 		specs = append(specs, u.Spec)
 	}
-	if _, _, err := DedupSpecsOnto(nil, specs, Options{}); err == nil {
+	if _, _, err := mergeDedup(specs, Options{}); err == nil {
 		t.Error("struct over a PTR cycle: no error from the reference phase")
 	}
 }
@@ -436,7 +447,7 @@ func TestNoNameFwdResolution(t *testing.T) {
 	u2 := newUnit()
 	u2.ptr(u2.structT("foo", 4, mem{"u", u2.int_("int", 4, true), 0}))
 	specs := []*btf.Spec{u1.Spec, u2.Spec}
-	out, _, err := DedupSpecsOnto(nil, specs, Options{NoNameFwdResolution: true})
+	out, _, err := mergeDedup(specs, Options{NoNameFwdResolution: true})
 	if err != nil {
 		t.Fatal(err)
 	}

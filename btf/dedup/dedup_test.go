@@ -13,17 +13,19 @@ import (
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-const embeddedPath = "../../../shared/reference/debian-6.1.0-57-cloud/embedded.btf"
-
+// embedded returns the path and bytes of the Debian vmlinux's .BTF, the
+// base the reference module BTFs are split against.
 func embedded(t testing.TB) (string, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(embeddedPath)
+	path := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
+	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("SKIP: reference BTF not available: %v", err)
+		t.Fatal(err)
 	}
-	return embeddedPath, data
+	return path, data
 }
 
 // writeTemp writes data to a file in the test's temp dir.
@@ -125,7 +127,7 @@ func TestEmbeddedTwice(t *testing.T) {
 	t.Run("kernel", func(t *testing.T) {
 		err := kernload.Load(raw)
 		if errors.Is(err, kernload.ErrNotPermitted) {
-			t.Skipf("SKIP: %v", err)
+			testenv.SkipOrFail(t, "%v", err)
 		}
 		if err != nil {
 			t.Fatalf("kernel rejected the dedup output: %v", err)
@@ -166,7 +168,7 @@ func TestGCCArchive(t *testing.T) {
 	var clean []byte
 	for _, m := range members {
 		for id := m.FirstID(); id < m.NextID(); id++ {
-			if name, info, st, ext := m.RawType(id); btf.Kind(info>>24&0x1f) == btf.KindFwd && st != 0 {
+			if name, info, st, ext := m.RawType(id); btf.KindOf(info) == btf.KindFwd && st != 0 {
 				m.SetRaw(id, name, info, 0, ext...)
 			}
 		}

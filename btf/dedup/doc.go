@@ -15,19 +15,32 @@
 // for every type, one canonical representative among its equivalent
 // copies, keeps only those, and renumbers.
 //
+// # Use
+//
+// A caller needs few calls:
+//
+//   - Dedup(in, Options{}) deduplicates one Spec: a complete BTF, or split
+//     BTF (a module's) against its base, which stays as it is.
+//   - Merge and MergeOnto first concatenate several Specs into one (a
+//     compiler's per-unit BTF, the members of a BTF archive);
+//     LoadMembers reads and parses the files holding them.
+//   - PrepareBase(vmlinux) readies a base once for many inputs; then
+//     Dedup(in, Options{Base: prepared}) deduplicates each input against
+//     it, concurrently if wanted, with the result Dedup gives without it.
+//
 // # Data layout
 //
 // All state is in flat, ID-indexed slices (no per-type allocation): the
 // types' 12-byte headers, one slice of trailing words (members,
 // parameters, ...), and three uint32 maps:
 //
-//   - canon: a type's canonical representative. Unprocessed types hold a
-//     marker above the largest legal ID; a type is canonical when
-//     canon[id] == id. Chains (a FWD mapped to a struct that is mapped to
-//     an earlier struct) are followed on lookup ("resolve").
-//   - hypot: the hypothetical map of one equivalence check (below), with a
-//     list of the entries set so it can be cleared in time proportional to
-//     the check, not to the BTF.
+//   - canonical: a type's canonical representative. Unprocessed types
+//     hold a marker above the largest legal ID; a type is canonical when
+//     canonical[id] == id. Chains (a FWD mapped to a struct that is mapped
+//     to an earlier struct) are followed on lookup ("resolve").
+//   - hypothetical: the hypothetical map of one equivalence check (below),
+//     with the list of the entries set (hypotheticalIDs) so it can be
+//     cleared in time proportional to the check, not to the BTF.
 //   - a candidate index from a type's signature hash to canonical types
 //     with that hash. It reproduces libbpf's hashmap (bucket chains, head
 //     insertion, growth at 3/4 load) so candidates are tried in the same
@@ -36,7 +49,10 @@
 //
 // A split input (module BTF) keeps its base read only: base types are
 // canonical by definition and are indexed as candidates first, so a split
-// type equal to a base type maps onto the base ID.
+// type equal to a base type maps onto the base ID. A prepared base
+// (PrepareBase, prepared.go) holds the base's share of the tables, built
+// once: its types, its candidate index and the names of its structs and
+// unions; each run against it reads them, shared, and overlays its own.
 //
 // # Phases
 //

@@ -2,7 +2,6 @@ package dedup
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -108,7 +107,7 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 					*p = c - 1
 					return
 				}
-				str := cstring(old[rel:])
+				str := btf.CString(old[rel:])
 				no, ok := idx[str]
 				if !ok {
 					if str == "" && base == nil {
@@ -147,32 +146,11 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 	return out, nil
 }
 
-// DedupSpecs merges specs (see Merge) and deduplicates the result: the
-// one call an encoder with per-unit fragments needs.
-func DedupSpecs(specs []*btf.Spec, opts Options) (*btf.Spec, error) {
-	m, err := Merge(specs...)
-	if err != nil {
-		return nil, err
-	}
-	out, _, err := Dedup(m, opts)
-	return out, err
-}
-
-// DedupSpecsOnto merges specs onto base (see MergeOnto; base may be nil)
-// and deduplicates the result, returning the Mapping from merged IDs to
-// output IDs. Type x of specs[i] has the merged ID
-// FirstIDs(base, specs)[i] + (x - specs[i].FirstID()); base IDs and void
-// keep theirs.
-func DedupSpecsOnto(base *btf.Spec, specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
-	m, err := MergeOnto(base, specs...)
-	if err != nil {
-		return nil, Mapping{}, err
-	}
-	return Dedup(m, opts)
-}
-
 // FirstIDs returns, for each spec, the merged ID its first own type gets in
-// MergeOnto(base, specs...) (and Merge, whose base is the specs' own).
+// MergeOnto(base, specs...) (and Merge, whose base is the specs' own): type
+// x of specs[i] has the merged ID FirstIDs(base, specs)[i] + (x -
+// specs[i].FirstID()), which a Mapping of Dedup on the merged Spec then
+// maps to its output ID.
 func FirstIDs(base *btf.Spec, specs []*btf.Spec) []btf.TypeID {
 	next := btf.TypeID(1)
 	if base != nil {
@@ -184,17 +162,4 @@ func FirstIDs(base *btf.Spec, specs []*btf.Spec) []btf.TypeID {
 		next += btf.TypeID(s.NumTypes())
 	}
 	return ids
-}
-
-// cstring returns the NUL-terminated string at the start of b, sharing b's
-// memory.
-func cstring(b []byte) string {
-	n := 0
-	for n < len(b) && b[n] != 0 {
-		n++
-	}
-	if n == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], n)
 }

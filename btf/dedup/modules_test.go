@@ -10,6 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // TestModulesAgainstBase: real module BTF, split against the vmlinux BTF
@@ -18,10 +19,7 @@ import (
 // larger than the input, and two copies of a module merge into one.
 func TestModulesAgainstBase(t *testing.T) {
 	basePath, data := embedded(t)
-	tarball := filepath.Join(filepath.Dir(basePath), "modules-pahole-1.31-head.tar.xz")
-	if _, err := os.Stat(tarball); err != nil {
-		t.Skipf("SKIP: %v", err)
-	}
+	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
 	mods := []string{"xfs", "btrfs", "kvm", "sctp", "nf_tables"}
 	dir := t.TempDir()
 	args := []string{"-xJf", tarball, "-C", dir}
@@ -29,7 +27,7 @@ func TestModulesAgainstBase(t *testing.T) {
 		args = append(args, "btf/"+m+".btf")
 	}
 	if out, err := exec.Command("tar", args...).CombinedOutput(); err != nil {
-		t.Skipf("SKIP: tar: %v\n%s", err, out)
+		t.Fatalf("tar: %v\n%s", err, out)
 	}
 	base := mustParse(t, data, nil)
 	for _, name := range mods {

@@ -4,8 +4,8 @@ package dedup
 // its vmlinux) redoes the same work on the base each time: Dedup copies the
 // base's types into its tables, hashes every one of them into the candidate
 // index and collects the base's struct names for FWD resolution, ~10 ms of
-// the ~15 ms a typical module takes. A Base does that once; DedupOnto then
-// starts each run from the prepared tables, so its result is Dedup's, byte
+// the ~15 ms a typical module takes. A Base does that once; Dedup with
+// Options.Base then starts each run from the prepared tables, so its result is Dedup's, byte
 // for byte (the equivalence test checks it on real modules): the base's
 // types as copies (kept between runs in reused memory), the candidate
 // index as an overlay of the base's (table.go), read through a frozen
@@ -19,21 +19,21 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// Base is a base BTF prepared for any number of DedupOnto runs. It is
-// read only once made: concurrent DedupOnto calls may share it.
+// Base is a base BTF prepared for any number of Dedup runs against it
+// (Options.Base). It is read only once made: concurrent runs may share it.
 type Base struct {
-	spec  *btf.Spec
-	hdr   []thdr   // IDs 0 .. NextID()-1
-	woff  []uint32 // NextID()+1 entries
-	words []uint32
-	tab   table // the candidate index after prep: every base type, in ID order
+	spec     *btf.Spec
+	hdr      []typeHeader // IDs 0 .. NextID()-1
+	extStart []uint32     // NextID()+1 entries
+	words    []uint32
+	tab      table // the candidate index after indexBase: every base type, in ID order
 	// structNames maps the name of each base STRUCT/UNION to its ID, or 0
 	// when several share the name (resolveFwds' rule).
 	structNames map[uint32]uint32
-	// ident holds 0 .. NextID()-1 and unproc NextID() times unprocessed:
-	// the base's share of a run's canonical and hypothetical maps, copied
-	// in one move each.
-	ident, unproc []uint32
+	// identity holds 0 .. NextID()-1 and allUnprocessed NextID() times
+	// the unprocessed marker: the base's share of a run's canonical and
+	// hypothetical maps, copied in one move each.
+	identity, allUnprocessed []uint32
 	// strs finds the base's strings (dedupStrings' lookups).
 	strs *strIndex
 	// scratch holds *scratch: the big tables of finished runs, reused so
@@ -42,13 +42,13 @@ type Base struct {
 	scratch sync.Pool
 }
 
-// scratch is a deduper's memory, kept between DedupOnto runs.
+// scratch is a deduper's memory, kept between runs against a Base.
 type scratch struct {
-	hdr                []thdr
-	woff, words        []uint32
-	holdsBase          bool // hdr, woff, words start with the base's
-	cmap, hypot, hlist []uint32
-	tab                table
+	hdr                                      []typeHeader
+	extStart, words                          []uint32
+	holdsBase                                bool // hdr, extStart, words start with the base's
+	canonical, hypothetical, hypotheticalIDs []uint32
+	tab                                      table
 }
 
 // resize returns s with length n, reusing its memory when it is big enough.
@@ -59,21 +59,19 @@ func resize[T any](s []T, n int) []T {
 	return make([]T, n, n+n/8)
 }
 
-// PrepareBase prepares base (a complete BTF, not split) for DedupOnto. It
-// also builds base's string index, so that base may then be read by
-// concurrent Merge and Dedup calls of split Specs against it.
+// PrepareBase prepares base (a complete BTF, not split) for Dedup runs
+// against it (Options.Base). base must not be changed afterwards.
 func PrepareBase(base *btf.Spec) (*Base, error) {
 	if base.Base() != nil {
 		return nil, fmt.Errorf("dedup: a prepared base must be a complete BTF, not split")
 	}
-	base.FindString("\x01dedup: build the string index")
 	// The base part of load's tables for an input split against base
-	// (base types are taken as they are), then prep's index of them.
+	// (base types are taken as they are), then indexBase's index of them.
 	n := uint32(base.NextID())
 	if n-1 > maxTypes {
 		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
 	}
-	d := &deduper{start: n, n: n, hdr: make([]thdr, n), woff: make([]uint32, n+1)}
+	d := &deduper{start: n, n: n, hdr: make([]typeHeader, n), extStart: make([]uint32, n+1)}
 	nw := 0
 	for id := uint32(1); id < n; id++ {
 		_, _, _, ext := base.RawType(btf.TypeID(id))
@@ -82,22 +80,22 @@ func PrepareBase(base *btf.Spec) (*Base, error) {
 	d.words = make([]uint32, 0, nw)
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := base.RawType(btf.TypeID(id))
-		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+		if k := btf.KindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: base type [%d]: unknown kind %d", id, k)
 		}
-		d.hdr[id] = thdr{name, info, st}
-		d.woff[id] = uint32(len(d.words))
+		d.hdr[id] = typeHeader{name, info, st}
+		d.extStart[id] = uint32(len(d.words))
 		d.words = append(d.words, ext...)
 	}
-	d.woff[n] = uint32(len(d.words))
-	d.prep()
+	d.extStart[n] = uint32(len(d.words))
+	d.indexBase()
 	d.tab.freeze()
-	b := &Base{spec: base, hdr: d.hdr, woff: d.woff, words: d.words, tab: d.tab,
-		structNames: make(map[uint32]uint32), ident: make([]uint32, n), unproc: make([]uint32, n),
+	b := &Base{spec: base, hdr: d.hdr, extStart: d.extStart, words: d.words, tab: d.tab,
+		structNames: make(map[uint32]uint32), identity: make([]uint32, n), allUnprocessed: make([]uint32, n),
 		strs: newStrIndex(base.RawStrings())}
-	for id := range b.ident {
-		b.ident[id] = uint32(id)
-		b.unproc[id] = unprocessed
+	for id := range b.identity {
+		b.identity[id] = uint32(id)
+		b.allUnprocessed[id] = unprocessed
 	}
 	for id := uint32(1); id < d.n; id++ {
 		if k := d.kind(id); k != btf.KindStruct && k != btf.KindUnion {
@@ -116,14 +114,10 @@ func PrepareBase(base *btf.Spec) (*Base, error) {
 // Spec returns the base BTF.
 func (b *Base) Spec() *btf.Spec { return b.spec }
 
-// DedupOnto is Dedup for a Spec split against b.Spec(): the same result
-// and Mapping, without redoing the base's share of the work.
-//
-// in may also be a standalone BTF (numbered from 1) that refers to no base
-// type, such as an encoder's output for a module: it is then taken as
-// MergeOnto(b.Spec(), in) would place it, without that copy, and the
-// Mapping's input IDs are the placed ones (in's IDs + b.Spec().NextID()-1).
-func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+// dedupOnto is Dedup with Options.Base: for in split against b.Spec() (or
+// standalone, placed after it), the same result and Mapping as Dedup of
+// in split against the base, without redoing the base's share of the work.
+func dedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	// strSpec has in's own string table, split against the base: in
 	// itself, or for a standalone in a shell without types.
 	strSpec := in
@@ -137,7 +131,7 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 		idShift = uint32(b.spec.NextID()) - uint32(in.FirstID())
 		strShift = strSpec.StringsStart()
 	default:
-		return nil, Mapping{}, fmt.Errorf("dedup: DedupOnto: the input is split against another base than the prepared one")
+		return nil, Mapping{}, fmt.Errorf("dedup: the input is split against another base than the prepared one (Options.Base)")
 	}
 	sc, _ := b.scratch.Get().(*scratch)
 	if sc == nil {
@@ -149,16 +143,16 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	}
 	defer func() {
 		// Everything the result needs was copied out of d's tables.
-		*sc = scratch{hdr: d.hdr, woff: d.woff, words: d.words, holdsBase: true,
-			cmap: d.cmap, hypot: d.hypot, hlist: d.hypotList[:0], tab: sc.tab}
+		*sc = scratch{hdr: d.hdr, extStart: d.extStart, words: d.words, holdsBase: true,
+			canonical: d.canonical, hypothetical: d.hypothetical, hypotheticalIDs: d.hypotheticalIDs[:0], tab: sc.tab}
 		b.scratch.Put(sc)
 	}()
 	strs, err := d.dedupStrings(strSpec)
 	if err != nil {
 		return nil, Mapping{}, err
 	}
-	// prep: the base's entries (an overlay of them, not a copy); the own
-	// types go in as Dedup's phases add them.
+	// What indexBase would index: the base's entries (an overlay of
+	// them, not a copy); the own types go in as Dedup's phases add them.
 	d.tab = overlay(&b.tab, &sc.tab)
 	if err := d.primTypes(); err != nil {
 		return nil, Mapping{}, err
@@ -182,15 +176,6 @@ func DedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	return d.compactRemap(strSpec, strs)
 }
 
-// DedupSpecsOntoBase is DedupSpecsOnto with a prepared base.
-func DedupSpecsOntoBase(b *Base, specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
-	m, err := MergeOnto(b.spec, specs...)
-	if err != nil {
-		return nil, Mapping{}, err
-	}
-	return DedupOnto(b, m, opts)
-}
-
 // loadOnto is load for an input split against b: the base part of the
 // tables is copied from b.
 func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*deduper, error) {
@@ -200,8 +185,8 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 	if uint64(in.NumTypes())+uint64(start)-1 > maxTypes {
 		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
 	}
-	d := &deduper{start: start, n: n, hypotList: sc.hlist}
-	// The base's share of hdr, woff and words is never written by a run
+	d := &deduper{start: start, n: n, hypotheticalIDs: sc.hypotheticalIDs}
+	// The base's share of hdr, extStart and words is never written by a run
 	// (only the input's own types are rewritten), so memory reused from an
 	// earlier run against b already holds it; new memory gets a copy.
 	nw := len(b.words)
@@ -209,13 +194,13 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 		_, _, _, ext := in.RawType(btf.TypeID(id))
 		nw += len(ext)
 	}
-	fresh := !sc.holdsBase || cap(sc.hdr) < int(n) || cap(sc.woff) < int(n)+1 || cap(sc.words) < nw
+	fresh := !sc.holdsBase || cap(sc.hdr) < int(n) || cap(sc.extStart) < int(n)+1 || cap(sc.words) < nw
 	d.hdr = resize(sc.hdr, int(n))
-	d.woff = resize(sc.woff, int(n)+1)
+	d.extStart = resize(sc.extStart, int(n)+1)
 	d.words = resize(sc.words, nw)[:len(b.words)]
 	if fresh {
 		copy(d.hdr, b.hdr)
-		copy(d.woff, b.woff[:start])
+		copy(d.extStart, b.extStart[:start])
 		copy(d.words, b.words)
 	}
 	inNext, inStrs := uint32(in.NextID()), uint32(in.StringsLen())
@@ -240,20 +225,20 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 	var badID, bad uint32 // the first type referring past the last one
 	for id := start; id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id - idShift))
-		if k := kindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
+		if k := btf.KindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
 			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
 		} else if k == btf.KindFwd {
 			st = 0 // as load does
 		}
 		w := uint32(len(d.words))
-		d.woff[id] = w
+		d.extStart[id] = w
 		d.words = append(d.words, ext...)
-		d.hdr[id] = thdr{name, info, st}
+		d.hdr[id] = typeHeader{name, info, st}
 		h, e := &d.hdr[id], d.words[w:]
 		if standalone {
 			btf.ForEachStringRef(info, &h.name, e, mapStr)
 		}
-		btf.ForEachTypeRef(info, &h.size, e, func(p *uint32) {
+		btf.ForEachTypeRef(info, &h.sizeType, e, func(p *uint32) {
 			if standalone {
 				mapType(p)
 			}
@@ -262,24 +247,24 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 			}
 		})
 	}
-	d.woff[n] = uint32(len(d.words))
+	d.extStart[n] = uint32(len(d.words))
 	if badID != 0 {
 		return nil, fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", badID, d.kind(badID), bad, n-1)
 	}
-	d.cmap = resize(sc.cmap, int(n))
-	d.hypot = resize(sc.hypot, int(n))
-	d.ident = b.ident
+	d.canonical = resize(sc.canonical, int(n))
+	d.hypothetical = resize(sc.hypothetical, int(n))
+	d.identity = b.identity
 	d.baseStrs = b.strs
-	copy(d.cmap, b.ident[:start])
-	copy(d.hypot, b.unproc[:start])
-	d.hypot[0] = 0
+	copy(d.canonical, b.identity[:start])
+	copy(d.hypothetical, b.allUnprocessed[:start])
+	d.hypothetical[0] = 0
 	for id := start; id < n; id++ {
 		if k := d.kind(id); k == btf.KindVar || k == btf.KindDatasec {
-			d.cmap[id] = id
+			d.canonical[id] = id
 		} else {
-			d.cmap[id] = unprocessed
+			d.canonical[id] = unprocessed
 		}
-		d.hypot[id] = unprocessed
+		d.hypothetical[id] = unprocessed
 	}
 	return d, nil
 }

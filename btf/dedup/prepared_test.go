@@ -11,20 +11,19 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// TestDedupOntoEqualsDedup: a prepared base gives Dedup's result byte for
+// TestPreparedBaseEqualsDedup: a prepared base gives Dedup's result byte for
 // byte, and the same Mapping, on real module BTF (pahole 1.31's split BTF
-// of the Debian modules against the vmlinux BTF), each module alone and
-// (in -short mode 16 of them) and, for every 8th, two neighbours merged (so that there is real work: every type of the
-// second one has a twin in the first or in the base), with and without
-// KeepDuplicateVars, with two goroutines sharing the Base.
-func TestDedupOntoEqualsDedup(t *testing.T) {
-	basePath, data := embedded(t)
-	tarball := filepath.Join(filepath.Dir(basePath), "modules-pahole-1.31-head.tar.xz")
-	if _, err := os.Stat(tarball); err != nil {
-		skipOrFailRef(t, err)
-	}
+// of the Debian modules against the vmlinux BTF): each module alone (16
+// of them with -short) and, for every 8th, two neighbours merged (so that
+// there is real work: every type of the second one has a twin in the
+// first or in the base), with and without KeepDuplicateVars, with two
+// goroutines sharing the Base.
+func TestPreparedBaseEqualsDedup(t *testing.T) {
+	_, data := embedded(t)
+	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
 	dir := t.TempDir()
 	if out, err := exec.Command("tar", "-xJf", tarball, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
@@ -56,12 +55,14 @@ func TestDedupOntoEqualsDedup(t *testing.T) {
 		if err != nil {
 			return fmt.Errorf("%s: Dedup: %v", name, err)
 		}
-		got, gm, err := DedupOnto(pb, in, opts)
+		onto := opts
+		onto.Base = pb
+		got, gm, err := Dedup(in, onto)
 		if err != nil {
-			return fmt.Errorf("%s: DedupOnto: %v", name, err)
+			return fmt.Errorf("%s: Dedup with a prepared base: %v", name, err)
 		}
 		if !bytes.Equal(got.Marshal(nil), want.Marshal(nil)) {
-			return fmt.Errorf("%s: DedupOnto gives %d types, Dedup %d, and the bytes differ", name, got.NumTypes(), want.NumTypes())
+			return fmt.Errorf("%s: Dedup with a prepared base gives %d types, Dedup %d, and the bytes differ", name, got.NumTypes(), want.NumTypes())
 		}
 		for id := in.FirstID(); id < in.NextID(); id++ {
 			if gm.Map(id) != wm.Map(id) {
@@ -117,14 +118,14 @@ func TestDedupOntoEqualsDedup(t *testing.T) {
 	t.Logf("%d modules, alone and paired", len(mods))
 }
 
-// TestDedupOntoStandalone: a standalone BTF (a whole vmlinux BTF, pahole
+// TestPreparedBaseStandalone: a standalone BTF (a whole vmlinux BTF, pahole
 // 1.24's) deduplicated onto the prepared base gives what Dedup gives for
 // it merged onto the base.
-func TestDedupOntoStandalone(t *testing.T) {
-	basePath, data := embedded(t)
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(basePath), "pahole-1.24-j1.btf"))
+func TestPreparedBaseStandalone(t *testing.T) {
+	_, data := embedded(t)
+	raw, err := os.ReadFile(testenv.Reference(t, "debian-6.1.0-57-cloud/pahole-1.24-j1.btf"))
 	if err != nil {
-		skipOrFailRef(t, err)
+		t.Fatal(err)
 	}
 	base := mustParse(t, data, nil)
 	pb, err := PrepareBase(base)
@@ -141,7 +142,7 @@ func TestDedupOntoStandalone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ { // the second time on reused memory
-		got, gm, err := DedupOnto(pb, in, Options{KeepDuplicateVars: true})
+		got, gm, err := Dedup(in, Options{KeepDuplicateVars: true, Base: pb})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,8 +158,8 @@ func TestDedupOntoStandalone(t *testing.T) {
 	t.Logf("%d types onto a base of %d: %d left", in.NumTypes(), base.NumTypes(), want.NumTypes())
 }
 
-// TestDedupOntoWrongBase: an input split against another base is refused.
-func TestDedupOntoWrongBase(t *testing.T) {
+// TestPreparedBaseWrongBase: an input split against another base is refused.
+func TestPreparedBaseWrongBase(t *testing.T) {
 	a := btf.NewSpec()
 	a.Add("int", btf.KindInt, 0, false, 4, 0x01000020)
 	b := btf.NewSpec()
@@ -169,20 +170,10 @@ func TestDedupOntoWrongBase(t *testing.T) {
 	}
 	in := btf.NewSplitSpec(b)
 	in.Add("long", btf.KindInt, 0, false, 8, 0x01000040)
-	if _, _, err := DedupOnto(pb, in, Options{}); err == nil {
-		t.Error("DedupOnto accepted a Spec split against another base")
+	if _, _, err := Dedup(in, Options{Base: pb}); err == nil {
+		t.Error("Dedup with a prepared base accepted a Spec split against another base")
 	}
 	if _, err := PrepareBase(in); err == nil {
 		t.Error("PrepareBase accepted split BTF")
 	}
-}
-
-// skipOrFailRef skips a test whose reference file is missing, or fails it
-// under CI=true.
-func skipOrFailRef(t *testing.T, err error) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatal(err)
-	}
-	t.Skipf("SKIP: %v", err)
 }

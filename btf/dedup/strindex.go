@@ -3,13 +3,15 @@ package dedup
 import (
 	"hash/maphash"
 	"math/bits"
+
+	"github.com/btfkit/btfkit/btf"
 )
 
 // strIndex finds strings of a base's string table, as btf.Spec.FindString
 // does for a complete base (the first place a string starts, "" at 0), in
-// a table made for the lookups a DedupOnto run makes of every string of
-// its input, most of them in a table of 100,000 strings shared by all
-// runs: one 4-byte slot per probe (a hash tag and the offset; a vmlinux's
+// a table made for the lookups a run against a prepared Base makes of
+// every string of its input, most of them in a table of 100,000 strings
+// shared by all runs: one 4-byte slot per probe (a hash tag and the offset; a vmlinux's
 // fits in 512 KiB, a core's second-level cache) and one comparison with
 // the table's bytes, where a map of strings reads a group of control
 // bytes, a string header and the string itself, in three cache lines of a
@@ -40,17 +42,13 @@ func newStrIndex(strs []byte) *strIndex {
 	}
 	x := &strIndex{strs: strs, slots: make([]uint32, size), offBits: offBits, seed: maphash.MakeSeed()}
 	for i := 0; i < len(strs); {
-		j := i
-		for j < len(strs) && strs[j] != 0 {
-			j++
-		}
-		if j > i && j < len(strs) {
-			s := strs[i:j]
-			if sl, tag, found := x.slot(string(s)); !found {
+		s := btf.CString(strs[i:])
+		if s != "" && i+len(s) < len(strs) { // NUL-terminated
+			if sl, tag, found := x.slot(s); !found {
 				*sl = tag<<offBits | uint32(i+1)
 			}
 		}
-		i = j + 1
+		i += len(s) + 1
 	}
 	return x
 }

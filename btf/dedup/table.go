@@ -23,9 +23,9 @@ type table struct {
 	// entries come before this table's own, which are indexed on their
 	// own (buckets, bits) in an order-keeping way.
 	base *table
-	// fz, when not nil, holds the same candidates laid out for reading
+	// frozen, when not nil, holds the same candidates laid out for reading
 	// (see freeze); the table must not change afterwards.
-	fz *frozen
+	frozen *frozen
 }
 
 // An overlay is a table that starts as a copy of a prepared one (a
@@ -62,13 +62,13 @@ type frozenSlot struct {
 	v   uint32 // the ID when n is 1, else the first in vals
 }
 
-// freeze indexes t's candidates by key (t.fz); t must not change after.
+// freeze indexes t's candidates by key (t.frozen); t must not change after.
 func (t *table) freeze() {
 	bits := uint(minBits)
 	for 1<<bits*3 < 4*len(t.keys) {
 		bits++
 	}
-	fz := &frozen{slots: make([]frozenSlot, 1<<bits), bits: bits}
+	idx := &frozen{slots: make([]frozenSlot, 1<<bits), bits: bits}
 	mask := uint64(1)<<bits - 1
 	// A key's entries are all in one chain: group each chain's by key,
 	// in chain order.
@@ -105,25 +105,25 @@ func (t *table) freeze() {
 			}
 			sl := frozenSlot{key: k, n: uint32(len(ids)), v: ids[0]}
 			if len(ids) > 1 {
-				sl.v = uint32(len(fz.vals))
-				fz.vals = append(fz.vals, ids...)
+				sl.v = uint32(len(idx.vals))
+				idx.vals = append(idx.vals, ids...)
 			}
 			for j := hashBits(k, bits); ; j = (j + 1) & mask {
-				if fz.slots[j].n == 0 {
-					fz.slots[j] = sl
+				if idx.slots[j].n == 0 {
+					idx.slots[j] = sl
 					break
 				}
 			}
 		}
 	}
-	t.fz = fz
+	t.frozen = idx
 }
 
 // cands is table.cands for a frozen table.
-func (fz *frozen) cands(key uint64, fn func(id uint32) bool) {
-	mask := uint64(len(fz.slots) - 1)
-	for i := hashBits(key, fz.bits); ; i = (i + 1) & mask {
-		sl := &fz.slots[i]
+func (f *frozen) cands(key uint64, fn func(id uint32) bool) {
+	mask := uint64(len(f.slots) - 1)
+	for i := hashBits(key, f.bits); ; i = (i + 1) & mask {
+		sl := &f.slots[i]
 		if sl.n == 0 {
 			return
 		}
@@ -134,7 +134,7 @@ func (fz *frozen) cands(key uint64, fn func(id uint32) bool) {
 			fn(sl.v)
 			return
 		}
-		for _, id := range fz.vals[sl.v : sl.v+sl.n] {
+		for _, id := range f.vals[sl.v : sl.v+sl.n] {
 			if !fn(id) {
 				return
 			}
@@ -161,7 +161,7 @@ func (t *table) add(key uint64, id uint32) {
 		}
 		t.materialize()
 	}
-	t.fz = nil
+	t.frozen = nil
 	if len(t.buckets) == 0 || (len(t.keys)+1)*4/3 > len(t.buckets) {
 		t.grow()
 	}
@@ -198,8 +198,8 @@ func (t *table) cands(key uint64, fn func(id uint32) bool) {
 		}
 		t = t.base
 	}
-	if t.fz != nil {
-		t.fz.cands(key, fn)
+	if t.frozen != nil {
+		t.frozen.cands(key, fn)
 		return
 	}
 	t.walk(key, fn)
@@ -274,7 +274,7 @@ func (t *table) push(key uint64, id uint32) {
 // table.
 func (t *table) reset() {
 	t.base = nil
-	t.fz = nil
+	t.frozen = nil
 	t.buckets = t.buckets[:0]
 	t.bits = 0
 	t.keys = t.keys[:0]

@@ -39,7 +39,7 @@ func testOverlay(t *testing.T, freeze bool) {
 		}
 		if freeze {
 			base.freeze()
-			if base.fz == nil {
+			if base.frozen == nil {
 				t.Fatal("no frozen chains")
 			}
 		}
@@ -96,7 +96,7 @@ func BenchmarkBaseCands(b *testing.B) {
 	}
 	rand.New(rand.NewSource(1)).Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 	linked := pb.tab
-	linked.fz = nil
+	linked.frozen = nil
 	n := 0
 	for _, c := range []struct {
 		name string

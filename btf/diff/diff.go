@@ -263,7 +263,7 @@ func (r *renderer) roots(opts Options) map[string][]rendering {
 	refd := make([]bool, s.NextID()-s.FirstID())
 	for id := s.FirstID(); id < s.NextID(); id++ {
 		_, info, st, ext := s.RawType(id)
-		if !opts.included(btf.Kind(info >> 24 & 0x1f)) {
+		if !opts.included(btf.KindOf(info)) {
 			continue // a reference from a left-out kind does not count
 		}
 		e := append([]uint32(nil), ext...)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // sample builds a small BTF; the knobs introduce one difference each, and
@@ -156,9 +157,9 @@ func TestKindFilters(t *testing.T) {
 }
 
 func TestReferenceSelf(t *testing.T) {
-	data, err := os.ReadFile("../../../shared/reference/debian-6.1.0-57-cloud/embedded.btf")
+	data, err := os.ReadFile(testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf"))
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		t.Fatal(err)
 	}
 	a, err := btf.Parse(data, nil)
 	if err != nil {

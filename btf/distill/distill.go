@@ -41,7 +41,7 @@ func Distill(src *btf.Spec) (base, split *btf.Spec, err error) {
 		}
 		name, info, size, ext := src.RawType(btf.TypeID(id))
 		str := src.String(name)
-		switch k := btf.Kind(info >> 24 & 0x1f); k {
+		switch k := btf.KindOf(info); k {
 		case btf.KindInt, btf.KindFloat, btf.KindFwd:
 			base.AddRaw(base.AddString(str), info, size, ext...)
 		case btf.KindStruct, btf.KindUnion:
@@ -85,7 +85,7 @@ func Distill(src *btf.Spec) (base, split *btf.Spec, err error) {
 			continue
 		}
 		name, info, _, _ := src.RawType(btf.TypeID(id))
-		switch btf.Kind(info >> 24 & 0x1f) {
+		switch btf.KindOf(info) {
 		case btf.KindInt, btf.KindFloat, btf.KindFwd:
 			continue
 		case btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64:
@@ -134,7 +134,7 @@ func (d *distiller) markRefs(id uint32) error {
 			return fmt.Errorf("distill: type [%d] refers to type %d, past the last type", id, r)
 		}
 		name, rinfo, _, _ := d.src.RawType(btf.TypeID(r))
-		k := btf.Kind(rinfo >> 24 & 0x1f)
+		k := btf.KindOf(rinfo)
 		switch k {
 		case btf.KindInt, btf.KindFloat, btf.KindFwd, btf.KindArray,
 			btf.KindStruct, btf.KindUnion, btf.KindTypedef, btf.KindEnum,

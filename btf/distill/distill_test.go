@@ -2,7 +2,6 @@ package distill
 
 import (
 	"bytes"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,42 +11,29 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
-
-var refDir = refdata.Dir + "/reference/debian-6.1.0-57-cloud"
 
 // distilledModules are the modules of distilled-pahole-1.31.tar.xz.
 var distilledModules = strings.Fields("sctp xfs mlx5_core btrfs kvm kvm-intel cifs nf_tables vxlan nf_conntrack 8021q iptable_filter vfat bonding tun virtio_net nfsd ib_core dm-mod fuse")
-
-func skipOrFail(t *testing.T, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf("SKIP: "+format, args...)
-}
 
 // references unpacks pahole 1.31's split module BTFs (against the vmlinux
 // BTF) and its distilled outputs for the same modules.
 func references(t *testing.T) (base *btf.Spec, modules, distilled string) {
 	t.Helper()
-	for _, f := range []string{"embedded.btf", "modules-pahole-1.31-head.tar.xz", "distilled-pahole-1.31.tar.xz"} {
-		if _, err := os.Stat(filepath.Join(refDir, f)); err != nil {
-			skipOrFail(t, "%v", err)
-		}
-	}
-	base, err := btf.LoadFile(filepath.Join(refDir, "embedded.btf"), nil)
+	ref := func(name string) string { return testenv.Reference(t, "debian-6.1.0-57-cloud/"+name) }
+	base, err := btf.LoadFile(ref("embedded.btf"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	modules, distilled = filepath.Join(dir, "btf"), filepath.Join(dir, "distilled")
 	os.Mkdir(distilled, 0o755)
-	args := []string{"-xJf", filepath.Join(refDir, "modules-pahole-1.31-head.tar.xz"), "-C", dir}
+	args := []string{"-xJf", ref("modules-pahole-1.31-head.tar.xz"), "-C", dir}
 	for _, m := range distilledModules {
 		args = append(args, "btf/"+m+".btf")
 	}
-	for _, c := range [][]string{args, {"-xJf", filepath.Join(refDir, "distilled-pahole-1.31.tar.xz"), "-C", distilled}} {
+	for _, c := range [][]string{args, {"-xJf", ref("distilled-pahole-1.31.tar.xz"), "-C", distilled}} {
 		if out, err := exec.Command("tar", c...).CombinedOutput(); err != nil {
 			t.Fatalf("tar %v: %v\n%s", c, err, out)
 		}
@@ -135,11 +121,11 @@ func TestDistillMatchesPahole131(t *testing.T) {
 			// the split BTF (pointers, typedefs, ... of base types):
 			// deduplicated against the base, it is the module's BTF, as is
 			// the module's BTF deduplicated once more.
-			back, _, err := dedup.DedupOnto(pb, rel, dedup.Options{KeepDuplicateVars: true})
+			back, _, err := dedup.Dedup(rel, dedup.Options{KeepDuplicateVars: true, Base: pb})
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, _, err := dedup.DedupOnto(pb, mod, dedup.Options{KeepDuplicateVars: true})
+			again, _, err := dedup.Dedup(mod, dedup.Options{KeepDuplicateVars: true, Base: pb})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,44 +7,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
-
-var buildOnce struct {
-	sync.Once
-	bin string
-	err error
-}
-
-// btfkitBinary builds the command once per test run.
-func btfkitBinary(t *testing.T) string {
-	t.Helper()
-	b := &buildOnce
-	b.Do(func() {
-		dir, err := os.MkdirTemp("", "btfkit-cli-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.bin = filepath.Join(dir, "btfkit")
-		out, err := exec.Command("go", "build", "-o", b.bin, ".").CombinedOutput()
-		if err != nil {
-			b.err = errors.New(string(out))
-		}
-	})
-	if b.err != nil {
-		t.Fatalf("building btfkit: %v", b.err)
-	}
-	return b.bin
-}
 
 // runBtfkit runs the command and returns its output and exit status.
 func runBtfkit(t *testing.T, wrap []string, args ...string) (string, int) {
 	t.Helper()
-	bin := btfkitBinary(t)
+	bin := testenv.Btfkit(t)
 	argv := append(append(append([]string{}, wrap...), bin), args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var out bytes.Buffer
@@ -103,7 +75,7 @@ func TestCheckCommand(t *testing.T) {
 
 	out, code = runBtfkit(t, nil, "check", "--kernel", good, bad)
 	if strings.Contains(out, "kernel: cannot ask") {
-		t.Logf("SKIP: kernel half: %s", out)
+		testenv.SkipPartOrFail(t, "kernel half: %s", out)
 		return
 	}
 	if code != 1 || !strings.Contains(out, good+": kernel: accepted\n") ||
@@ -118,10 +90,10 @@ func TestCheckCommand(t *testing.T) {
 func TestCheckCommandNotPermitted(t *testing.T) {
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil || os.Geteuid() != 0 {
-		t.Skip("SKIP: needs root and setpriv to drop privileges")
+		testenv.SkipOrFail(t, "needs root and setpriv (util-linux) to drop privileges")
 	}
 	good, _ := writeTestBTF(t)
-	bin := btfkitBinary(t)
+	bin := testenv.Btfkit(t)
 	// The unprivileged user must reach the binary and the input.
 	dir, err := os.MkdirTemp("", "btfkit-check-")
 	if err != nil {
@@ -144,6 +116,9 @@ func TestCheckCommandNotPermitted(t *testing.T) {
 	wrap := []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"}
 	out, code := runBtfkit(t, wrap, "check", "--kernel", good)
 	if strings.Contains(out, "kernel: accepted") {
+		// A plain skip: whether unprivileged bpf() is allowed is the
+		// kernel's setting (kernel.unprivileged_bpf_disabled), not
+		// something CI installs.
 		t.Skip("SKIP: unprivileged bpf() is allowed here")
 	}
 	if code != 2 || !strings.Contains(out, good+": OK (3 types)\n") || !strings.Contains(out, "kernel: cannot ask: bpf(BPF_BTF_LOAD) not permitted here") {

@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -30,7 +29,8 @@ archive: several BTF blobs back to back, as 'ld -r' leaves them; each member
 is one input), concatenates them in order, deduplicates the result with
 libbpf's btf__dedup semantics and writes raw BTF to OUT. With --base the
 inputs are split BTF against that base and so is the output (module BTF).
-OUT is written to a temporary file and renamed, never left half-written.`,
+OUT is written to a temporary file and renamed, never left half-written (a
+device or pipe such as /dev/stdout is written to directly).`,
 	Example: `  # Two per-object BTFs into one
   btfkit dedup -o all.btf a.o b.o
 
@@ -75,38 +75,13 @@ func runDedup(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	t2 := time.Now()
-	if err := writeFileAtomic(dedupOpts.out, out.Marshal(nil)); err != nil {
+	if err := writeOutput(dedupOpts.out, out.Marshal(nil)); err != nil {
 		return err
 	}
 	if dedupOpts.verbose {
 		fmt.Fprintf(os.Stderr, "btfkit dedup: %d members, %d types in, %d types out; load %v, dedup %v, write %v\n",
 			len(specs), merged.NumTypes(), out.NumTypes(), t1.Sub(t0).Round(time.Millisecond),
 			t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path and renames
-// it over path, so that path is either untouched or complete.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

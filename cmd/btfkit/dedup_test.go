@@ -2,70 +2,24 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
-
-// The dedup/diff command tests build and run the command as a process,
-// with helpers of their own (names prefixed dedupCmd) so that they do not
-// depend on other test files' helpers.
-var dedupCmdBin struct {
-	sync.Once
-	path string
-	err  error
-}
-
-func dedupCmdBinary(t *testing.T) string {
-	t.Helper()
-	b := &dedupCmdBin
-	b.Do(func() {
-		dir, err := os.MkdirTemp("", "btfkit-dedup-cmd-test-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, "btfkit")
-		if out, err := exec.Command("go", "build", "-o", b.path, ".").CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.path
-}
-
-// dedupCmdRun runs the command and returns stdout, stderr and exit status.
-func dedupCmdRun(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(dedupCmdBinary(t), args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stdout.String(), stderr.String(), code
-}
-
-const dedupTestEmbedded = "../../../shared/reference/debian-6.1.0-57-cloud/embedded.btf"
 
 // TestDedupCommandEmbeddedTwice: 'btfkit dedup' over an archive of two
 // copies of the vmlinux BTF gives its 95,265 types back ('btfkit diff'
 // finds nothing), the same bytes for any -j, and diff exits 1 on a real
 // difference.
 func TestDedupCommandEmbeddedTwice(t *testing.T) {
-	data, err := os.ReadFile(dedupTestEmbedded)
+	ref := func(name string) string { return testenv.Reference(t, "debian-6.1.0-57-cloud/"+name) }
+	embedded := ref("embedded.btf")
+	data, err := os.ReadFile(embedded)
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	archive := filepath.Join(dir, "2x.btf")
@@ -73,10 +27,10 @@ func TestDedupCommandEmbeddedTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.btf")
-	if _, stderr, code := dedupCmdRun(t, "dedup", "-o", out, archive); code != 0 {
+	if _, stderr, code := btfkit(t, "dedup", "-o", out, archive); code != 0 {
 		t.Fatalf("dedup: exit %d: %s", code, stderr)
 	}
-	stdout, stderr, code := dedupCmdRun(t, "diff", out, dedupTestEmbedded)
+	stdout, stderr, code := btfkit(t, "diff", out, embedded)
 	if code != 0 {
 		t.Fatalf("diff against embedded.btf: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -89,10 +43,10 @@ func TestDedupCommandEmbeddedTwice(t *testing.T) {
 	want, _ := os.ReadFile(out)
 	for _, args := range [][]string{
 		{"-j", "1", archive},
-		{"-j", "8", dedupTestEmbedded, archive, dedupTestEmbedded},
+		{"-j", "8", embedded, archive, embedded},
 	} {
 		o := filepath.Join(dir, "j.btf")
-		if _, stderr, code := dedupCmdRun(t, append([]string{"dedup", "-o", o}, args...)...); code != 0 {
+		if _, stderr, code := btfkit(t, append([]string{"dedup", "-o", o}, args...)...); code != 0 {
 			t.Fatalf("dedup %v: exit %d: %s", args, code, stderr)
 		}
 		if got, _ := os.ReadFile(o); !bytes.Equal(got, want) {
@@ -101,12 +55,12 @@ func TestDedupCommandEmbeddedTwice(t *testing.T) {
 	}
 
 	// A real difference: exit 1 and a listing.
-	stdout, _, code = dedupCmdRun(t, "diff", out, "../../../shared/reference/debian-6.1.0-57-cloud/pahole-1.24-j1.btf")
+	stdout, _, code = btfkit(t, "diff", out, ref("pahole-1.24-j1.btf"))
 	if code != 1 || !strings.Contains(stdout, "- FLOAT double") {
 		t.Errorf("diff against pahole-1.24-j1.btf: exit %d, want 1 and '- FLOAT double':\n%.2000s", code, stdout)
 	}
-	_, _, code = dedupCmdRun(t, "diff", "--exclude-kinds", "FUNC,FUNC_PROTO,VAR,DATASEC", out,
-		"../../../shared/reference/debian-6.1.0-57-cloud/pahole-1.31-head.btf")
+	_, _, code = btfkit(t, "diff", "--exclude-kinds", "FUNC,FUNC_PROTO,VAR,DATASEC", out,
+		ref("pahole-1.31-head.btf"))
 	if code != 0 {
 		t.Errorf("diff --exclude-kinds FUNC,FUNC_PROTO,VAR,DATASEC against pahole 1.31: exit %d, want 0", code)
 	}
@@ -120,7 +74,7 @@ func TestDedupCommandBadInput(t *testing.T) {
 	os.WriteFile(bad, []byte("\x9f\xeb\x01\x00\x18\x00\x00\x00garbage"), 0o644)
 	out := filepath.Join(dir, "out.btf")
 	os.WriteFile(out, []byte("old"), 0o644)
-	_, stderr, code := dedupCmdRun(t, "dedup", "-o", out, bad)
+	_, stderr, code := btfkit(t, "dedup", "-o", out, bad)
 	if code != 1 || !strings.Contains(stderr, "bad.btf") {
 		t.Errorf("exit %d, stderr %q: want 1 and the file named", code, stderr)
 	}
@@ -130,7 +84,7 @@ func TestDedupCommandBadInput(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, ".out.btf.tmp*")); len(m) != 0 {
 		t.Errorf("temporary files left: %v", m)
 	}
-	if _, _, code := dedupCmdRun(t, "diff", "--kinds", "BOGUS", bad, bad); code != 1 {
+	if _, _, code := btfkit(t, "diff", "--kinds", "BOGUS", bad, bad); code != 1 {
 		t.Errorf("diff --kinds BOGUS: exit %d, want 1", code)
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/cdump"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +65,7 @@ func init() {
 	registerDumpFormat("raw", dumpFormat{
 		Help:    "one line per type and per member, byte-identical to 'bpftool btf dump file FILE'",
 		Heading: func(label string) string { return "# " + label + "\n" },
-		Dump:    btf.DumpRaw,
+		Dump:    cdump.WriteRaw,
 	})
 }
 

@@ -3,61 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
-
-var dumpTestBin struct {
-	sync.Once
-	path string
-	err  error
-}
-
-// dumpTestBinary builds the command once per test binary; the tests run it as
-// a process to see exactly what a user sees: stdout, stderr, exit status.
-func dumpTestBinary(t *testing.T) string {
-	t.Helper()
-	b := &dumpTestBin
-	b.Do(func() {
-		dir, err := os.MkdirTemp("", "btfkit-cmd-test-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, "btfkit")
-		out, err := exec.Command("go", "build", "-o", b.path, ".").CombinedOutput()
-		if err != nil {
-			b.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.path
-}
-
-// runDumpCmd runs the command and returns stdout, stderr and exit status.
-func runDumpCmd(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(dumpTestBinary(t), args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stdout.String(), stderr.String(), code
-}
 
 func dumpTestObject(t *testing.T, name string) string {
 	t.Helper()
@@ -72,7 +25,7 @@ func TestDumpCommandMatchesBpftool(t *testing.T) {
 		inputs = append(inputs, "/sys/kernel/btf/vmlinux")
 	}
 	for _, in := range inputs {
-		got, stderr, code := runDumpCmd(t, "dump", in)
+		got, stderr, code := btfkit(t, "dump", in)
 		if code != 0 {
 			t.Fatalf("btfkit dump %s: exit %d: %s", in, code, stderr)
 		}
@@ -92,7 +45,7 @@ func TestDumpCommandArchiveAndSeveralFiles(t *testing.T) {
 	all := filepath.Join(t.TempDir(), "all.o")
 	testc.Run(t, "ld", append([]string{"-r", "-z", "muldefs", "-o", all}, objs...)...)
 
-	got, stderr, code := runDumpCmd(t, "dump", all)
+	got, stderr, code := btfkit(t, "dump", all)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -111,7 +64,7 @@ func TestDumpCommandArchiveAndSeveralFiles(t *testing.T) {
 		t.Logf("note: bpftool no longer prints only the first member of an archive; update dump --help")
 	}
 
-	got, stderr, code = runDumpCmd(t, "dump", objs[0], objs[1])
+	got, stderr, code = btfkit(t, "dump", objs[0], objs[1])
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -153,11 +106,11 @@ func TestDumpCommandErrors(t *testing.T) {
 		{[]string{"dump", trunc}, "btfkit: " + trunc + ": offset 0x8: type section"},
 		{[]string{"dump", notBTF}, "btfkit: " + notBTF + ": offset 0x0: not BTF: bad magic"},
 		{[]string{"dump", badKind}, "btfkit: " + badKind + ": offset 0x1c: type [1]: unknown kind 31"},
-		{[]string{"dump", filepath.Join(dir, "missing")}, "btfkit: open " + filepath.Join(dir, "missing")},
+		{[]string{"dump", filepath.Join(dir, "missing")}, "btfkit: " + filepath.Join(dir, "missing") + ": open: no such file"},
 		{[]string{"dump", "--base", notBTF, obj}, "btfkit: base: " + notBTF + ": offset 0x0"},
 		{[]string{"dump", "--format", "nosuch", obj}, `btfkit: unknown format "nosuch" (known: `},
 	} {
-		stdout, stderr, code := runDumpCmd(t, c.args...)
+		stdout, stderr, code := btfkit(t, c.args...)
 		if code != 1 || !strings.HasPrefix(stderr, c.want) || stdout != "" {
 			t.Errorf("btfkit %s: exit %d, stdout %q, stderr %q; want exit 1 and stderr starting %q",
 				strings.Join(c.args, " "), code, stdout, stderr, c.want)
@@ -167,7 +120,7 @@ func TestDumpCommandErrors(t *testing.T) {
 
 // TestDumpHelpListsFormats: --help lists the registered formats.
 func TestDumpHelpListsFormats(t *testing.T) {
-	out, _, code := runDumpCmd(t, "dump", "--help")
+	out, _, code := btfkit(t, "dump", "--help")
 	if code != 0 || !strings.Contains(out, "\n  raw ") || !strings.Contains(out, "btfkit dump /sys/kernel/btf/vmlinux") {
 		t.Fatalf("dump --help (exit %d):\n%s", code, out)
 	}
@@ -176,19 +129,8 @@ func TestDumpHelpListsFormats(t *testing.T) {
 // TestDumpCommandSplitWithoutBase: a module's split BTF without --base says
 // what is missing.
 func TestDumpCommandSplitWithoutBase(t *testing.T) {
-	_, modules, _ := refdata.KernelInputs()
-	var ko string
-	filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Name() == "vfat.ko" {
-			ko = p
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	if ko == "" {
-		t.Skipf("SKIP: no Debian modules (MODULES=%q)", modules)
-	}
-	_, stderr, code := runDumpCmd(t, "dump", ko)
+	ko := testenv.Module(t, "vfat")
+	_, stderr, code := btfkit(t, "dump", ko)
 	if code != 1 || !strings.Contains(stderr, "split BTF") || !strings.Contains(stderr, "--base") {
 		t.Fatalf("btfkit dump %s: exit %d, stderr %q", ko, code, stderr)
 	}

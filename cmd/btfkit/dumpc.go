@@ -11,6 +11,7 @@ package main
 // and takes over when --format c is chosen.
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -18,11 +19,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/cdump"
+	"github.com/btfkit/btfkit/elfx"
 	"github.com/spf13/cobra"
 )
 
@@ -184,19 +185,15 @@ func samePath(a, b string) bool {
 // elfPointerSize is 4 or 8 for a 32- or 64-bit ELF file, 0 otherwise; libbpf
 // takes a BTF's pointer size from the ELF it came from.
 func elfPointerSize(path string) int {
-	f, err := os.Open(path)
+	f, err := elfx.Open(path)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
-	var id [5]byte
-	if _, err := io.ReadFull(f, id[:]); err != nil || string(id[:4]) != "\x7fELF" {
-		return 0
-	}
-	switch id[4] {
-	case 1:
+	switch f.Class {
+	case elf.ELFCLASS32:
 		return 4
-	case 2:
+	case elf.ELFCLASS64:
 		return 8
 	}
 	return 0
@@ -212,20 +209,16 @@ func parseMapped(path string) (*btf.Spec, bool) {
 	if abs, err := filepath.Abs(path); err != nil || strings.HasPrefix(abs, btf.SysfsDir+"/") {
 		return nil, false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() < btf.HeaderLen || fi.Size() > 1<<31 {
 		return nil, false
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	m, err := elfx.Map(path)
 	if err != nil {
 		return nil, false
 	}
-	defer syscall.Munmap(data)
+	defer m.Close()
+	data := m.Bytes()
 	if _, _, n, err := btf.ParseHeader(data); err != nil || n < len(data)-8 {
 		return nil, false // not raw BTF, or an archive of several
 	}

@@ -1,90 +1,16 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
-
-// The helpers here have names of their own: other files of this package's
-// tests have theirs, which change with those files.
-var dumpcBin struct {
-	sync.Once
-	path string
-	err  error
-}
-
-// dumpcBinary builds the command once for these tests.
-func dumpcBinary(t *testing.T) string {
-	t.Helper()
-	b := &dumpcBin
-	b.Do(func() {
-		dir, err := os.MkdirTemp("", "btfkit-dumpc-test-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, "btfkit")
-		if out, err := exec.Command("go", "build", "-o", b.path, ".").CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.path
-}
-
-// runDumpc runs the command and returns stdout, stderr and exit status.
-func runDumpc(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(dumpcBinary(t), args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stdout.String(), stderr.String(), code
-}
-
-// dumpCKernelInputs returns the Debian vmlinux and one module (vxlan.ko),
-// skipping visibly (failing with CI=true) when they are not installed.
-func dumpCKernelInputs(t *testing.T) (vmlinux, module string) {
-	t.Helper()
-	vmlinux, modules, err := refdata.KernelInputs()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but the Debian kernel inputs are not installed: %v", err)
-		}
-		t.Skipf("SKIP: Debian kernel inputs not installed: %v", err)
-	}
-	filepath.WalkDir(modules, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Name() == "vxlan.ko" {
-			module = p
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	if module == "" {
-		t.Fatalf("vxlan.ko not found under %s", modules)
-	}
-	return vmlinux, module
-}
 
 // TestDumpCMatchesBpftool: 'btfkit dump --format c' prints bpftool's header
 // for the running kernel, the Debian vmlinux ELF and a module with --base,
@@ -102,14 +28,12 @@ func TestDumpCMatchesBpftool(t *testing.T) {
 			[]string{"/sys/kernel/btf/vmlinux"},
 			[]string{"btf", "dump", "file", "/sys/kernel/btf/vmlinux", "format", "c"}})
 	}
-	raw, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "reference", "host-6.18", "vmlinux.btf"))
-	if _, err := os.Stat(raw); err == nil { // raw BTF: read through a mapping
-		runs = append(runs, run{"raw-6.18", []string{raw}, []string{"btf", "dump", "file", raw, "format", "c"}})
-	} else {
-		t.Logf("SKIP: %s: %v", raw, err)
-	}
+	// Raw BTF: read through a mapping.
+	raw := testenv.Reference(t, "host-6.18/vmlinux.btf")
+	runs = append(runs, run{"raw-6.18", []string{raw}, []string{"btf", "dump", "file", raw, "format", "c"}})
 	t.Run("debian", func(t *testing.T) {
-		vm, mod := dumpCKernelInputs(t)
+		vm, _ := testenv.KernelInputs(t)
+		mod := testenv.Module(t, "vxlan")
 		runs = append(runs,
 			run{"vmlinux", []string{vm}, []string{"btf", "dump", "file", vm, "format", "c"}},
 			run{"module", []string{"--base", vm, mod}, []string{"-B", vm, "btf", "dump", "file", mod, "format", "c"}},
@@ -117,7 +41,7 @@ func TestDumpCMatchesBpftool(t *testing.T) {
 	})
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
-			got, stderr, code := runDumpc(t, append([]string{"dump", "--format", "c"}, r.ours...)...)
+			got, stderr, code := btfkit(t, append([]string{"dump", "--format", "c"}, r.ours...)...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -137,15 +61,8 @@ func TestDumpCOutputMake(t *testing.T) {
 	testc.Require(t, "make", "clang")
 	btfIn := "/sys/kernel/btf/vmlinux"
 	if _, err := os.Stat(btfIn); err != nil {
-		btfIn = filepath.Join("..", "..", "..", "shared", "reference", "host-6.18", "vmlinux.btf")
+		btfIn = testenv.Reference(t, "host-6.18/vmlinux.btf")
 	}
-	if _, err := os.Stat(btfIn); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but no kernel BTF to test with")
-		}
-		t.Skip("SKIP: no kernel BTF (/sys/kernel/btf/vmlinux or the reference 6.18 BTF)")
-	}
-	btfIn, _ = filepath.Abs(btfIn)
 	dir := t.TempDir()
 	makefile := `BTF ?= ` + btfIn + `
 prog.o: prog.c vmlinux.h
@@ -153,7 +70,7 @@ prog.o: prog.c vmlinux.h
 	clang -target bpf -O2 -g -c prog.c -o prog.o
 
 vmlinux.h: FORCE
-	` + dumpcBinary(t) + ` dump --format c -o $@ $(BTF)
+	` + testenv.Btfkit(t) + ` dump --format c -o $@ $(BTF)
 
 FORCE:
 .PHONY: FORCE
@@ -206,19 +123,19 @@ func TestDumpCChangedExitCode(t *testing.T) {
 	in := testc.Compile(t, filepath.Join(testc.CorpusDir(), "types.c"), testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf"}})
 	out := filepath.Join(t.TempDir(), "types.h")
 	args := []string{"dump", "--format", "c", "-o", out, "--changed-exit-code", "3", in}
-	if _, stderr, code := runDumpc(t, args...); code != 3 {
+	if _, stderr, code := btfkit(t, args...); code != 3 {
 		t.Errorf("first write: exit %d, want 3 (%s)", code, stderr)
 	}
-	if _, stderr, code := runDumpc(t, args...); code != 0 {
+	if _, stderr, code := btfkit(t, args...); code != 0 {
 		t.Errorf("unchanged: exit %d, want 0 (%s)", code, stderr)
 	}
-	if _, _, code := runDumpc(t, "dump", "--format", "c", "-o", out, in); code != 0 {
+	if _, _, code := btfkit(t, "dump", "--format", "c", "-o", out, in); code != 0 {
 		t.Errorf("without --changed-exit-code: exit %d, want 0", code)
 	}
-	if _, stderr, code := runDumpc(t, "dump", "-o", out, in); code != 1 || !strings.Contains(stderr, "--format c") {
+	if _, stderr, code := btfkit(t, "dump", "-o", out, in); code != 1 || !strings.Contains(stderr, "--format c") {
 		t.Errorf("-o with the raw format: exit %d, stderr %q; want 1 and a message naming --format c", code, stderr)
 	}
-	if _, stderr, code := runDumpc(t, "dump", "--format", "c", in, in); code != 1 || !strings.Contains(stderr, "--base") {
+	if _, stderr, code := btfkit(t, "dump", "--format", "c", in, in); code != 1 || !strings.Contains(stderr, "--base") {
 		t.Errorf("several inputs without a base: exit %d, stderr %q; want 1 and a hint at --base", code, stderr)
 	}
 }

@@ -2,15 +2,13 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/elfx"
 )
 
 func init() {
@@ -46,12 +44,9 @@ func init() {
 	rootCmd.AddCommand(cmd)
 }
 
+// dwarfStatsFail prints err naming path once: dwarf.Open's errors name it
+// already (*elfx.Error), the walk's get it added.
 func dwarfStatsFail(path string, err error) error {
-	// The path is printed once: "open FILE: no such file" becomes "open: no such file".
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path == path {
-		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	fmt.Fprintf(os.Stderr, "btfkit: %s: %s\n", path, strings.TrimPrefix(err.Error(), path+": "))
+	fmt.Fprintf(os.Stderr, "btfkit: %v\n", elfx.NamingFile(path, err))
 	return exitError{1}
 }

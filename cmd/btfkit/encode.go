@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -31,7 +30,9 @@ var encodeCmd = &cobra.Command{
 	Use:   "encode [-j N] [--features LIST] [--lang-exclude LIST] -o OUT FILE",
 	Short: "Encode the DWARF of an ELF file (vmlinux, module, object) as raw BTF",
 	Long: `encode converts the DWARF debug info of FILE to BTF the way pahole -J does and
-writes it as raw BTF to OUT (through a temporary file and a rename).
+writes it as raw BTF to OUT (through a temporary file and a rename; a device
+or pipe such as /dev/stdout is written to directly). FILE may be a compressed
+module (.ko.xz, .ko.zst, .ko.gz).
 
 Every compile unit is converted on its own, -j at a time; the pieces are merged
 in unit order and deduplicated, so the output does not depend on -j.
@@ -111,7 +112,7 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	t1 := time.Now()
-	if err := writeEncoded(encodeOpts.out, spec.Marshal(nil)); err != nil {
+	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {
 		return err
 	}
 	if encodeOpts.verbose {
@@ -140,32 +141,6 @@ func writeSkipReport(w io.Writer, rep *encode.FuncReport) {
 	for _, r := range reasons {
 		fmt.Fprintf(bw, "# %d %s\n", counts[r], r)
 	}
-}
-
-// writeEncoded writes data to path through a temporary file in the same
-// directory and a rename, so that path is never left half-written.
-func writeEncoded(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("%s: %w", path, werr)
-	}
-	return nil
 }
 
 // encodeFlags parses --features and --lang-exclude, for one file or many.

@@ -7,7 +7,6 @@ package main
 
 import (
 	"bytes"
-	"debug/elf"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/distill"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
@@ -41,7 +41,7 @@ func init() {
 	encodeCmd.Use = "encode [-j N] [--features LIST] [--base BASE] (-o OUT FILE | --out-dir DIR INPUT... | --in-place FILE...)"
 	encodeCmd.Example += `
   btfkit encode --base vmlinux -o xfs.btf xfs.ko
-  btfkit encode --base vmlinux.btf --out-dir btf/ /usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64
+  btfkit encode --base vmlinux.btf --out-dir btf/ /usr/lib/debug/lib/modules/$(uname -r)
   btfkit encode --base vmlinux --features=+distilled_base --in-place mymod.ko`
 	encodeCmd.Long += `
 
@@ -51,7 +51,7 @@ does: types equal to types of BASE are not repeated but refer to BASE's IDs.
 -j modules at a time, each to DIR/NAME.btf (NAME: the file name without
 .ko[.xz|.zst|.gz]); each output is what a run on that module alone writes.
 An INPUT may be a directory, searched for modules; compressed modules are
-decompressed to a temporary file. A progress bar is shown when standard
+decompressed in memory. A progress bar is shown when standard
 error is a terminal; a summary is printed at the end. When modules fail,
 the others are still written, each failure is named, and the exit status
 is 1. --in-place writes the BTF into each input as its .BTF section instead
@@ -94,7 +94,7 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var base *encode.Base
+	var base *dedup.Base
 	if encodeModOpts.base != "" {
 		if base, err = encode.LoadBase(encodeModOpts.base); err != nil {
 			return fmt.Errorf("--base: %w", err)
@@ -104,11 +104,11 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 
 	// One file to -o: no batch machinery.
 	if encodeOpts.out != "" {
-		spec, err := encode.EncodeModule(args[0], base, opts, "")
+		spec, err := encode.EncodeSplit(args[0], base, opts)
 		if err != nil {
 			return err
 		}
-		return writeEncoded(encodeOpts.out, spec.Marshal(nil))
+		return writeOutput(encodeOpts.out, spec.Marshal(nil))
 	}
 
 	var mods []encode.Module
@@ -151,7 +151,7 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 			if encodeModOpts.inPlace {
 				err = writeInPlace(r.Module.Path, r.Spec, distilled)
 			} else {
-				err = writeEncoded(filepath.Join(encodeModOpts.outDir, r.Module.Name+".btf"), r.Spec.Marshal(nil))
+				err = writeOutput(filepath.Join(encodeModOpts.outDir, r.Module.Name+".btf"), r.Spec.Marshal(nil))
 			}
 		}
 		mu.Lock()
@@ -202,21 +202,17 @@ func writeInPlace(path string, spec *btf.Spec, distilled bool) error {
 var inPlaceHook func(tmp string) error
 
 // writeSections sets sections of the ELF file at path (elfx.WriteSections:
-// one temporary copy, one rename). Before the copy replaces path, debug/elf
-// must read every section back as written.
+// one temporary copy, one rename). Before the copy replaces path, the
+// reader (elfx, over debug/elf) must read every section back as written.
 func writeSections(path string, secs []elfx.Section) error {
 	return elfx.WriteSections(path, secs, func(tmp string) error {
-		f, err := elf.Open(tmp)
+		f, err := elfx.Open(tmp)
 		if err != nil {
 			return fmt.Errorf("the written file does not read back: %w", err)
 		}
 		defer f.Close()
 		for _, s := range secs {
-			sec := f.Section(s.Name)
-			if sec == nil {
-				return fmt.Errorf("the written file has no section %s", s.Name)
-			}
-			got, err := sec.Data()
+			got, err := f.SectionData(s.Name)
 			if err != nil || !bytes.Equal(got, s.Data) {
 				return fmt.Errorf("section %s does not read back as written (%d bytes, want %d; %v)", s.Name, len(got), len(s.Data), err)
 			}

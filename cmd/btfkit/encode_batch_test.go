@@ -6,99 +6,23 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
-	"github.com/btfkit/btfkit/internal/refdata"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-var (
-	modRefDir  = refdata.Dir + "/reference/debian-6.1.0-57-cloud"
-	modBaseBTF = modRefDir + "/embedded.btf"
-)
-
-// modSkip skips the test, or fails it under CI=true.
-func modSkip(t testing.TB, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf("SKIP: "+format, args...)
-}
-
-// modInputs returns the Debian vmlinux and module directory
-// (/work/shared/tools/kernel-inputs), skipping when they are absent.
-func modInputs(t testing.TB) (vmlinux, modules string) {
-	t.Helper()
-	vmlinux, modules, err := refdata.KernelInputs()
-	if err != nil {
-		modSkip(t, "the Debian kernel is not installed: %v", err)
-	}
-	for _, p := range []string{vmlinux, modules, modBaseBTF} {
-		if _, err := os.Stat(p); p == "" || err != nil {
-			modSkip(t, "kernel input %q not available", p)
-		}
-	}
-	return vmlinux, modules
-}
-
-// modSubset returns n module paths spread over the Debian package.
-func modSubset(t testing.TB, n int) []string {
-	_, dir := modInputs(t)
-	var all []string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ko") {
-			all = append(all, p)
-		}
-		return nil
-	})
-	sort.Strings(all)
-	var out []string
-	for i := 0; i < len(all) && len(out) < n; i += max(1, len(all)/n) {
-		out = append(out, all[i])
-	}
-	return out
-}
-
-// modFind returns the path of one Debian module.
-func modFind(t testing.TB, name string) string {
-	_, dir := modInputs(t)
-	var found string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Name() == name+".ko" {
-			found = p
-		}
-		return nil
-	})
-	if found == "" {
-		t.Fatalf("module %s not found under %s", name, dir)
-	}
-	return found
-}
-
-// runCmd runs a command, returning stdout, stderr and the exit status.
-func runCmd(t testing.TB, name string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), errb.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), errb.String(), ee.ExitCode()
-	}
-	t.Fatalf("running %s %v: %v", name, args, err)
-	return "", "", -1
+// modBase is the Debian vmlinux's .BTF (the reference embedded.btf): the
+// base the modules are encoded against.
+func modBase(t testing.TB) string {
+	return testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
 }
 
 func copyFile(t testing.TB, src, dst string) {
@@ -141,12 +65,13 @@ func fileHash(t testing.TB, path string) [32]byte {
 // OUT mod.ko` writes for it alone; no progress bar when standard error is
 // not a terminal, one summary line.
 func TestEncodeOutDirEqualsOneByOne(t *testing.T) {
+	modBaseBTF := modBase(t)
 	n := 30
 	if testing.Short() {
 		n = 6
 	}
-	mods := modSubset(t, n)
-	bin := btfkitBinary(t)
+	mods := testenv.ModuleSample(t, n)
+	bin := testenv.Btfkit(t)
 	dir := t.TempDir()
 	batch := filepath.Join(dir, "batch")
 	_, stderr, code := runCmd(t, bin, append([]string{"encode", "-j2", "--base", modBaseBTF, "--out-dir", batch}, mods...)...)
@@ -173,8 +98,9 @@ func TestEncodeOutDirEqualsOneByOne(t *testing.T) {
 // TestEncodeOutDirFailures: with broken modules among good ones, the good
 // ones are written, every failed one is named, and the status is 1.
 func TestEncodeOutDirFailures(t *testing.T) {
-	mods := modSubset(t, 3)
-	bin := btfkitBinary(t)
+	modBaseBTF := modBase(t)
+	mods := testenv.ModuleSample(t, 3)
+	bin := testenv.Btfkit(t)
 	in := t.TempDir()
 	for _, m := range mods {
 		if err := os.Symlink(m, filepath.Join(in, filepath.Base(m))); err != nil {
@@ -208,7 +134,8 @@ func TestEncodeOutDirFailures(t *testing.T) {
 
 // TestEncodeFlagErrors: contradictory flags are refused.
 func TestEncodeFlagErrors(t *testing.T) {
-	bin := btfkitBinary(t)
+	modBaseBTF := modBase(t)
+	bin := testenv.Btfkit(t)
 	for _, args := range [][]string{
 		{"encode", "--out-dir", "d", "--in-place", "x.ko"},
 		{"encode", "-o", "x", "--out-dir", "d", "x.ko"},
@@ -228,13 +155,10 @@ func TestEncodeFlagErrors(t *testing.T) {
 // With +distilled_base it writes .BTF.base too, and bpftool reads the
 // .BTF against it. A failure at the last step leaves the file as it was.
 func TestEncodeInPlaceModule(t *testing.T) {
-	for _, tool := range []string{"readelf", "objcopy", "bpftool"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			modSkip(t, "%s not installed", tool)
-		}
-	}
-	src := modFind(t, "8021q")
-	bin := btfkitBinary(t)
+	modBaseBTF := modBase(t)
+	testc.Require(t, "readelf", "objcopy", "bpftool")
+	src := testenv.Module(t, "8021q")
+	bin := testenv.Btfkit(t)
 	dir := t.TempDir()
 	detached := filepath.Join(dir, "detached.btf")
 	if _, stderr, code := runCmd(t, bin, "encode", "--base", modBaseBTF, "-o", detached, src); code != 0 {
@@ -284,7 +208,7 @@ func TestEncodeInPlaceModule(t *testing.T) {
 	}
 	// The same BTF as pahole 1.31 writes there (the reference tarball).
 	ref := t.TempDir()
-	if out, err := exec.Command("tar", "-xJf", modRefDir+"/distilled-pahole-1.31.tar.xz", "-C", ref, "8021q.BTF", "8021q.BTF.base").CombinedOutput(); err != nil {
+	if out, err := exec.Command("tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.31.tar.xz"), "-C", ref, "8021q.BTF", "8021q.BTF.base").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v: %s", err, out)
 	}
 	for _, c := range [][]string{
@@ -352,13 +276,9 @@ func TestEncodeInPlaceVmlinux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP: copies the 590 MB vmlinux and encodes it five times, about 2-3 minutes (-short)")
 	}
-	for _, tool := range []string{"readelf", "objcopy", "bpftool", "prlimit"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			modSkip(t, "%s not installed", tool)
-		}
-	}
-	vmlinux, _ := modInputs(t)
-	bin := btfkitBinary(t)
+	testc.Require(t, "readelf", "objcopy", "bpftool", "prlimit")
+	vmlinux, _ := testenv.KernelInputs(t)
+	bin := testenv.Btfkit(t)
 	dir := t.TempDir()
 	detached := filepath.Join(dir, "vmlinux.btf")
 	if _, stderr, code := runCmd(t, bin, "encode", "-o", detached, vmlinux); code != 0 {
@@ -489,6 +409,9 @@ func TestEncodeInPlaceVmlinux(t *testing.T) {
 	t.Run("unwritable-directory", func(t *testing.T) {
 		if os.Geteuid() == 0 {
 			if out, err := exec.Command("chattr", "+i", fdir).CombinedOutput(); err != nil {
+				// A plain skip: chattr needs a file system with
+				// attributes (not tmpfs or overlayfs), which CI's
+				// temporary directory need not be.
 				t.Skipf("SKIP: running as root and chattr +i fails (%v: %s): no unwritable directory", err, out)
 			}
 			defer exec.Command("chattr", "-i", fdir).Run()
@@ -570,9 +493,10 @@ func sameExceptShdrPointer(t *testing.T, a, b string) {
 // ELF's .BTF (the Debian vmlinux, whose .BTF is embedded.btf): the same
 // output either way.
 func TestEncodeBaseFromELF(t *testing.T) {
-	vmlinux, _ := modInputs(t)
-	mod := modFind(t, "vfat")
-	bin := btfkitBinary(t)
+	modBaseBTF := modBase(t)
+	vmlinux, _ := testenv.KernelInputs(t)
+	mod := testenv.Module(t, "vfat")
+	bin := testenv.Btfkit(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "raw.btf"), filepath.Join(dir, "elf.btf")
 	for _, c := range [][]string{{modBaseBTF, a}, {vmlinux, b}} {

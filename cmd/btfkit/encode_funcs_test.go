@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/btfkit/btfkit/internal/refdata"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,14 +45,10 @@ func TestEncodeFeatureNames(t *testing.T) {
 		t.Fatalf("status %d: %s", code, out)
 	}
 	pahole131 := "encode_force var float decl_tag type_tag enum64 optimized_func consistent_func decl_tag_kfuncs reproducible_build distilled_base global_var attributes true_signature layout"
-	// What pahole 1.31 itself prints for --supported_btf_features, when
-	// the reference transcript is here.
-	if b, err := os.ReadFile(refdata.Dir + "/reference/pahole-1.31-cli.txt"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, "encode_force,") {
-				pahole131 = strings.ReplaceAll(strings.TrimSpace(l), ",", " ")
-			}
-		}
+	// What pahole 1.31 itself prints for --supported_btf_features.
+	_, features := paholeReference(t)
+	if want := strings.ReplaceAll(strings.TrimSpace(features), ",", " "); want != pahole131 {
+		t.Errorf("pahole 1.31's transcript lists %q, the test %q", want, pahole131)
 	}
 	if got := strings.Join(strings.Fields(out), " "); got != pahole131 {
 		t.Errorf("--supported-features: %q, want %q", got, pahole131)

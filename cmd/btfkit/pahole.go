@@ -24,13 +24,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/encode"
 )
 
@@ -71,6 +71,9 @@ type paholeConfig struct {
 	file        string
 
 	version, numericVersion, supported, help bool
+
+	layout     *paholeLayout // layout options (pahole_layout.go)
+	layoutMode bool          // no -J: print layouts
 }
 
 // paholeUnsupported lists pahole 1.31's options that btfkit pahole knows
@@ -180,7 +183,11 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.BoolVar(&c.version, "version", false, "Print program version")
 	fs.BoolVar(&c.numericVersion, "numeric_version", false, "Print a numeric version, i.e. 119 instead of v1.19")
 	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
+	c.layout = addPaholeLayoutFlags(fs)
 	for _, u := range paholeUnsupported {
+		if paholeLayoutFlagNamed(u.name) {
+			continue
+		}
 		if u.arg {
 			fs.StringP(u.name, u.short, "", "")
 		} else {
@@ -197,14 +204,24 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	var featStrs, strictStrs, langStrs, formats []string
 	adds, skips := map[string]*bool{}, map[string]*bool{}
 	fs := newPaholeFlags(c, &featStrs, &strictStrs, &langStrs, &formats, adds, skips)
+	args, err := paholeLongPrefixes(fs, args)
+	if err != nil {
+		return nil, fs, err
+	}
 	if err := fs.Parse(paholeOptionalArgs(fs, args)); err != nil {
 		return nil, fs, paholeParseError(err, args)
 	}
 	if c.help || c.version || c.numericVersion || c.supported {
 		return c, fs, nil
 	}
+	if !c.encode && c.detached == "" {
+		return paholeLayoutParsed(c, fs, formats) // pahole_layout.go
+	}
+	if err := paholeEncodeRefusesLayout(c.layout); err != nil {
+		return nil, fs, err
+	}
 	for _, u := range paholeUnsupported {
-		if fs.Changed(u.name) {
+		if fs.Changed(u.name) && !paholeLayoutFlagNamed(u.name) {
 			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole only encodes BTF (-J); it does not print layouts", u.name)}
 		}
 	}
@@ -353,6 +370,9 @@ func paholeParseError(err error, args []string) error {
 
 // paholeMain runs a pahole command line and returns the exit status.
 func paholeMain(args []string, stdout, stderr io.Writer) int {
+	if paholePrettifyRequested(args) {
+		return paholePrettify(args, stdout, stderr) // pahole_prettify.go
+	}
 	c, fs, err := parsePahole(args)
 	if err != nil {
 		var pe *paholeError
@@ -376,6 +396,9 @@ func paholeMain(args []string, stdout, stderr io.Writer) int {
 	case c.supported:
 		fmt.Fprintln(stdout, strings.Join(encode.FeatureNames, ","))
 		return 0
+	}
+	if c.layoutMode {
+		return c.layout.run(stdout, stderr)
 	}
 	if err := paholeEncode(c); err != nil {
 		fmt.Fprintf(stderr, "pahole: %v\n", err)
@@ -409,7 +432,7 @@ func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
 		if f.Shorthand != "" {
 			left = "-" + f.Shorthand + ", "
 		}
-		left = "  " + left + "--" + f.Name + args[f.Name]
+		left = "  " + left + "--" + f.Name + args[f.Name] + paholeLayoutArg(f.Name)
 		if len(left) > 28 {
 			fmt.Fprintf(w, "%s\n%29s%s\n", left, "", f.Usage)
 		} else {
@@ -434,7 +457,7 @@ func paholeEncode(c *paholeConfig) error {
 	if _, err := os.Stat(c.file); err != nil {
 		return err
 	}
-	var base *encode.Base
+	var base *dedup.Base
 	if c.base != "" {
 		if c.features.Has(encode.FeatDistilledBase) && c.detached != "" {
 			// pahole ignores distilled_base for raw output; saying so
@@ -454,47 +477,8 @@ func paholeEncode(c *paholeConfig) error {
 		return err
 	}
 	if c.detached != "" {
-		return paholeWriteFile(c.detached, spec.Marshal(nil))
+		return writeOutput(c.detached, spec.Marshal(nil))
 	}
 	// .BTF, and with distilled_base .BTF.base (encode_batch.go).
 	return writeInPlace(c.file, spec, base != nil && c.features.Has(encode.FeatDistilledBase))
-}
-
-// paholeWriteFile writes data to path through a temporary file renamed into
-// place, so that a failure never leaves a partial file. A symbolic link to
-// a regular file is followed; a path that is not a regular file, such as
-// /dev/stdout, is written directly.
-func paholeWriteFile(path string, data []byte) (err error) {
-	if lst, err := os.Lstat(path); err == nil && !lst.Mode().IsRegular() {
-		// A symbolic link is followed to a regular file and that file is
-		// replaced; anything else (/dev/stdout, a pipe, a device, a link
-		// into /proc) is written through, never replaced.
-		real, rerr := filepath.EvalSymlinks(path)
-		st, serr := os.Stat(path)
-		if lst.Mode()&os.ModeSymlink == 0 || rerr != nil || serr != nil || !st.Mode().IsRegular() ||
-			strings.HasPrefix(real, "/proc/") || strings.HasPrefix(real, "/dev/") {
-			return os.WriteFile(path, data, 0o644)
-		}
-		path = real
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".btfkit-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

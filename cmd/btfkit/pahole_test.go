@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 func runPahole(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -25,13 +25,13 @@ func runPahole(t *testing.T, args ...string) (stdout, stderr string, code int) {
 }
 
 // paholeReference returns the lines of pahole 1.31's --version and
-// --supported_btf_features outputs from the shared reference file.
+// --supported_btf_features outputs from the reference transcript.
 func paholeReference(t *testing.T) (version, features string) {
 	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "reference", "pahole-1.31-cli.txt")
+	p := testenv.Reference(t, "pahole-1.31-cli.txt")
 	b, err := os.ReadFile(p)
 	if err != nil {
-		t.Skipf("SKIP: reference file: %v", err)
+		t.Fatal(err)
 	}
 	parts := strings.Split(string(b), "---\n")
 	if len(parts) < 3 {
@@ -116,8 +116,11 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "--jobs=x", "f.o"}, 64, "invalid argument"},
 		{[]string{"-J", "--btf_features_strict=float,nonexistent", "f.o"}, 1, "Feature 'nonexistent' in 'float,nonexistent' is not supported."},
 		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
-		{[]string{"-C", "task_struct", "vmlinux"}, 1, "only encodes BTF"},
-		{[]string{"vmlinux"}, 1, "use -J"},
+		{[]string{"-J", "-C", "task_struct", "vmlinux"}, 1, "pahole: option '--class_name' prints layouts; it does not combine with -J"},
+		{[]string{"-s", "vmlinux"}, 1, "pahole: option '--sizes' is pahole's, but btfkit pahole does not implement it yet"},
+		{[]string{"--c", "32", "vmlinux"}, 64, "pahole: option '--c' is ambiguous; possibilities: '--cacheline_size' '--class_name' '--count' '--contains' '--contains_enumerator' '--class_name_len' '--cu_exclude' '--ctf_encode' '--classes_as_structs' '--compile'" + try},
+		{[]string{"--hex=1", "vmlinux"}, 64, "pahole: option '--hex' doesn't allow an argument" + try},
+		{[]string{"-C"}, 64, "pahole: option requires an argument -- 'C'" + try},
 		{[]string{"-J"}, 1, "needs an input file"},
 		{[]string{"-J", "a", "b"}, 1, "one input file"},
 		{[]string{"-J", "-F", "btf", "f.o"}, 1, "DWARF only"},
@@ -133,15 +136,6 @@ func TestPaholeErrors(t *testing.T) {
 		if !ok {
 			t.Errorf("pahole %q: status %d, stdout %q, stderr %q; want status %d, stderr %q", c.args, code, out, errOut, c.code, c.stderr)
 		}
-	}
-}
-
-// paholeSkipWithoutEncoder skips a test when the encoder in this build cannot
-// encode at all yet (no deduplicator linked in).
-func paholeSkipWithoutEncoder(t *testing.T, stderr string) {
-	t.Helper()
-	if strings.Contains(stderr, "no deduplicator available") {
-		t.Skipf("SKIP: the encoder cannot run in this build: %s", strings.TrimSpace(stderr))
 	}
 }
 
@@ -167,7 +161,7 @@ func paholeCopyFile(t *testing.T, src, dst string) {
 func TestPaholeMatchesEncode(t *testing.T) {
 	encCmd, _, err := rootCmd.Find([]string{"encode"})
 	if err != nil || encCmd.Name() != "encode" {
-		t.Skip("SKIP: no 'btfkit encode' command in this build yet")
+		t.Fatalf("no 'btfkit encode' command: %v", err)
 	}
 	// The encode command runs in this process: leave its flags as found
 	// for other tests.
@@ -190,7 +184,6 @@ func TestPaholeMatchesEncode(t *testing.T) {
 			p := filepath.Join(dir, name+".pahole.btf")
 			e := filepath.Join(dir, name+".encode.btf")
 			if _, errOut, code := runPahole(t, "-J", "-j", "--btf_features="+c.paholeFeats, "--lang_exclude=rust", "--btf_encode_detached="+p, obj); code != 0 {
-				paholeSkipWithoutEncoder(t, errOut)
 				t.Fatalf("pahole: status %d: %s", code, errOut)
 			}
 			rootCmd.SetArgs([]string{"encode", "-j", "2", "--features", c.encodeFeats, "--lang-exclude", "rust", "-o", e, obj})
@@ -215,7 +208,6 @@ func TestPaholeInPlace(t *testing.T) {
 	det := filepath.Join(dir, "det.btf")
 	args := []string{"-J", "-j", "--btf_features=default"}
 	if _, errOut, code := runPahole(t, append(args, "--btf_encode_detached="+det, obj)...); code != 0 {
-		paholeSkipWithoutEncoder(t, errOut)
 		t.Fatalf("pahole detached: status %d: %s", code, errOut)
 	}
 	want, _ := os.ReadFile(det)
@@ -225,7 +217,7 @@ func TestPaholeInPlace(t *testing.T) {
 	paholeCopyFile(t, obj, inObj)
 	inExe := filepath.Join(dir, "in.exe")
 	if out, err := exec.Command("gcc", "-nostdlib", "-static", "-Wl,-e,0", "-o", inExe, obj).CombinedOutput(); err != nil {
-		t.Logf("SKIP executable: gcc link: %v\n%s", err, out)
+		testenv.SkipPartOrFail(t, "executable: gcc link: %v\n%s", err, out)
 		inExe = ""
 	}
 	for _, f := range []string{inObj, inExe} {
@@ -279,18 +271,9 @@ func TestPaholeInPlace(t *testing.T) {
 // TestPaholeSymlink: the btfkit binary run through a symlink named pahole
 // is pahole.
 func TestPaholeSymlink(t *testing.T) {
-	if testing.Short() {
-		t.Skip("SKIP: builds the binary")
-	}
 	version, _ := paholeReference(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "btfkit")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	link := filepath.Join(dir, "pahole")
-	if err := os.Symlink("btfkit", link); err != nil {
+	link := filepath.Join(t.TempDir(), "pahole")
+	if err := os.Symlink(testenv.Btfkit(t), link); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(link, "--version").Output()
@@ -313,7 +296,7 @@ func TestPaholeBase(t *testing.T) {
 	dir := t.TempDir()
 	files := testc.CorpusFiles(t)
 	if len(files) < 2 {
-		t.Skip("SKIP: needs two corpus files")
+		t.Fatalf("the C corpus has %d files, the test needs two", len(files))
 	}
 	baseObj := paholeFixture(t, filepath.Base(files[0]))
 	obj := paholeFixture(t, filepath.Base(files[1]))
@@ -326,7 +309,6 @@ func TestPaholeBase(t *testing.T) {
 		{"--btf_base", baseBTF, "--btf_encode_detached=" + split, obj},
 	} {
 		if _, errOut, code := runPahole(t, append([]string{"-J", "-j", "--btf_features=default"}, c...)...); code != 0 {
-			paholeSkipWithoutEncoder(t, errOut)
 			t.Fatalf("pahole %q: status %d: %s", c, code, errOut)
 		}
 	}
@@ -379,7 +361,6 @@ func TestPaholeDetachedTargets(t *testing.T) {
 	obj := paholeFixture(t, "types.c")
 	want := filepath.Join(dir, "want.btf")
 	if _, errOut, code := runPahole(t, "-J", "--btf_features=default", "--btf_encode_detached="+want, obj); code != 0 {
-		paholeSkipWithoutEncoder(t, errOut)
 		t.Fatalf("status %d: %s", code, errOut)
 	}
 	wb, _ := os.ReadFile(want)
@@ -400,7 +381,7 @@ func TestPaholeDetachedTargets(t *testing.T) {
 
 	fifo := filepath.Join(dir, "fifo")
 	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
-		t.Skipf("SKIP: mkfifo: %v", err)
+		testenv.SkipOrFail(t, "mkfifo: %v", err)
 	}
 	got := make(chan []byte)
 	go func() {

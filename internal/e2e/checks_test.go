@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // TestChecksOnHost runs the guest checks against the running kernel: they
@@ -18,10 +19,10 @@ func TestChecksOnHost(t *testing.T) {
 	const sysfs = "/sys/kernel/btf/vmlinux"
 	want, err := os.ReadFile(sysfs)
 	if err != nil {
-		t.Skipf("SKIP: no kernel BTF here: %v", err)
+		testenv.SkipOrFail(t, "no kernel BTF here: %v", err)
 	}
 	if err := kernload.Load(want); errors.Is(err, kernload.ErrNotPermitted) {
-		t.Skipf("SKIP: %v", err)
+		testenv.SkipOrFail(t, "%v", err)
 	}
 	rs := RunAll(sysfs, want)
 	for _, r := range rs {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
 )
 
 // CorruptFuncProto returns a copy of the raw (little-endian, base) BTF in
@@ -22,8 +24,10 @@ func CorruptFuncProto(data []byte) ([]byte, uint32, error) {
 	le := binary.LittleEndian
 	var first uint32
 	firstOff := 0
-	n, err := walkTypes(types, func(id uint32, off int, kind, vlen uint32) {
-		if kind == 13 && first == 0 && vlen > 0 && le.Uint32(types[off+12+4:]) != 0 {
+	n, err := walkTypes(types, func(id uint32, off int, kind btf.Kind, vlen int) {
+		// btf_param is {name_off, type}: the first parameter's type is
+		// the record's second trailing word.
+		if kind == btf.KindFuncProto && first == 0 && vlen > 0 && le.Uint32(types[off+12+4:]) != 0 {
 			first, firstOff = id, off
 		}
 	})
@@ -55,7 +59,7 @@ func CorruptName(data []byte) ([]byte, uint32, error) {
 	}
 	le := binary.LittleEndian
 	var first uint32
-	_, err = walkTypes(types, func(id uint32, off int, kind, vlen uint32) {
+	_, err = walkTypes(types, func(id uint32, off int, kind btf.Kind, vlen int) {
 		if first == 0 && le.Uint32(types[off:]) != 0 {
 			first = id
 			le.PutUint32(types[off:], 0xffffffff)
@@ -90,7 +94,7 @@ func typeSection(data []byte) (out, types []byte, err error) {
 
 // walkTypes calls fn for each type record in types with its number
 // (counting from 1), offset, kind and vlen, and returns how many there are.
-func walkTypes(types []byte, fn func(id uint32, off int, kind, vlen uint32)) (uint32, error) {
+func walkTypes(types []byte, fn func(id uint32, off int, kind btf.Kind, vlen int)) (uint32, error) {
 	le := binary.LittleEndian
 	var n uint32
 	for off := 0; off < len(types); n++ {
@@ -98,36 +102,16 @@ func walkTypes(types []byte, fn func(id uint32, off int, kind, vlen uint32)) (ui
 			return 0, fmt.Errorf("type %d at offset %d truncated", n+1, off)
 		}
 		info := le.Uint32(types[off+4:])
-		kind, vlen := (info>>24)&0x1f, info&0xffff
-		extra := 0
-		switch kind {
-		case 1: // INT
-			extra = 4
-		case 3: // ARRAY
-			extra = 12
-		case 4, 5: // STRUCT, UNION
-			extra = 12 * int(vlen)
-		case 6: // ENUM
-			extra = 8 * int(vlen)
-		case 13: // FUNC_PROTO
-			extra = 8 * int(vlen)
-		case 14: // VAR
-			extra = 4
-		case 15: // DATASEC
-			extra = 12 * int(vlen)
-		case 17: // DECL_TAG
-			extra = 4
-		case 19: // ENUM64
-			extra = 12 * int(vlen)
-		case 2, 7, 8, 9, 10, 11, 12, 16, 18: // no trailing data
-		default:
+		kind, vlen := btf.KindOf(info), btf.VlenOf(info)
+		words := btf.ExtraWords(kind, vlen)
+		if words < 0 {
 			return 0, fmt.Errorf("type %d: unknown kind %d", n+1, kind)
 		}
-		if off+12+extra > len(types) {
+		if off+12+4*words > len(types) {
 			return 0, fmt.Errorf("type %d at offset %d truncated", n+1, off)
 		}
 		fn(n+1, off, kind, vlen)
-		off += 12 + extra
+		off += 12 + 4*words
 	}
 	return n, nil
 }

@@ -4,16 +4,18 @@ import (
 	"errors"
 	"os"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 func TestLoadKernelOwnBTF(t *testing.T) {
 	data, err := os.ReadFile("/sys/kernel/btf/vmlinux")
 	if err != nil {
-		t.Skipf("SKIP: no /sys/kernel/btf/vmlinux: %v", err)
+		testenv.SkipOrFail(t, "no /sys/kernel/btf/vmlinux: %v", err)
 	}
 	err = Load(data)
 	if errors.Is(err, ErrNotPermitted) {
-		t.Skipf("SKIP: %v", err)
+		testenv.SkipOrFail(t, "%v", err)
 	}
 	if err != nil {
 		t.Fatalf("the kernel's own BTF was rejected: %v", err)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // Compiler names a C compiler found on PATH.
@@ -73,16 +75,14 @@ func Have(cc Compiler) bool {
 	return err == nil
 }
 
-// Require skips the test, visibly, when a tool is missing. In CI
-// (CI=true) a missing tool is a failure instead: CI installs them all.
+// Require stops the test through testenv.SkipOrFail (a skip, or a failure
+// under CI=true) when a tool is missing: scripts/install-test-deps
+// installs them all.
 func Require(t testing.TB, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("required tool %q not found on PATH (CI installs it: see scripts/install-test-deps)", tool)
-			}
-			t.Skipf("SKIP: %q not found on PATH; run scripts/install-test-deps", tool)
+			testenv.SkipOrFail(t, "%q not found on PATH; run scripts/install-test-deps", tool)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/internal/e2e"
 )
 
@@ -68,14 +69,14 @@ func patchSection(path, name, dataPath string) error {
 	if err != nil {
 		return err
 	}
-	f, err := elf.Open(path)
+	f, err := elfx.Open(path)
 	if err != nil {
 		return err
 	}
 	s := f.Section(name)
 	f.Close()
 	if s == nil {
-		return fmt.Errorf("%s: no section %s", path, name)
+		return &elfx.Error{Path: path, Section: name, Err: elfx.ErrNoSection}
 	}
 	if s.Type == elf.SHT_NOBITS || s.FileSize != uint64(len(data)) {
 		return fmt.Errorf("%s: section %s has %d bytes in the file, %s has %d", path, name, s.FileSize, dataPath, len(data))

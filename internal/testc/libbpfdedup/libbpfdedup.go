@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 var (
@@ -28,8 +30,8 @@ func srcDir() string {
 }
 
 // Harness compiles the harness once per test binary and returns its path.
-// It skips the test, visibly, when gcc or libbpf-dev is missing (fails in
-// CI, which installs them).
+// It stops the test through testenv.SkipOrFail when gcc or libbpf-dev is
+// missing (a failure under CI, which installs them).
 func Harness(t testing.TB) string {
 	t.Helper()
 	once.Do(func() {
@@ -43,11 +45,7 @@ func Harness(t testing.TB) string {
 		bOut, bErr = cmd.CombinedOutput()
 	})
 	if bErr != nil {
-		msg := "SKIP: cannot build the libbpf harness (gcc and libbpf-dev needed): " + bErr.Error() + "\n" + string(bOut)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testenv.SkipOrFail(t, "cannot build the libbpf harness (gcc and libbpf-dev needed): %v\n%s", bErr, bOut)
 	}
 	return binary
 }

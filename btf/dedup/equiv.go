@@ -1,0 +1,270 @@
+package dedup
+
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Phase 3, structs, unions and typedefs: the side-by-side walk of two
+// type graphs with the hypothetical map (see doc.go).
+
+// structTypes dedups STRUCT, UNION and TYPEDEF by type-graph equivalence.
+func (d *deduper) structTypes() error {
+	for id := d.start; id < d.n; id++ {
+		if d.isMapped(id) {
+			continue
+		}
+		k := d.kind(id)
+		var h uint64
+		switch k {
+		case btf.KindStruct, btf.KindUnion:
+			h = d.hashStruct(id)
+		case btf.KindTypedef:
+			h = d.hashTypedef(id)
+		default:
+			continue
+		}
+		newID := id
+		var ferr error
+		d.tab.cands(h, func(c uint32) bool {
+			if k == btf.KindTypedef {
+				if !d.equalTypedef(id, c) {
+					return true
+				}
+			} else if !d.shallowEqualStruct(id, c) {
+				return true
+			}
+			d.clearHypothetical()
+			eq, err := d.isEquiv(id, c)
+			if err != nil {
+				ferr = err
+				return false
+			}
+			if !eq {
+				return true
+			}
+			d.commitHypothetical()
+			if d.needsBaseChange {
+				return true
+			}
+			newID = c
+			return false
+		})
+		if ferr != nil {
+			return ferr
+		}
+		d.canonical[id] = newID
+		if newID == id {
+			d.tab.add(h, id)
+		}
+	}
+	d.clearHypothetical()
+	return nil
+}
+
+// isEquiv is the side-by-side DFS of the candidate graph (rooted at cand,
+// the type being deduped) and the canonical graph (rooted at canon),
+// recording canon -> cand in the hypothetical map; see doc.go.
+func (d *deduper) isEquiv(cand, canon uint32) (bool, error) {
+	if d.resolve(cand) == d.resolve(canon) {
+		return true, nil
+	}
+	canon = d.resolveFwd(canon)
+	if hy := d.hypothetical[canon]; hy <= maxTypes {
+		if hy == cand {
+			return true, nil
+		}
+		return d.identical(hy, cand, identDepth), nil
+	}
+	d.hypotheticalIDs = append(d.hypotheticalIDs, canon)
+	d.hypothetical[canon] = cand
+
+	candHdr, canonHdr := &d.hdr[cand], &d.hdr[canon]
+	candKind, canonKind := btf.KindOf(candHdr.info), btf.KindOf(canonHdr.info)
+	if candHdr.name != canonHdr.name {
+		return false, nil
+	}
+	if (candKind == btf.KindFwd || canonKind == btf.KindFwd) && candKind != canonKind {
+		// A FWD on one side, a STRUCT or UNION (or anything else) on
+		// the other: equivalent when the FWD declares that kind.
+		var defined, declared btf.Kind
+		if candKind == btf.KindFwd {
+			defined, declared = canonKind, fwdKind(candHdr.info)
+		} else {
+			defined, declared = candKind, fwdKind(canonHdr.info)
+			if declared == defined && canon < d.start {
+				d.needsBaseChange = true // a base FWD would have to change
+			}
+		}
+		return declared == defined, nil
+	}
+	if candKind != canonKind {
+		return false, nil
+	}
+	switch candKind {
+	case btf.KindInt:
+		return d.equalIntTag(cand, canon), nil
+	case btf.KindEnum, btf.KindEnum64:
+		return d.compatEnum(cand, canon), nil
+	case btf.KindFwd, btf.KindFloat:
+		return d.equalCommon(cand, canon), nil
+	case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindPtr,
+		btf.KindTypedef, btf.KindFunc, btf.KindTypeTag:
+		if candHdr.info != canonHdr.info {
+			return false, nil
+		}
+		return d.isEquiv(candHdr.sizeType, canonHdr.sizeType)
+	case btf.KindArray:
+		if !d.compatArray(cand, canon) {
+			return false, nil
+		}
+		ce, ne := d.ext(cand), d.ext(canon)
+		if eq, err := d.isEquiv(ce[1], ne[1]); !eq || err != nil {
+			return eq, err
+		}
+		return d.isEquiv(ce[0], ne[0])
+	case btf.KindStruct, btf.KindUnion:
+		if !d.shallowEqualStruct(cand, canon) {
+			return false, nil
+		}
+		ce, ne := d.ext(cand), d.ext(canon)
+		for i := 1; i < len(ce); i += 3 {
+			if eq, err := d.isEquiv(ce[i], ne[i]); !eq || err != nil {
+				return eq, err
+			}
+		}
+		return true, nil
+	case btf.KindFuncProto:
+		if !d.compatFnProto(cand, canon) {
+			return false, nil
+		}
+		if eq, err := d.isEquiv(candHdr.sizeType, canonHdr.sizeType); !eq || err != nil {
+			return eq, err
+		}
+		ce, ne := d.ext(cand), d.ext(canon)
+		for i := 1; i < len(ce); i += 2 {
+			if eq, err := d.isEquiv(ce[i], ne[i]); !eq || err != nil {
+				return eq, err
+			}
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("dedup: type [%d]: unexpected kind %s in a struct's type graph", cand, candKind)
+}
+
+// commitHypothetical makes the conclusions of a successful equivalence check
+// permanent: FWDs resolve to the STRUCT/UNION they matched, and candidate
+// structs whose counterpart is already canonical map onto it.
+func (d *deduper) commitHypothetical() {
+	for _, canonID := range d.hypotheticalIDs {
+		targID := d.hypothetical[canonID]
+		t := d.resolve(targID)
+		c := d.resolve(canonID)
+		tk, ck := d.kind(t), d.kind(c)
+		if tk != btf.KindFwd && ck == btf.KindFwd {
+			d.canonical[c] = t
+		}
+		if d.needsBaseChange {
+			continue
+		}
+		if tk == btf.KindFwd && ck != btf.KindFwd {
+			d.canonical[t] = c
+		}
+		if (tk == btf.KindStruct || tk == btf.KindUnion) && ck != btf.KindFwd &&
+			d.isMapped(c) && !d.isMapped(t) {
+			d.canonical[t] = c
+		}
+	}
+}
+
+func (d *deduper) clearHypothetical() {
+	for _, id := range d.hypotheticalIDs {
+		d.hypothetical[id] = unprocessed
+	}
+	d.hypotheticalIDs = d.hypotheticalIDs[:0]
+	d.needsBaseChange = false
+}
+
+// identical compares two types structurally, to a limited depth, without
+// the hypothetical map: the fallback for a candidate graph that holds two
+// copies of one type (compilers sometimes emit duplicate array, struct or
+// pointer types within one unit).
+func (d *deduper) identical(a, b uint32, depth int) bool {
+	// Chains of modifiers and typedefs are followed without using up
+	// depth, as libbpf does; steps only bounds them on malformed input
+	// (a PTR cycle) so that the loop always ends.
+	for steps := 0; steps < 1<<16; steps++ {
+		if depth <= 0 {
+			return false
+		}
+		ka, kb := d.kind(a), d.kind(b)
+		if ka != kb {
+			return false
+		}
+		switch ka {
+		case btf.KindUnknown:
+			return true
+		case btf.KindInt:
+			return d.equalIntTag(a, b)
+		case btf.KindEnum, btf.KindEnum64:
+			return d.compatEnum(a, b)
+		case btf.KindFwd, btf.KindFloat:
+			return d.equalCommon(a, b)
+		case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindPtr,
+			btf.KindTypedef, btf.KindFunc, btf.KindTypeTag:
+			if d.hdr[a].info != d.hdr[b].info || d.hdr[a].name != d.hdr[b].name {
+				return false
+			}
+			a, b = d.hdr[a].sizeType, d.hdr[b].sizeType
+			if a == b {
+				return true
+			}
+			continue
+		case btf.KindArray:
+			if !d.compatArray(a, b) {
+				return false
+			}
+			ea, eb := d.ext(a), d.ext(b)
+			// libbpf compares the array with itself here (a typo that
+			// makes any two compatible arrays identical); we compare
+			// the element and index types, which can only keep more
+			// types apart in cases that do not arise from C.
+			if ea[1] != eb[1] && !d.identical(ea[1], eb[1], depth-1) {
+				return false
+			}
+			if ea[0] != eb[0] && !d.identical(ea[0], eb[0], depth-1) {
+				return false
+			}
+			return true
+		case btf.KindStruct, btf.KindUnion:
+			if !d.shallowEqualStruct(a, b) {
+				return false
+			}
+			ea, eb := d.ext(a), d.ext(b)
+			for i := 1; i < len(ea); i += 3 {
+				if ea[i] != eb[i] && !d.identical(ea[i], eb[i], depth-1) {
+					return false
+				}
+			}
+			return true
+		case btf.KindFuncProto:
+			if !d.compatFnProto(a, b) {
+				return false
+			}
+			if d.hdr[a].sizeType != d.hdr[b].sizeType && !d.identical(d.hdr[a].sizeType, d.hdr[b].sizeType, depth-1) {
+				return false
+			}
+			ea, eb := d.ext(a), d.ext(b)
+			for i := 1; i < len(ea); i += 2 {
+				if ea[i] != eb[i] && !d.identical(ea[i], eb[i], depth-1) {
+					return false
+				}
+			}
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,70 @@
+package dedup
+
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Phase 1: the string table, rebuilt with each referenced string once.
+
+// dedupStrings rebuilds the input's own string table with each string
+// once, in first-reference order (type by type, name before member
+// names), dropping strings no type references; strings the base has map to
+// the base's offsets. It rewrites the own types' string offsets.
+func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
+	startStr := in.StringsStart()
+	old := in.RawStrings()
+	base := in.Base()
+	cache := make([]uint32, len(old)) // new offset + 1, 0 = not seen yet
+	idx := make(map[string]uint32)
+	var out []byte
+	if base == nil {
+		out = append(out, 0)
+		idx[""] = 0
+	}
+	var bad error
+	remap := func(p *uint32) {
+		off := *p
+		if off == 0 || off < startStr || bad != nil {
+			return
+		}
+		rel := off - startStr
+		if int(rel) >= len(old) {
+			bad = fmt.Errorf("string offset %d past the end of the string table (%d bytes)", off, uint64(startStr)+uint64(len(old)))
+			return
+		}
+		if c := cache[rel]; c != 0 {
+			*p = c - 1
+			return
+		}
+		s := btf.CString(old[rel:])
+		var no uint32
+		found := false
+		if d.baseStrs != nil {
+			no, found = d.baseStrs.find(s)
+		} else if base != nil {
+			no, found = base.FindString(s)
+		}
+		if !found {
+			if o, ok := idx[s]; ok {
+				no = o
+			} else {
+				no = startStr + uint32(len(out))
+				out = append(out, s...)
+				out = append(out, 0)
+				idx[s] = no
+			}
+		}
+		cache[rel] = no + 1
+		*p = no
+	}
+	for id := d.start; id < d.n; id++ {
+		h := &d.hdr[id]
+		btf.ForEachStringRef(h.info, &h.name, d.ext(id), remap)
+		if bad != nil {
+			return nil, fmt.Errorf("dedup: type [%d]: %w", id, bad)
+		}
+	}
+	return out, nil
+}
