@@ -3,13 +3,17 @@
 package e2e
 
 import (
-	"encoding/binary"
 	"fmt"
 	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/btfkit/btfkit/btf"
 )
+
+// coreTypeIDTarget is BPF_CORE_TYPE_ID_TARGET of enum bpf_core_relo_kind.
+const coreTypeIDTarget = 7
 
 // FindType asks the kernel's CO-RE relocation (the candidate search the
 // verifier runs over vmlinux BTF and then every module's BTF) for the ID
@@ -27,7 +31,7 @@ import (
 // it): its translated instructions are read back with
 // BPF_OBJ_GET_INFO_BY_FD.
 func FindType(kind, name string) (uint32, error) {
-	local, err := probeBTF(kind, name)
+	local, accessOff, err := probeBTF(kind, name)
 	if err != nil {
 		return 0, err
 	}
@@ -42,8 +46,8 @@ func FindType(kind, name string) (uint32, error) {
 		0x0000000000000095, // exit
 	}
 	license := []byte("GPL\x00")
-	funcInfo := []uint32{0, probeFuncID}                               // insn_off, type_id
-	relo := []uint32{0, probeTypeID, probeAccessOff, coreTypeIDTarget} // insn_off, type_id, access_str_off, kind
+	funcInfo := []uint32{0, 3}                          // insn_off, type_id: e2e_probe
+	relo := []uint32{0, 4, accessOff, coreTypeIDTarget} // insn_off, type_id (the local type), access_str_off, kind
 	logBuf := make([]byte, 64<<10)
 	attr := progLoadAttr{
 		progType:        unix.BPF_PROG_TYPE_SYSCALL,
@@ -96,54 +100,29 @@ func FindType(kind, name string) (uint32, error) {
 	return uint32(xlated[0] >> 32), nil
 }
 
-// The CO-RE probe's BTF: [1] int, [2] int(void), [3] FUNC e2e_probe,
-// [4] the local type the relocation names: struct NAME {}, union NAME {},
-// or typedef struct {} NAME with the struct as [5].
-const (
-	probeFuncID      = 3
-	probeTypeID      = 4
-	coreTypeIDTarget = 7 // enum bpf_core_relo_kind: BPF_CORE_TYPE_ID_TARGET
-)
-
-var probeStrings = "\x00int\x00e2e_probe\x000\x00"
-
-// probeAccessOff is the offset of the access string "0" in probeStrings
-// (type-based relocations take "0").
-const probeAccessOff = 15
-
-func probeBTF(kind, name string) ([]byte, error) {
-	le := binary.LittleEndian
-	strs := probeStrings + name + "\x00"
-	nameOff := uint32(len(probeStrings))
-	var types []byte
-	add := func(words ...uint32) {
-		for _, w := range words {
-			types = le.AppendUint32(types, w)
-		}
-	}
-	add(1, 1<<24, 4, 1<<24|32) // [1] INT "int" size 4, signed, 32 bits
-	add(0, 13<<24, 1)          // [2] FUNC_PROTO returning [1], no parameters
-	add(5, 12<<24, 2)          // [3] FUNC "e2e_probe" of [2], static
+// probeBTF returns the CO-RE probe's BTF: [1] int, [2] int(void),
+// [3] static FUNC e2e_probe of [2], [4] the local type the relocation
+// names (struct NAME {}, union NAME {}, or typedef NAME of [5], an empty
+// struct), and the offset of the access string "0" (type-based
+// relocations take "0").
+func probeBTF(kind, name string) (data []byte, accessOff uint32, err error) {
+	s := btf.NewSpec()
+	i := s.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+	proto := s.Add("", btf.KindFuncProto, 0, false, uint32(i))
+	s.Add("e2e_probe", btf.KindFunc, 0, false, uint32(proto)) // vlen: linkage static
 	switch kind {
 	case "struct":
-		add(nameOff, 4<<24, 0) // [4] STRUCT name, size 0, no members
+		s.Add(name, btf.KindStruct, 0, false, 0)
 	case "union":
-		add(nameOff, 5<<24, 0) // [4] UNION name, size 0, no members
+		s.Add(name, btf.KindUnion, 0, false, 0)
 	case "typedef":
-		add(nameOff, 8<<24, 5) // [4] TYPEDEF name of [5]
-		add(0, 4<<24, 0)       // [5] anonymous STRUCT, size 0, no members
+		s.Add(name, btf.KindTypedef, 0, false, uint32(s.NextID())+1)
+		s.Add("", btf.KindStruct, 0, false, 0)
 	default:
-		return nil, fmt.Errorf("CO-RE probe: kind %q is not struct, union or typedef", kind)
+		return nil, 0, fmt.Errorf("CO-RE probe: kind %q is not struct, union or typedef", kind)
 	}
-	hdr := make([]byte, 24)
-	le.PutUint16(hdr, 0xeb9f)
-	hdr[2] = 1
-	le.PutUint32(hdr[4:], 24)
-	le.PutUint32(hdr[8:], 0)
-	le.PutUint32(hdr[12:], uint32(len(types)))
-	le.PutUint32(hdr[16:], uint32(len(types)))
-	le.PutUint32(hdr[20:], uint32(len(strs)))
-	return append(append(hdr, types...), strs...), nil
+	accessOff = s.AddString("0")
+	return s.Marshal(nil), accessOff, nil
 }
 
 // loadBTF loads raw BTF and returns its file descriptor.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // TestFindTypeOnHost asks the running kernel's CO-RE relocation for types
@@ -19,10 +20,10 @@ func TestFindTypeOnHost(t *testing.T) {
 	const sysfs = "/sys/kernel/btf/vmlinux"
 	raw, err := os.ReadFile(sysfs)
 	if err != nil {
-		t.Skipf("SKIP: no kernel BTF here: %v", err)
+		testenv.SkipOrFail(t, "no kernel BTF here: %v", err)
 	}
 	if err := kernload.Load(raw); errors.Is(err, kernload.ErrNotPermitted) {
-		t.Skipf("SKIP: %v", err)
+		testenv.SkipOrFail(t, "%v", err)
 	}
 	spec, err := btf.Parse(raw, nil)
 	if err != nil {

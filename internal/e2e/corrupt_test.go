@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // TestCorruptNameRejected: the running kernel's verifier must reject the
@@ -17,10 +18,10 @@ import (
 func TestCorruptNameRejected(t *testing.T) {
 	raw, err := os.ReadFile("/sys/kernel/btf/vmlinux")
 	if err != nil {
-		t.Skipf("SKIP: no kernel BTF here: %v", err)
+		testenv.SkipOrFail(t, "no kernel BTF here: %v", err)
 	}
 	if err := kernload.Load(raw); errors.Is(err, kernload.ErrNotPermitted) {
-		t.Skipf("SKIP: %v", err)
+		testenv.SkipOrFail(t, "%v", err)
 	} else if err != nil {
 		t.Fatalf("the kernel's own BTF: %v", err)
 	}

@@ -26,7 +26,7 @@
 //     with the kernel's refusal in its log and leaves no trace in sysfs or
 //     among the BTF objects.
 //
-// The guest side is Linux-only and knows nothing of BTF's structure beyond
-// its bytes, except the few records of the CO-RE probe's own BTF and the
-// record walk of the corruptions.
+// The guest side is Linux-only. It compares BTF as bytes; it builds the
+// CO-RE probe's few types with the btf model and walks records only to
+// corrupt them (corrupt.go). How BTF is made is none of its business.
 package e2e
