@@ -20,11 +20,11 @@ var (
 func everyFeature() *btf.Spec {
 	s := btf.NewSpec()
 	i := s.Add("int", btf.KindInt, 0, false, 4, uint32(btf.IntSigned)<<24|32) // 1
-	tt := s.Add("user", btf.KindTypeTag, 0, false, uint32(i))                  // 2
-	tf := s.Add("address_space(1)", btf.KindTypeTag, 0, true, uint32(tt))      // 3
-	p := s.Add("", btf.KindPtr, 0, false, uint32(tf))                          // 4
-	f := s.Add("double", btf.KindFloat, 0, false, 8)                           // 5
-	e64 := s.Add("big", btf.KindEnum64, 1, false, 8, s.AddString("B"), 1, 2)   // 6
+	tt := s.Add("user", btf.KindTypeTag, 0, false, uint32(i))                 // 2
+	tf := s.Add("address_space(1)", btf.KindTypeTag, 0, true, uint32(tt))     // 3
+	p := s.Add("", btf.KindPtr, 0, false, uint32(tf))                         // 4
+	f := s.Add("double", btf.KindFloat, 0, false, 8)                          // 5
+	e64 := s.Add("big", btf.KindEnum64, 1, false, 8, s.AddString("B"), 1, 2)  // 6
 	se := s.Add("small", btf.KindEnum, 1, true, 4, s.AddString("S"), ^uint32(0))
 	st := s.Add("s", btf.KindStruct, 4, false, 32,
 		s.AddString("p"), uint32(p), 0, s.AddString("f"), uint32(f), 64,
