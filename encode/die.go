@@ -63,7 +63,8 @@ const (
 	hasDeclaration   // DW_AT_declaration true
 	hasGNUAnnotation // DW_AT_GNU_annotation
 	hasEncoding
-	hasExternal // DW_AT_external true
+	hasExternal  // DW_AT_external true
+	hasAlignment // DW_AT_alignment (facts.go)
 )
 
 // die is one debugging information entry as the converter sees it: its
@@ -96,6 +97,7 @@ type die struct {
 	encoding    uint8
 	annotation  uint64 // DW_AT_GNU_annotation: global offset of a DW_TAG_GNU_annotation
 	language    uint16 // DW_AT_language of the root entry
+	alignment   uint64 // DW_AT_alignment (facts.go)
 
 	fx funcAttrs // subprograms, parameters, variables (funcs.go)
 }

@@ -34,6 +34,8 @@ type Options struct {
 	stdReader bool // read with debug/dwarf instead of the dwarf package (tests; see stdWalk)
 
 	convs *convList // set by walkFile: the walk's converters, for reuse (newUnitConv)
+
+	facts bool // EachUnit: collect DWARF facts beside each fragment (facts.go)
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -218,7 +220,7 @@ func (l *convList) release() {
 var stdWalk func(path string, o Options, emit func(*fragment) error) error
 
 func newUnitConv(o Options, big bool) *unitConv {
-	c := &unitConv{feat: o.Features, bigEndian: big}
+	c := &unitConv{feat: o.Features, bigEndian: big, facts: o.facts}
 	if o.convs != nil {
 		o.convs.reuse(c)
 	}

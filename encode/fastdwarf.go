@@ -218,6 +218,11 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 		if f.Val != 0 {
 			d.has |= hasExternal
 		}
+	case dwarf.AttrAlignment:
+		if f.Class == dwarf.ClassConstant {
+			d.alignment = f.Val
+			d.has |= hasAlignment
+		}
 	case dwarf.AttrEncoding:
 		d.encoding = uint8(f.Val)
 		d.has |= hasEncoding

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarffacts"
 )
 
 // fragment is one unit's BTF before merging: types numbered from 1 in
@@ -18,6 +19,8 @@ type fragment struct {
 	strs  []string
 
 	fx fragFx // function candidates and variables (funcs.go)
+
+	facts *dwarffacts.Facts // EachUnit only (facts.go)
 }
 
 type fragHdr struct {
@@ -30,6 +33,7 @@ func (f *fragment) reset() {
 	clear(f.strs) // drop the views
 	f.strs = f.strs[:0]
 	f.fx.reset()
+	f.facts = nil
 }
 
 func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }

@@ -24,10 +24,13 @@ type rec struct {
 	tag         uint32
 	has         uint32
 	enc         uint8
-	unspec      bool  // subroutine type with unspecified parameters
-	nMembers    int32 // DW_TAG_member children seen (component index of the next)
-	nTags       int32 // TYPE_TAGs this pointer gets
-	first, last int32 // chain of items, -1 when empty
+	unspec      bool   // subroutine type with unspecified parameters
+	nMembers    int32  // DW_TAG_member children seen (component index of the next)
+	nTags       int32  // TYPE_TAGs this pointer gets
+	first, last int32  // chain of items, -1 when empty
+	align       uint32 // DW_AT_alignment (facts.go)
+	nested      bool   // not a child of the unit's root entry (facts.go)
+	after       int32  // in a struct or union's body: members before it (facts.go)
 }
 
 // Item kinds.
@@ -56,6 +59,7 @@ type item struct {
 	bitSize    uint64
 	byteSize   uint64
 	annotation uint64 // member: DW_AT_GNU_annotation
+	align      uint32 // member: DW_AT_alignment (facts.go)
 }
 
 // frame is an open entry (one with children) during the walk.
@@ -82,6 +86,7 @@ type unitConv struct {
 	strs  strTab
 	vals  []string
 	free  chan *fragment // fragments the merge is done with, for reuse
+	facts bool           // fill fragment.facts (facts.go)
 
 	tagStack []uint32 // the fast reader's open entries' tags, by depth
 	base     uint64   // offset of the unit's root entry
@@ -164,9 +169,11 @@ func (c *unitConv) add(d *die) {
 			off: d.off, typ: d.typ, size: d.byteSize, name: d.name,
 			constString: d.constString, annotation: d.annotation,
 			tag: d.tag, has: d.has, enc: d.encoding, first: -1, last: -1,
+			align: uint32(d.alignment), nested: d.depth > 1,
 		})
 		if parent.rec >= 0 && parent.member < 0 && isStructTag(c.recs[parent.rec].tag) {
 			c.nested = append(c.nested, [2]int32{fr.rec, parent.rec})
+			c.recs[fr.rec].after = c.recs[parent.rec].nMembers
 		}
 	case parent.rec >= 0:
 		p := &c.recs[parent.rec]
@@ -179,7 +186,8 @@ func (c *unitConv) add(d *die) {
 			p.nMembers++
 			c.addItem(parent.rec, item{kind: itMember, name: d.name, typ: d.typ, has: d.has,
 				loc: d.memberLoc, dataBitOff: d.dataBitOff, bitOffset: d.bitOffset,
-				bitSize: d.bitSize, byteSize: d.byteSize, annotation: d.annotation, comp: fr.member})
+				bitSize: d.bitSize, byteSize: d.byteSize, annotation: d.annotation, comp: fr.member,
+				align: uint32(d.alignment)})
 		case tagEnumerator:
 			if p.tag == tagEnumerationType {
 				c.addItem(parent.rec, item{kind: itEnumerator, name: d.name, loc: d.constValue, signed: d.constSigned})
@@ -462,6 +470,9 @@ func (c *unitConv) emit() *fragment {
 	}
 	if c.feat.Has(FeatDeclTag) {
 		c.emitDeclTags(s)
+	}
+	if c.facts {
+		s.facts = c.collectFacts()
 	}
 	return s
 }

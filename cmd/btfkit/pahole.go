@@ -73,6 +73,9 @@ type paholeConfig struct {
 	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
 
 	version, numericVersion, supported, help bool
+
+	layout     *paholeLayout // layout options (pahole_layout.go)
+	layoutMode bool          // no -J: print layouts
 }
 
 // paholeUnsupported lists pahole 1.31's options that btfkit pahole knows
@@ -187,7 +190,11 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.BoolVar(&c.version, "version", false, "Print program version")
 	fs.BoolVar(&c.numericVersion, "numeric_version", false, "Print a numeric version, i.e. 119 instead of v1.19")
 	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
+	c.layout = addPaholeLayoutFlags(fs)
 	for _, u := range paholeUnsupported {
+		if paholeLayoutFlagNamed(u.name) {
+			continue
+		}
 		if u.arg {
 			fs.StringP(u.name, u.short, "", "")
 		} else {
@@ -204,14 +211,24 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	var featStrs, strictStrs, langStrs, formats []string
 	adds, skips := map[string]*bool{}, map[string]*bool{}
 	fs := newPaholeFlags(c, &featStrs, &strictStrs, &langStrs, &formats, adds, skips)
+	args, err := paholeLongPrefixes(fs, args)
+	if err != nil {
+		return nil, fs, err
+	}
 	if err := fs.Parse(paholeOptionalArgs(fs, args)); err != nil {
 		return nil, fs, paholeParseError(err, args)
 	}
 	if c.help || c.version || c.numericVersion || c.supported {
 		return c, fs, nil
 	}
+	if !c.encode && c.detached == "" {
+		return paholeLayoutParsed(c, fs, formats) // pahole_layout.go
+	}
+	if err := paholeEncodeRefusesLayout(c.layout); err != nil {
+		return nil, fs, err
+	}
 	for _, u := range paholeUnsupported {
-		if fs.Changed(u.name) {
+		if fs.Changed(u.name) && !paholeLayoutFlagNamed(u.name) {
 			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole only encodes BTF (-J); it does not print layouts", u.name)}
 		}
 	}
@@ -360,6 +377,9 @@ func paholeParseError(err error, args []string) error {
 
 // paholeMain runs a pahole command line and returns the exit status.
 func paholeMain(args []string, stdout, stderr io.Writer) int {
+	if paholePrettifyRequested(args) {
+		return paholePrettify(args, stdout, stderr) // pahole_prettify.go
+	}
 	c, fs, err := parsePahole(args)
 	if err != nil {
 		var pe *paholeError
@@ -383,6 +403,9 @@ func paholeMain(args []string, stdout, stderr io.Writer) int {
 	case c.supported:
 		fmt.Fprintln(stdout, strings.Join(encode.FeatureNames, ","))
 		return 0
+	}
+	if c.layoutMode {
+		return c.layout.run(stdout, stderr)
 	}
 	if err := paholeEncode(c); err != nil {
 		fmt.Fprintf(stderr, "pahole: %v\n", err)
@@ -416,7 +439,7 @@ func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
 		if f.Shorthand != "" {
 			left = "-" + f.Shorthand + ", "
 		}
-		left = "  " + left + "--" + f.Name + args[f.Name]
+		left = "  " + left + "--" + f.Name + args[f.Name] + paholeLayoutArg(f.Name)
 		if len(left) > 28 {
 			fmt.Fprintf(w, "%s\n%29s%s\n", left, "", f.Usage)
 		} else {

@@ -1,0 +1,311 @@
+package main
+
+// `btfkit layout`: pahole's struct and union layouts (holes, padding,
+// cache lines) from DWARF or BTF, byte for byte pahole 1.31's output; the
+// printer is package layout. `btfkit pahole` without -J maps pahole's
+// command line onto the same run (pahole_layout.go).
+//
+// Inputs are read as pahole reads them: each file with the first format
+// of the list (-F, default dwarf then btf) it has; DWARF compile unit by
+// compile unit through the encoder (encode.EachUnit), BTF whole (a split
+// BTF with its base: --base, or /sys/kernel/btf/vmlinux for a module under
+// /sys/kernel/btf) and a BTF archive member by member. Without a file, the
+// running kernel's BTF.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/layout"
+)
+
+var layoutOpts struct {
+	classes   string
+	hex       bool
+	cacheline int
+	formats   string
+	base      string
+	skip      bool
+	jobs      int
+}
+
+var layoutCmd = &cobra.Command{
+	Use:   "layout [flags] [FILE...]",
+	Short: "Struct and union layouts with holes, padding and cache lines (pahole's output)",
+	Long: `layout prints the layout of every named struct and union of the inputs, or of
+the types named with -C, as pahole 1.31 prints it: each member with its offset and
+size, bitfields, holes and bit holes, trailing padding, cache line boundaries and a
+summary, with the __packed__ and __aligned__ attributes pahole infers.
+
+A FILE is an ELF file with DWARF (vmlinux, a module, an object file; .ko.xz and
+.ko.zst too), an ELF file with a .BTF section, or raw BTF (a BTF archive prints
+every member). Each FILE is read in the first format of --format it has; DWARF
+is read compile unit by compile unit, and a type already printed from an earlier
+unit or file is not printed again. Without FILE, the running kernel's BTF
+(/sys/kernel/btf/vmlinux).`,
+	Example: `  # One struct of the running kernel
+  btfkit layout -C task_struct
+
+  # Every struct of a debug vmlinux, from its DWARF
+  btfkit layout /usr/lib/debug/boot/vmlinux-$(uname -r)
+
+  # A module's split BTF against its base
+  btfkit layout -F btf --base /sys/kernel/btf/vmlinux xfs.ko`,
+	Args: cobra.ArbitraryArgs,
+	RunE: func(cmd *cobra.Command, args []string) error {
+		var o layout.Options
+		o.Hex = layoutOpts.hex
+		o.CachelineSize = layoutOpts.cacheline
+		o.SkipMissing = layoutOpts.skip
+		if layoutOpts.classes != "" {
+			names, err := layoutClassNames(layoutOpts.classes)
+			if err != nil {
+				return err
+			}
+			o.ClassNames = names
+		}
+		formats, err := layoutFormats(layoutOpts.formats)
+		if err != nil {
+			return err
+		}
+		r := layoutRun{opts: o, formats: formats, base: layoutOpts.base, jobs: layoutOpts.jobs}
+		w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
+		err = r.run(w, args)
+		if ferr := w.Flush(); err == nil {
+			err = ferr
+		}
+		if err != nil {
+			return err
+		}
+		if name, ok := r.listing.Missing(); ok {
+			return fmt.Errorf("type '%s' not found", name)
+		}
+		return nil
+	},
+}
+
+func init() {
+	f := layoutCmd.Flags()
+	f.StringVarP(&layoutOpts.classes, "class", "C", "", "print only the types named in `LIST` (comma separated; @FILE reads names, one a line)")
+	f.BoolVar(&layoutOpts.hex, "hex", false, "print offsets and sizes in hexadecimal")
+	f.IntVarP(&layoutOpts.cacheline, "cacheline-size", "c", 0, "cache line size in `bytes` (default: the machine's)")
+	f.StringVarP(&layoutOpts.formats, "format", "F", "dwarf,btf", "debug formats to try, in order (`LIST` of dwarf, btf)")
+	f.StringVar(&layoutOpts.base, "base", "", "base BTF `FILE` for split BTF inputs (modules)")
+	f.BoolVar(&layoutOpts.skip, "skip-missing", false, "with -C: go on with the next name when one is missing from an input")
+	f.IntVarP(&layoutOpts.jobs, "jobs", "j", 0, "DWARF compile units converted in parallel (default: one per CPU; the output does not depend on it)")
+	rootCmd.AddCommand(layoutCmd)
+}
+
+// layoutClassNames splits a -C list: names separated by commas; @FILE (or
+// pahole's file://FILE) reads names from FILE, one a line.
+func layoutClassNames(list string) ([]string, error) {
+	var names []string
+	for _, s := range strings.Split(list, ",") {
+		file, ok := strings.CutPrefix(s, "@")
+		if !ok {
+			file, ok = strings.CutPrefix(s, "file://")
+		}
+		if !ok {
+			names = append(names, s)
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.SplitAfter(string(data), "\n") {
+			if line == "" {
+				continue
+			}
+			// pahole drops each line's last byte, its newline.
+			names = append(names, line[:len(line)-1])
+		}
+	}
+	return names, nil
+}
+
+// layoutFormats parses a format list ("dwarf,btf").
+func layoutFormats(list string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(list, ",") {
+		switch f {
+		case "dwarf", "btf":
+			out = append(out, f)
+		default:
+			return nil, fmt.Errorf("unknown debug format %q (dwarf or btf)", f)
+		}
+	}
+	return out, nil
+}
+
+// layoutRun is one listing over files.
+type layoutRun struct {
+	opts    layout.Options
+	formats []string // formats to try, in order
+	base    string   // base BTF for split BTF inputs
+	jobs    int      // DWARF units converted in parallel; 0: one per CPU
+	listing *layout.Listing
+	baseBTF *btf.Spec
+	btfErr  error // why the last file's BTF could not be parsed
+}
+
+// errNoInfo says a file is missing or has none of the formats asked for.
+type errNoInfo struct {
+	path    string
+	formats []string
+	missing error // the file cannot be read
+	reason  error // why the file's BTF could not be read, if it has some
+}
+
+func (e *errNoInfo) Error() string {
+	if e.missing != nil {
+		return e.missing.Error()
+	}
+	if e.reason != nil {
+		return e.reason.Error()
+	}
+	return fmt.Sprintf("%s: no %s type information", e.path, strings.Join(e.formats, " or "))
+}
+
+// errStop ends a walk early: every -C name was found.
+var errStop = errors.New("all types found")
+
+func (r *layoutRun) run(w io.Writer, files []string) error {
+	r.listing = layout.NewListing(r.opts)
+	if r.base != "" {
+		b, err := btf.LoadFile(r.base, nil)
+		if err != nil {
+			return fmt.Errorf("base: %w", err)
+		}
+		r.baseBTF = b
+	}
+	if len(files) == 0 {
+		files = []string{filepath.Join(btf.SysfsDir, "vmlinux")}
+		if !slicesContains(r.formats, "btf") {
+			return fmt.Errorf("no FILE given: the running kernel's BTF needs -F btf")
+		}
+		r.formats = []string{"btf"}
+	}
+	for _, path := range files {
+		stop, err := r.file(w, path)
+		if err != nil {
+			return err
+		}
+		if stop {
+			break
+		}
+	}
+	return nil
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// file lists one file in the first format it has.
+func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
+	if _, err := os.Stat(path); err != nil {
+		return false, &errNoInfo{path: path, formats: r.formats, missing: err}
+	}
+	for _, f := range r.formats {
+		var ok bool
+		switch f {
+		case "dwarf":
+			ok, stop, err = r.dwarfFile(w, path)
+		case "btf":
+			ok, stop, err = r.btfFile(w, path)
+		case "ctf":
+			// pahole's CTF loader; btfkit reads no CTF: next format.
+		default:
+			// pahole gives up at a format it has no loader for.
+			return false, &errNoInfo{path: path, formats: r.formats}
+		}
+		if err != nil || ok {
+			return stop, err
+		}
+	}
+	return false, &errNoInfo{path: path, formats: r.formats, reason: r.btfErr}
+}
+
+// dwarfFile lists the compile units of an ELF file with DWARF; ok is false
+// when the file has no DWARF.
+func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
+	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
+		s, err := r.listing.Unit(w, u.Spec, u.Facts)
+		if err != nil {
+			return err
+		}
+		if s {
+			return errStop
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, encode.ErrNoDWARF):
+		return false, false, nil
+	case errors.Is(err, errStop):
+		return true, true, nil
+	}
+	return true, false, err
+}
+
+// btfFile lists the BTF of a raw BTF file or of an ELF file's .BTF
+// section, every member of an archive; ok is false when there is none.
+func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error) {
+	data, where, err := btf.ReadBTFBytes(path)
+	if err != nil {
+		return false, false, nil
+	}
+	if _, _, _, err := btf.ParseHeader(data); err != nil {
+		return false, false, nil
+	}
+	base := r.baseBTF
+	if base == nil && strings.HasPrefix(path, btf.SysfsDir+"/") && filepath.Base(path) != "vmlinux" {
+		b, err := btf.LoadKernel()
+		if err != nil {
+			return false, false, fmt.Errorf("loading base for %s: %w", path, err)
+		}
+		base = b
+	}
+	blobs, err := btf.SplitArchive(data)
+	if err != nil {
+		r.btfErr = fmt.Errorf("%s: %w", where, err)
+		return false, false, nil
+	}
+	// Parse every member first: pahole reads a file whole or not at all.
+	specs := make([]*btf.Spec, len(blobs))
+	for i, blob := range blobs {
+		s, err := btf.Parse(blob, base)
+		if err != nil {
+			if base == nil && looksSplit(path) {
+				err = fmt.Errorf("%w (this is split BTF, a module's: give its base)", err)
+			}
+			if len(blobs) > 1 {
+				err = fmt.Errorf("archive member %d: %w", i, err)
+			}
+			r.btfErr = fmt.Errorf("%s: %w", where, err)
+			return false, false, nil
+		}
+		specs[i] = s
+	}
+	for _, s := range specs {
+		if stop, err := r.listing.Unit(w, s, nil); err != nil || stop {
+			return true, stop, err
+		}
+	}
+	return true, false, nil
+}

@@ -1,0 +1,337 @@
+package main
+
+// pahole without -J: struct and union layouts (package layout), with
+// pahole 1.31's command line, messages and exit statuses:
+//
+//	pahole [-F dwarf|btf|btf,dwarf] [-C NAMES] [--hex] [-c SIZE] [--btf_base BASE] [FILE...]
+//
+// pahole's layout options are plumbed through a registry so that each can
+// live in its own file: a file that implements options calls
+// registerPaholeLayoutFlags from an init function with the flags' pahole
+// names, short letters, argument names and an apply function that sets
+// layout.Options (and, for `btfkit layout`, adds its native flag to
+// layoutCmd in the same init). A registered flag is taken out of
+// paholeUnsupported's refusal automatically; options nobody registered
+// are still refused with a clear message. This file registers -C, -c,
+// --hex and --skip_missing; -F and --btf_base are pahole.go's flags,
+// read here.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/layout"
+)
+
+// paholeLayoutFlag is one of pahole's options for printing layouts.
+type paholeLayoutFlag struct {
+	short, name string
+	arg         string // the argument's name in --help; "" for a switch
+	help        string
+	// apply records the option's value ("true" for a switch).
+	apply func(l *paholeLayout, value string) error
+}
+
+var paholeLayoutFlags []paholeLayoutFlag
+
+// registerPaholeLayoutFlags adds options to pahole's command line for
+// layouts; call it from an init function.
+func registerPaholeLayoutFlags(flags ...paholeLayoutFlag) {
+	paholeLayoutFlags = append(paholeLayoutFlags, flags...)
+}
+
+// paholeLayoutFlagNamed reports whether a long option is registered.
+func paholeLayoutFlagNamed(name string) bool {
+	for _, f := range paholeLayoutFlags {
+		if f.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// paholeLayout is a pahole command line that prints layouts.
+type paholeLayout struct {
+	opts       layout.Options
+	classNames string // -C, the last one given (pahole keeps one)
+	hasClasses bool
+	formats    string // -F, the last one given
+	base       string // --btf_base
+	jobs       int    // -j: DWARF units converted in parallel
+	files      []string
+	set        []string // registered options given, in order
+}
+
+// paholeAtoi is C's atoi: leading blanks, a sign, digits; 0 otherwise.
+func paholeAtoi(s string) int {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	end := 0
+	if end < len(s) && (s[end] == '-' || s[end] == '+') {
+		end++
+	}
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	n, _ := strconv.Atoi(s[:end])
+	return n
+}
+
+func init() {
+	registerPaholeLayoutFlags(
+		paholeLayoutFlag{short: "C", name: "class_name", arg: "CLASS_NAME", help: "Show just this class",
+			apply: func(l *paholeLayout, v string) error { l.classNames, l.hasClasses = v, true; return nil }},
+		paholeLayoutFlag{short: "c", name: "cacheline_size", arg: "SIZE", help: "set cacheline size to SIZE",
+			apply: func(l *paholeLayout, v string) error { l.opts.CachelineSize = paholeAtoi(v); return nil }},
+		paholeLayoutFlag{name: "hex", help: "Print offsets and sizes in hexadecimal",
+			apply: func(l *paholeLayout, v string) error { l.opts.Hex = true; return nil }},
+		paholeLayoutFlag{name: "skip_missing", help: "skip missing types passed to -C rather than stop",
+			apply: func(l *paholeLayout, v string) error { l.opts.SkipMissing = true; return nil }},
+	)
+}
+
+// paholeLayoutValue feeds a registered option's value to its apply.
+type paholeLayoutValue struct {
+	f *paholeLayoutFlag
+	l *paholeLayout
+}
+
+func (v paholeLayoutValue) String() string { return "" }
+func (v paholeLayoutValue) Set(s string) error {
+	v.l.set = append(v.l.set, v.f.name)
+	return v.f.apply(v.l, s)
+}
+func (v paholeLayoutValue) Type() string {
+	if v.f.arg == "" {
+		return "bool"
+	}
+	return "string"
+}
+
+// addPaholeLayoutFlags adds the registered options to fs and returns the
+// command line they fill.
+func addPaholeLayoutFlags(fs *pflag.FlagSet) *paholeLayout {
+	l := &paholeLayout{}
+	for i := range paholeLayoutFlags {
+		f := &paholeLayoutFlags[i]
+		fl := fs.VarPF(paholeLayoutValue{f, l}, f.name, f.short, f.help)
+		if f.arg == "" {
+			fl.NoOptDefVal = "true"
+		}
+	}
+	return l
+}
+
+// paholeLayoutArg is the argument a registered option shows in --help.
+func paholeLayoutArg(name string) string {
+	for _, f := range paholeLayoutFlags {
+		if f.name == name && f.arg != "" {
+			return "=" + f.arg
+		}
+	}
+	return ""
+}
+
+// paholeLayoutParsed finishes a layout command line: formats and files.
+func paholeLayoutParsed(c *paholeConfig, fs *pflag.FlagSet, formats []string) (*paholeConfig, *pflag.FlagSet, error) {
+	l := c.layout
+	for _, u := range paholeUnsupported {
+		if fs.Changed(u.name) && !paholeLayoutFlagNamed(u.name) {
+			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole does not implement it yet", u.name)}
+		}
+	}
+	if len(formats) > 0 {
+		l.formats = formats[len(formats)-1]
+	}
+	l.base = c.base
+	l.jobs = c.jobs
+	l.files = fs.Args()
+	c.layoutMode = true
+	return c, fs, nil
+}
+
+// paholeEncodeRefusesLayout says which layout option was given with -J.
+func paholeEncodeRefusesLayout(l *paholeLayout) error {
+	if len(l.set) == 0 {
+		return nil
+	}
+	return &paholeError{1, fmt.Sprintf("pahole: option '--%s' prints layouts; it does not combine with -J (BTF encoding)", l.set[0])}
+}
+
+// paholeClassNames splits a -C list as pahole does: commas separate names
+// except inside parentheses, a trailing comma ends the list, and
+// file://PATH (or @PATH) reads names from PATH, one a line.
+func paholeClassNames(list string) ([]string, error) {
+	var names []string
+	add := func(s string) error {
+		file, ok := strings.CutPrefix(s, "file://")
+		if !ok {
+			file, ok = strings.CutPrefix(s, "@")
+		}
+		if !ok {
+			names = append(names, s)
+			return nil
+		}
+		more, err := layoutClassNames("@" + file)
+		if err != nil {
+			return err
+		}
+		names = append(names, more...)
+		return nil
+	}
+	s := list
+	for {
+		sep := strings.IndexByte(s, ',')
+		if sep < 0 {
+			break
+		}
+		if p := strings.IndexByte(s, '('); p >= 0 && p < sep {
+			q := strings.IndexByte(s[p:], ')')
+			if q < 0 {
+				return nil, fmt.Errorf("Unterminated '(' in '%s'", list)
+			}
+			if p+q > sep {
+				sep = p + q + 1
+				if sep >= len(s) {
+					break
+				}
+			}
+		}
+		if err := add(s[:sep]); err != nil {
+			return nil, err
+		}
+		if sep+1 == len(s) {
+			return names, nil
+		}
+		s = s[sep+1:]
+	}
+	return names, add(s)
+}
+
+// paholeVmlinuxPaths are where pahole looks for the running kernel's
+// vmlinux with DWARF (its vmlinux_path), %s the release.
+var paholeVmlinuxPaths = []string{
+	"vmlinux",
+	"/boot/vmlinux",
+	"/boot/vmlinux-%s",
+	"/usr/lib/debug/boot/vmlinux-%s",
+	"/lib/modules/%s/build/vmlinux",
+	"/usr/lib/debug/lib/modules/%s/vmlinux",
+	"/usr/lib/debug/boot/vmlinux-%s.debug",
+}
+
+func paholeRunningVmlinux() string {
+	rel, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return ""
+	}
+	r := strings.TrimSpace(string(rel))
+	for _, p := range paholeVmlinuxPaths {
+		if strings.Contains(p, "%s") {
+			p = fmt.Sprintf(p, r)
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// run prints the layouts and returns pahole's exit status.
+func (l *paholeLayout) run(stdout, stderr io.Writer) int {
+	formats := []string{"dwarf", "btf"}
+	fp := l.formats
+	if l.base != "" {
+		fp = "btf" // pahole reads only BTF when given a base
+	}
+	if fp != "" {
+		formats = strings.Split(fp, ",")
+	}
+	files := l.files
+	classes := l.classNames
+	hasClasses := l.hasClasses
+	for {
+		o := l.opts
+		if hasClasses {
+			names, err := paholeClassNames(classes)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			o.ClassNames = names
+		}
+		r := layoutRun{opts: o, formats: formats, base: l.base, jobs: l.jobs}
+		err := r.runPahole(stdout, files, fp)
+		var ni *errNoInfo
+		switch {
+		case err == nil:
+			if name, ok := r.listing.Missing(); ok {
+				fmt.Fprintf(stderr, "pahole: type '%s' not found\n", name)
+			}
+			return 0
+		case errors.As(err, &ni) && !hasClasses && len(files) > 0:
+			// pahole: a FILE it cannot read is a type name to look
+			// for in the running kernel.
+			if _, serr := os.Stat(ni.path); serr == nil {
+				if ni.reason != nil {
+					fmt.Fprintf(stderr, "pahole: %v\n", ni.reason)
+				}
+				what := fp
+				if what == "" {
+					what = "supported"
+				}
+				fmt.Fprintf(stderr, "pahole: file '%s' has no %s type information.\n", ni.path, what)
+				return 1
+			}
+			classes, hasClasses, files = ni.path, true, nil
+			continue
+		case errors.As(err, &ni) && len(files) == 0:
+			if fp != "" {
+				fp = " " + fp
+			}
+			fmt.Fprintf(stderr, "pahole: couldn't find any%s debug information on this system.\n", fp)
+			return 1
+		case errors.As(err, &ni):
+			fmt.Fprintf(stderr, "pahole: %s: Invalid argument\n", ni.path)
+			return 1
+		default:
+			fmt.Fprintf(stderr, "pahole: %v\n", err)
+			return 1
+		}
+	}
+}
+
+// runPahole is run with pahole's choice of input when there is no FILE:
+// the running kernel's BTF, then its vmlinux with DWARF.
+func (r *layoutRun) runPahole(w io.Writer, files []string, formatPath string) error {
+	if len(files) > 0 {
+		return r.run(w, files)
+	}
+	sysfs := filepath.Join(btf.SysfsDir, "vmlinux")
+	if formatPath == "" || strings.Contains(formatPath, "btf") {
+		if _, err := os.Stat(sysfs); err == nil {
+			r.formats = []string{"btf"}
+			err := r.run(w, []string{sysfs})
+			var ni *errNoInfo
+			if err == nil || !errors.As(err, &ni) {
+				return err
+			}
+		}
+		if formatPath == "btf" {
+			return &errNoInfo{path: sysfs, formats: []string{"btf"}}
+		}
+	}
+	vmlinux := paholeRunningVmlinux()
+	if vmlinux == "" {
+		return &errNoInfo{formats: []string{"dwarf"}}
+	}
+	r.formats = []string{"dwarf"}
+	return r.run(w, []string{vmlinux})
+}

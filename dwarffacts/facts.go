@@ -1,0 +1,112 @@
+package dwarffacts
+
+import "github.com/btfkit/btfkit/btf"
+
+// Facts are the DWARF-only facts about the types of one Spec. The zero
+// value is empty and ready to fill; a nil *Facts answers every query with
+// the zero answer.
+type Facts struct {
+	align       map[btf.TypeID]uint32
+	memberAlign map[memberKey]uint32
+	dims        map[btf.TypeID][]uint32
+	nested      map[btf.TypeID]bool
+	nestedIn    map[btf.TypeID][]Nested
+}
+
+// Nested is a type defined in the body of a struct or union (clang does
+// this for anonymous types in C; C++ for any type), and where: after
+// After of the container's members.
+type Nested struct {
+	After int
+	ID    btf.TypeID
+}
+
+type memberKey struct {
+	id btf.TypeID
+	i  int
+}
+
+// SetAlign records the DW_AT_alignment of the struct or union id.
+func (f *Facts) SetAlign(id btf.TypeID, align uint32) {
+	if f.align == nil {
+		f.align = make(map[btf.TypeID]uint32)
+	}
+	f.align[id] = align
+}
+
+// Align is the DW_AT_alignment of the struct or union id, 0 when it has none.
+func (f *Facts) Align(id btf.TypeID) uint32 {
+	if f == nil {
+		return 0
+	}
+	return f.align[id]
+}
+
+// SetMemberAlign records the DW_AT_alignment of member i (counting the
+// members the BTF type has) of the struct or union id.
+func (f *Facts) SetMemberAlign(id btf.TypeID, i int, align uint32) {
+	if f.memberAlign == nil {
+		f.memberAlign = make(map[memberKey]uint32)
+	}
+	f.memberAlign[memberKey{id, i}] = align
+}
+
+// MemberAlign is the DW_AT_alignment of member i of the struct or union id,
+// 0 when it has none.
+func (f *Facts) MemberAlign(id btf.TypeID, i int) uint32 {
+	if f == nil {
+		return 0
+	}
+	return f.memberAlign[memberKey{id, i}]
+}
+
+// SetDims records the dimensions, outermost first, of the array id.
+func (f *Facts) SetDims(id btf.TypeID, dims []uint32) {
+	if f.dims == nil {
+		f.dims = make(map[btf.TypeID][]uint32)
+	}
+	f.dims[id] = dims
+}
+
+// Dims returns the dimensions of the array id, outermost first, or nil when
+// none were recorded (then the BTF element count is the only dimension).
+func (f *Facts) Dims(id btf.TypeID) []uint32 {
+	if f == nil {
+		return nil
+	}
+	return f.dims[id]
+}
+
+// SetNested records that type id is not defined at the top level of its
+// unit but inside a function, a lexical block or another type's body.
+func (f *Facts) SetNested(id btf.TypeID) {
+	if f.nested == nil {
+		f.nested = make(map[btf.TypeID]bool)
+	}
+	f.nested[id] = true
+}
+
+// AddNestedIn records that type id is defined in the body of the struct
+// or union container after its first after members. Calls for one
+// container come in entry order.
+func (f *Facts) AddNestedIn(container btf.TypeID, after int, id btf.TypeID) {
+	if f.nestedIn == nil {
+		f.nestedIn = make(map[btf.TypeID][]Nested)
+	}
+	f.nestedIn[container] = append(f.nestedIn[container], Nested{after, id})
+}
+
+// NestedIn returns the types defined in the body of the struct or union
+// container, in entry order.
+func (f *Facts) NestedIn(container btf.TypeID) []Nested {
+	if f == nil {
+		return nil
+	}
+	return f.nestedIn[container]
+}
+
+// Nested reports whether type id is defined inside a function, a lexical
+// block or another type's body rather than at the top level of its unit.
+func (f *Facts) Nested(id btf.TypeID) bool {
+	return f != nil && f.nested[id]
+}

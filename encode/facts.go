@@ -1,0 +1,95 @@
+package encode
+
+import (
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarffacts"
+)
+
+// The DWARF facts hook (EachUnit): besides a unit's BTF, what pahole's
+// DWARF loader knows and BTF cannot hold, keyed by the fragment's type
+// IDs. The walk records DW_AT_alignment of struct, union and member
+// entries (die.alignment, rec.align, item.align) and whether a type entry
+// is nested (rec.nested), and for types defined in a struct or union's
+// body how many members came before (rec.after); collectFacts turns them, and the dimensions of
+// multi-dimensional arrays (their subrange items), into a
+// dwarffacts.Facts. Nothing here runs unless Options.facts is set.
+
+// collectFacts builds the facts of the unit just emitted (c.ids set).
+func (c *unitConv) collectFacts() *dwarffacts.Facts {
+	f := &dwarffacts.Facts{}
+	for i := range c.recs {
+		r := &c.recs[i]
+		id := c.ids[i]
+		if id == noID || id == 0 {
+			continue
+		}
+		switch r.tag {
+		case tagStructureType, tagClassType, tagUnionType:
+			if r.nested {
+				f.SetNested(btf.TypeID(id))
+			}
+			if r.has&hasDeclaration != 0 {
+				continue
+			}
+			if r.align != 0 {
+				f.SetAlign(btf.TypeID(id), r.align)
+			}
+			union := r.tag == tagUnionType
+			k := 0
+			for j := r.first; j >= 0; j = c.items[j].next {
+				it := &c.items[j]
+				if it.kind != itMember {
+					continue
+				}
+				if it.has&hasDataBitOffset == 0 && it.has&hasMemberLoc == 0 && !union {
+					continue // a static member: not in BTF (emitStruct)
+				}
+				if it.align != 0 {
+					f.SetMemberAlign(btf.TypeID(id), k, it.align)
+				}
+				k++
+			}
+		case tagArrayType:
+			var dims []uint32
+			for j := r.first; j >= 0; j = c.items[j].next {
+				if c.items[j].kind == itSubrange {
+					dims = append(dims, uint32(c.items[j].loc))
+				}
+			}
+			if len(dims) != 1 {
+				if dims == nil {
+					dims = []uint32{}
+				}
+				f.SetDims(btf.TypeID(id), dims)
+			}
+		}
+	}
+	for _, n := range c.nested {
+		child, container := c.ids[n[0]], c.ids[n[1]]
+		if child == noID || child == 0 || container == noID || container == 0 {
+			continue
+		}
+		f.AddNestedIn(btf.TypeID(container), c.btfMemberIndex(n[1], c.recs[n[0]].after), btf.TypeID(child))
+	}
+	return f
+}
+
+// btfMemberIndex converts a count of a struct's member entries into a
+// count of its BTF members (static members have none).
+func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
+	r := &c.recs[rec]
+	union := r.tag == tagUnionType
+	k, n := 0, int32(0)
+	for j := r.first; j >= 0 && n < entries; j = c.items[j].next {
+		it := &c.items[j]
+		if it.kind != itMember {
+			continue
+		}
+		n++
+		if it.has&hasDataBitOffset == 0 && it.has&hasMemberLoc == 0 && !union {
+			continue
+		}
+		k++
+	}
+	return k
+}

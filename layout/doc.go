@@ -1,0 +1,32 @@
+// Package layout prints struct and union layouts the way pahole does:
+// members with their offsets and sizes, bitfields, nested anonymous
+// structs and unions, holes, bit holes, trailing padding, cache line
+// boundaries, the summary block, and the __packed__ and __aligned__
+// attributes pahole infers. Its output is byte for byte pahole 1.31's.
+//
+// It reads the btf model only (btf.Spec), so BTF from any source and DWARF
+// converted by package encode share one printer. What DWARF knows and BTF
+// does not (alignment attributes, array dimensions, types defined inside
+// functions) comes beside the Spec in a *dwarffacts.Facts; with facts the
+// output is pahole's for DWARF input, without them pahole's for BTF (-F
+// btf), which infers alignments from the offsets.
+//
+// A Listing is one run of pahole over its inputs: each input (a BTF, a
+// member of a BTF archive, or one DWARF compile unit) is handed to Unit in
+// order, as pahole's loader hands each unit to its printing callback; the
+// Listing remembers which types were printed and which -C names are still
+// wanted. Finish reports what was never found.
+//
+// The files follow pahole's concerns: class.go builds a type's members
+// and computes holes, natural alignment and the packed/aligned inference
+// (with pahole's integer widths and its order-dependent caching); names.go
+// spells types as pahole does; member.go prints one member; print.go
+// prints structs, unions, enums and typedefs with the summary; listing.go
+// decides which types are printed, in which order, and finds -C names;
+// options.go has the options. A new option belongs in Options and, when it
+// changes how a type is printed, in conf (print.go), which is copied by
+// value into nested printing exactly as pahole copies its conf_fprintf.
+//
+// This package must not know how BTF or DWARF is read or written, nor
+// command lines (cmd/btfkit maps pahole's flags onto Options).
+package layout

@@ -1,0 +1,190 @@
+package layout
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Options are pahole's output options the printer knows.
+type Options struct {
+	// CachelineSize is the cache line size in bytes used for cache line
+	// boundaries, the "cachelines" counts and, for BTF, the inference of
+	// __aligned__ attributes (-c/--cacheline_size). 0 means the machine's,
+	// or 64 when it cannot be found, as pahole does.
+	CachelineSize int
+
+	// Hex prints offsets and sizes in hexadecimal (--hex).
+	Hex bool
+
+	// ClassNames, when not empty, selects the types to print, by name, in
+	// this order (-C). A name may be a struct, union, enum or typedef.
+	ClassNames []string
+
+	// SkipMissing goes on with the next -C name when one is missing from
+	// an input; without it pahole stops looking at the rest of the names
+	// in that input (--skip_missing).
+	SkipMissing bool
+
+	// The options below are pahole's too, declared here with pahole's
+	// meaning so that each can be implemented in its own file without
+	// touching this struct: the ones marked "Not implemented yet" are
+	// ignored by the printer, and cmd/btfkit refuses their flags until a
+	// file registers them (pahole_layout.go).
+
+	// Which structs and unions the listing prints (pahole's class__filter).
+
+	// AnonInclude includes anonymous structs and unions reached through a
+	// typedef (-a/--anon_include). Not implemented yet.
+	AnonInclude bool
+	// NestedAnonInclude includes anonymous structs and unions nested in
+	// others (-A/--nested_anon_include). Not implemented yet.
+	NestedAnonInclude bool
+	// JustStructs prints structs only (--structs). Not implemented yet.
+	JustStructs bool
+	// JustUnions prints unions only (--unions). Not implemented yet.
+	JustUnions bool
+	// JustPacked prints only structs inferred __packed__ (--packed). Not
+	// implemented yet.
+	JustPacked bool
+	// ShowPrivateClasses also prints types defined inside functions or
+	// other types (--show_private_classes). Not implemented yet.
+	ShowPrivateClasses bool
+	// ExcludePrefix skips types whose name starts with it (-x/--exclude).
+	// Not implemented yet.
+	ExcludePrefix string
+	// IncludePrefix prints only types whose name starts with it
+	// (-y/--prefix_filter). Not implemented yet.
+	IncludePrefix string
+	// DeclExcludePrefix skips types declared in files whose name starts
+	// with it (-D/--decl_exclude; DWARF). Not implemented yet.
+	DeclExcludePrefix string
+	// CUExcludePrefix skips compile units whose name starts with it
+	// (-X/--cu_exclude; DWARF). Not implemented yet.
+	CUExcludePrefix string
+	// NrHoles prints only structs with at least that many holes
+	// (-H/--holes). Not implemented yet.
+	NrHoles int
+	// NrBitHoles prints only structs with at least that many bit holes
+	// (-B/--bit_holes). Not implemented yet.
+	NrBitHoles int
+	// HoleSizeGE prints the names of structs with a hole at least that
+	// large (-z/--hole_size_ge). Not implemented yet.
+	HoleSizeGE int
+	// PaddingGE prints only structs with at least that much padding at
+	// their end (--padding_ge, also spelled --padding). Not implemented yet.
+	PaddingGE int
+	// Packable prints structs whose holes can be packed, with their size
+	// before and after (-P/--packable). Not implemented yet.
+	Packable bool
+	// WithFlexibleArray prints only structs ending in a flexible array
+	// (--with_flexible_array). Not implemented yet.
+	WithFlexibleArray bool
+	// WithEmbeddedFlexibleArray prints only structs containing a struct
+	// with a flexible array (--with_embedded_flexible_array). Not
+	// implemented yet.
+	WithEmbeddedFlexibleArray bool
+
+	// Other listings instead of layouts.
+
+	// Sizes prints name, size and number of holes per type (-s/--sizes).
+	// Not implemented yet.
+	Sizes bool
+	// NrMembers prints name and number of members per type
+	// (-n/--nr_members). Not implemented yet.
+	NrMembers bool
+	// ClassNameLen prints name and name length per type
+	// (-N/--class_name_len). Not implemented yet.
+	ClassNameLen bool
+	// Separator separates the fields of those listings (-t/--separator;
+	// pahole's default is a tab). Not implemented yet.
+	Separator byte
+	// ContainsEnumerator prints the enums with an enumerator of that name
+	// (--contains_enumerator). Not implemented yet.
+	ContainsEnumerator string
+	// Contains prints the types that contain the named one (-i/--contains).
+	// Not implemented yet.
+	Contains string
+	// FindPointersTo prints the members that point to the named type
+	// (-f/--find_pointers_to). Not implemented yet.
+	FindPointersTo string
+	// Recursive applies -i and -f recursively (-d/--recursive). Not
+	// implemented yet.
+	Recursive bool
+
+	// How a layout is printed.
+
+	// ExpandTypes prints member types in place (-E/--expand_types). Not
+	// implemented yet.
+	ExpandTypes bool
+	// ExpandPointers prints pointed-to types in place
+	// (-p/--expand_pointers). Not implemented yet.
+	ExpandPointers bool
+	// RelOffset prints offsets in inner structs relative to them
+	// (-r/--rel_offset). Not implemented yet.
+	RelOffset bool
+	// ShowOnlyDataMembers prints only members that take space
+	// (-M/--show_only_data_members). Not implemented yet.
+	ShowOnlyDataMembers bool
+	// ShowDeclInfo prints where each type was declared
+	// (-I/--show_decl_info; DWARF). Not implemented yet.
+	ShowDeclInfo bool
+	// ShowFirstBiggestSizeBaseTypeMember adds that member to the summary
+	// (-l). Not implemented yet.
+	ShowFirstBiggestSizeBaseTypeMember bool
+	// WordSize prints layouts as on a machine with that word size
+	// (-w/--word_size). Not implemented yet.
+	WordSize int
+	// SuppressAlignedAttribute leaves out __aligned__ attributes and the
+	// forced alignment summary (--suppress_aligned_attribute). Not
+	// implemented yet.
+	SuppressAlignedAttribute bool
+	// SuppressForcePaddings leaves out the "Force padding" members (DWARF)
+	// (--suppress_force_paddings). Not implemented yet.
+	SuppressForcePaddings bool
+	// SuppressPacked leaves out inferred __packed__ attributes
+	// (--suppress_packed). Not implemented yet.
+	SuppressPacked bool
+	// FixupSillyBitfields prints bitfields as wide as their type as plain
+	// members (--fixup_silly_bitfields). Not implemented yet.
+	FixupSillyBitfields bool
+	// ClassesAsStructs prints C++ classes as structs
+	// (--classes_as_structs). Not implemented yet.
+	ClassesAsStructs bool
+	// FlatArrays prints multi-dimensional arrays with one dimension
+	// (--flat_arrays). Not implemented yet.
+	FlatArrays bool
+	// Sort prints types sorted by name (--sort). Not implemented yet.
+	Sort bool
+	// Compile prints compilable C: each type after the types it needs
+	// (--compile). Not implemented yet.
+	Compile bool
+	// Reorganize prints each struct reorganized to remove holes
+	// (-R/--reorganize). Not implemented yet.
+	Reorganize bool
+	// ShowReorgSteps prints each step of the reorganization
+	// (-S/--show_reorg_steps). Not implemented yet.
+	ShowReorgSteps bool
+}
+
+// SystemCachelineSize is the machine's L1 data cache line size, or 64 when
+// it cannot be read.
+func SystemCachelineSize() int {
+	b, err := os.ReadFile("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size")
+	if err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 64
+}
+
+// cachelineSize resolves o.CachelineSize the way pahole does: pahole keeps
+// it in 16 bits.
+func (o *Options) cachelineSize() uint32 {
+	n := o.CachelineSize
+	if n == 0 {
+		n = SystemCachelineSize()
+	}
+	return uint32(uint16(n))
+}

@@ -1,0 +1,1022 @@
+package layout
+
+import (
+	"github.com/btfkit/btfkit/btf"
+)
+
+// conf is pahole's conf_fprintf: how the type being printed is laid out.
+// It is copied by value into nested printing, as pahole copies it, so a
+// nested struct sees its container's settings as they were when it was
+// reached; only cachelinep is shared.
+type conf struct {
+	prefix, suffix       string
+	hasPrefix, hasSuffix bool // pahole's NULL versus a string
+
+	indent                int
+	typeSpacing           int
+	nameSpacing           int
+	emitStats             bool
+	suppressOffsetComment bool
+	relOffset             bool
+	baseOffset            uint32
+	cachelinep            *uint32
+	unionMember           bool
+	lastMember            bool
+	firstMember           bool
+	noSemicolon           bool
+
+	hex bool // --hex
+
+	// Options pahole has and this package does not wire yet; each keeps
+	// pahole's meaning so that adding the flag is setting the field.
+	expandTypes              bool // -E
+	suppressComments         bool
+	suppressAlignedAttribute bool // --suppress_aligned_attribute
+	suppressPacked           bool // --suppress_packed
+	suppressForcePaddings    bool // --suppress_force_paddings
+	classesAsStructs         bool // --classes_as_structs
+}
+
+// Spacing pahole uses when the caller sets none.
+const (
+	defaultTypeSpacing      = 26
+	defaultNameSpacing      = 23
+	defaultUnionNameSpacing = 21
+)
+
+// packedAttrLen is sizeof("__attribute__((__packed__))") in C, NUL included,
+// which pahole adds to an inline struct's name length.
+const packedAttrLen = 28
+
+// printTop is pahole's tag__fprintf for a type printed on its own: a
+// struct, union, enum or typedef, followed by ';'.
+func (u *unit) printTop(b *buf, id btf.TypeID, c conf) {
+	t, _ := u.typ(id)
+	if c.nameSpacing == 0 || c.typeSpacing == 0 {
+		if c.nameSpacing == 0 {
+			switch {
+			case c.expandTypes:
+				c.nameSpacing = 55
+			case isUnion(t):
+				c.nameSpacing = defaultUnionNameSpacing
+			default:
+				c.nameSpacing = defaultNameSpacing
+			}
+		}
+		if c.typeSpacing == 0 {
+			c.typeSpacing = defaultTypeSpacing
+		}
+	}
+	u.printTag(b, id, c)
+}
+
+// printTag is the rest of pahole's tag__fprintf, also used for the types
+// a struct's body defines (DWARF from clang).
+func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
+	t, _ := u.typ(id)
+	b.tabs(c.indent)
+	switch {
+	case t.Kind() == btf.KindArray:
+		u.printArray(b, id, "array", true, c)
+	case isEnum(t):
+		u.printEnum(b, t, c)
+	case t.Kind() == btf.KindTypedef:
+		u.printTypedef(b, t, c)
+	case isStruct(t):
+		u.printClass(b, u.class(id), c)
+	case t.Kind() == btf.KindFuncProto:
+		u.writeFtype(b, t, "", false, false, 0, true)
+	case isUnion(t):
+		u.printUnion(b, u.class(id), c)
+	default:
+		b.str("/* tag__fprintf: " + dwarfTagName(t) + " tag not supported! */")
+	}
+	if !c.noSemicolon {
+		b.byte(';')
+	}
+}
+
+// printTypedef is pahole's typedef__fprintf.
+func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
+	name := t.Name()
+	b.str("typedef ")
+	if t.Ref() == 0 {
+		b.str("void ")
+		b.str(name)
+		return
+	}
+	tt, ok := u.typ(t.Ref())
+	if !ok {
+		b.str("<ERROR> ")
+		b.str(name)
+		return
+	}
+	switch {
+	case tt.Kind() == btf.KindArray:
+		u.printArray(b, tt.ID, name, true, c)
+		return
+	case tt.Kind() == btf.KindPtr:
+		if tt.Ref() != 0 {
+			if pt, ok := u.typ(tt.Ref()); ok && pt.Kind() == btf.KindFuncProto {
+				u.writeFtype(b, pt, name, false, true, 0, true)
+				return
+			}
+		}
+	case tt.Kind() == btf.KindFuncProto:
+		u.writeFtype(b, tt, name, false, false, 0, true)
+		return
+	case isStruct(tt):
+		if tt.Name() != "" && !c.expandTypes {
+			b.str("struct " + tt.Name() + " " + name)
+			return
+		}
+		cl := u.class(tt.ID)
+		if !c.suppressComments {
+			cl.findHoles()
+		}
+		c.typeSpacing -= 8
+		c.suffix, c.hasSuffix = name, true
+		u.printClass(b, cl, c)
+		return
+	case isUnion(tt):
+		u.printUnionDecl(b, tt, name, true, c)
+		return
+	case isEnum(tt):
+		if tt.Name() != "" {
+			b.str("enum " + tt.Name() + " " + name)
+			return
+		}
+		c.suffix, c.hasSuffix = name, true
+		u.printEnum(b, tt, c)
+		return
+	}
+	b.str(u.tagName(tt.ID, 512))
+	b.byte(' ')
+	b.str(name)
+}
+
+// printEnum is pahole's enumeration__fprintf.
+func (u *unit) printEnum(b *buf, t btf.Type, c conf) {
+	b.str("enum")
+	if t.Name() != "" {
+		b.byte(' ')
+		b.str(t.Name())
+	}
+	if t.Vlen() == 0 {
+		return
+	}
+	b.str(" {\n")
+	maxLen := u.enumNameLen(t)
+	signed := t.KindFlag()
+	for i := 0; i < t.Vlen(); i++ {
+		e := t.Enum(i)
+		b.tabs(c.indent)
+		b.byte('\t')
+		b.padRight(t.Spec().String(e.NameOff), int(maxLen))
+		b.str(" = ")
+		switch {
+		case c.hex:
+			b.str(numStr(e.Val, true))
+		case signed:
+			b.int(int64(e.Val))
+		default:
+			b.uint(e.Val)
+		}
+		b.str(",\n")
+	}
+	b.tabs(c.indent)
+	b.byte('}')
+	if enumOrFloatSize(t) != 4 {
+		b.str(" __attribute__((__packed__))")
+	}
+	if c.hasSuffix {
+		b.byte(' ')
+		b.str(c.suffix)
+	}
+}
+
+func (u *unit) enumNameLen(t btf.Type) uint16 {
+	if n, ok := u.enumLen[t.ID]; ok {
+		return n
+	}
+	var n uint16
+	for i := 0; i < t.Vlen(); i++ {
+		if l := uint16(len(t.Spec().String(t.Enum(i).NameOff))); l > n {
+			n = l
+		}
+	}
+	if u.enumLen == nil {
+		u.enumLen = make(map[btf.TypeID]uint16)
+	}
+	u.enumLen[t.ID] = n
+	return n
+}
+
+// printArray is pahole's array_type__fprintf: the element type and name,
+// then each dimension; a last member's empty dimension is "[]".
+func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf) {
+	t := u.spec.Type(id)
+	a := t.Array()
+	elem := a.Elem
+	et, ok := u.typ(elem)
+	if !ok && elem != 0 {
+		b.padRight("<ERROR", c.typeSpacing)
+		b.str("> " + name)
+		return
+	}
+	dims := u.dims(id, a)
+	if len(dims) >= 1 && dims[0] == 0 && ok && et.Kind() == btf.KindConst {
+		elem = et.Ref()
+	}
+	u.printType(b, elem, name, named, c)
+	single := c.lastMember && c.firstMember
+	for _, d := range dims {
+		if d != 0 || !c.lastMember || single || c.unionMember {
+			b.byte('[')
+			b.uint(uint64(d))
+			b.byte(']')
+		} else {
+			b.str("[]")
+		}
+	}
+}
+
+// skipTagAnnotations follows TYPE_TAGs.
+func (u *unit) skipTagAnnotations(id btf.TypeID) btf.TypeID {
+	for n := 0; n < 1024 && id != 0; n++ {
+		t, ok := u.typ(id)
+		if !ok || t.Kind() != btf.KindTypeTag || t.Ref() == id {
+			break
+		}
+		id = t.Ref()
+	}
+	return id
+}
+
+// innerStruct is what pahole's type__fprintf does to its conf before
+// printing a struct, union or enum in place.
+func innerStruct(c *conf, name string, named, suppressOffsetComment bool) {
+	c.hasPrefix, c.prefix = false, ""
+	c.suffix, c.hasSuffix = name, named
+	c.emitStats = false
+	c.suppressOffsetComment = suppressOffsetComment
+}
+
+// printType is pahole's type__fprintf: a type and the name declared with
+// it, padded to the type spacing; structs, unions and enums without a name
+// are printed in place.
+func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf) {
+	t, ok := u.typ(id)
+	if !ok || !u.enter() {
+		u.typeNotFound(b, name, named, c)
+		return
+	}
+	defer u.leave()
+	suppressOffsetComment := c.suppressOffsetComment
+	if isStruct(t) || isUnion(t) || isEnum(t) {
+		innerStruct(&c, name, named, suppressOffsetComment)
+	}
+	for steps := 0; ; steps++ {
+		if steps == maxDepth { // qualifiers that qualify themselves
+			u.typeNotFound(b, name, named, c)
+			return
+		}
+		switch k := t.Kind(); {
+		case k == btf.KindPtr:
+			if pid := u.skipTagAnnotations(t.Ref()); pid != 0 {
+				pt, ok := u.typ(pid)
+				if !ok {
+					u.typeNotFound(b, name, named, c)
+					return
+				}
+				if pt.Kind() == btf.KindFuncProto {
+					u.writeFtype(b, pt, cname(name, named), false, true, c.typeSpacing, true)
+					return
+				}
+				if (isStruct(pt) || isUnion(pt) || isEnum(pt)) && pt.Name() == "" {
+					name, named = trunc("* "+cname(name, named), 258), true
+					c.relOffset = true
+					t, id = pt, pid
+					c.typeSpacing -= 8
+					innerStruct(&c, name, named, suppressOffsetComment)
+					continue
+				}
+			}
+			u.printDefault(b, id, name, named, c)
+		case k == btf.KindFuncProto:
+			u.writeFtype(b, t, cname(name, named), false, false, c.typeSpacing, true)
+		case k == btf.KindConst:
+			b.str("const ")
+			c.typeSpacing -= len("const ")
+			if nt, ok := u.typ(t.Ref()); ok {
+				t, id = nt, t.Ref()
+				continue
+			}
+			u.printDefault(b, id, name, named, c)
+		case k == btf.KindArray:
+			u.printArray(b, id, name, named, c)
+		case isStruct(t):
+			if t.Name() != "" && !c.expandTypes {
+				kw := "struct"
+				b.str(kw + " ")
+				b.padRight(t.Name(), c.typeSpacing-7)
+				b.byte(' ')
+				b.str(name)
+				return
+			}
+			cl := u.class(id)
+			if !c.suppressComments {
+				cl.findHoles()
+			}
+			c.typeSpacing -= 8
+			u.printClass(b, cl, c)
+		case isUnion(t):
+			u.printUnionDecl(b, t, name, named, c)
+		case isEnum(t):
+			if t.Name() != "" && !c.expandTypes {
+				b.str("enum ")
+				b.padRight(t.Name(), c.typeSpacing-5)
+				b.byte(' ')
+				b.str(name)
+				return
+			}
+			u.printEnum(b, t, c)
+		case k == btf.KindTypeTag:
+			nt, ok := u.typ(t.Ref())
+			if !ok {
+				u.typeNotFound(b, name, named, c)
+				return
+			}
+			t, id = nt, t.Ref()
+			continue
+		default:
+			u.printDefault(b, id, name, named, c)
+		}
+		return
+	}
+}
+
+// cname is a C string argument: NULL prints as "(null)" through printf's
+// %s, which pahole does for an anonymous member of a plain type.
+func cname(name string, named bool) string {
+	if !named {
+		return "(null)"
+	}
+	return name
+}
+
+func (u *unit) printDefault(b *buf, id btf.TypeID, name string, named bool, c conf) {
+	b.padRight(u.tagName(id, nameBuf), c.typeSpacing)
+	b.byte(' ')
+	b.str(cname(name, named))
+}
+
+func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
+	b.padRight("<ERROR", c.typeSpacing)
+	b.str("> ")
+	b.str(cname(name, named))
+}
+
+// printUnionDecl is pahole's union_decl__fprintf: a named union by name,
+// an anonymous one in place.
+func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c conf) {
+	if t.Name() != "" && !c.expandTypes {
+		b.str("union ")
+		b.padRight(t.Name(), c.typeSpacing-6)
+		b.byte(' ')
+		b.str(name)
+		return
+	}
+	c.typeSpacing -= 8
+	c.suffix, c.hasSuffix = name, named
+	u.printUnion(b, u.class(t.ID), c)
+}
+
+// printUnion is pahole's union__fprintf.
+func (u *unit) printUnion(b *buf, cl *class, c conf) {
+	indent := min(c.indent, 16)
+	if c.hasPrefix {
+		b.str(c.prefix)
+		b.byte(' ')
+	}
+	b.str("union")
+	if cl.name != "" {
+		b.byte(' ')
+		b.str(cl.name)
+	}
+	b.str(" {\n")
+	uc := c
+	uc.indent = indent + 1
+	u.inferUnionPacked(cl)
+	var cacheline uint32
+	if uc.cachelinep == nil {
+		uc.cachelinep = &cacheline
+	}
+	initial := *uc.cachelinep
+	for i := range cl.members {
+		pos := &cl.members[i]
+		if _, ok := u.typ(pos.typ); !ok {
+			b.tabs(uc.indent)
+			b.str("<ERROR: type not found>\n")
+			continue
+		}
+		uc.unionMember = true
+		b.tabs(uc.indent)
+		u.printMember(b, pos, true, &uc)
+		b.byte('\n')
+		*uc.cachelinep = initial
+	}
+	b.tabs(indent)
+	b.byte('}')
+	if c.hasSuffix {
+		b.byte(' ')
+		b.str(c.suffix)
+	}
+}
+
+// printCachelineBoundary is pahole's class__fprintf_cacheline_boundary.
+func (u *unit) printCachelineBoundary(b *buf, c *conf, offset uint32) {
+	cl := u.cacheline
+	line := offset / cl
+	if line <= *c.cachelinep {
+		return
+	}
+	pos := offset % cl
+	b.str("/* --- cacheline ")
+	b.uint(uint64(line))
+	b.str(" boundary (")
+	b.uint(uint64(offset - pos))
+	b.str(" bytes) ")
+	if pos != 0 {
+		b.str("was ")
+		b.uint(uint64(pos))
+		b.str(" byte")
+		if pos > 1 {
+			b.byte('s')
+		}
+		b.str(" ago ")
+	}
+	b.str("--- */\n")
+	b.tabs(c.indent)
+	*c.cachelinep = line
+}
+
+// printMember is pahole's class_member__fprintf: the declaration, then
+// the offset and size comment in the offset column.
+func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
+	size := int32(m.byteSize)
+	sc := *c
+	offset := m.byteOffset
+	if !sc.relOffset {
+		offset += sc.baseOffset
+		if !unionMember {
+			sc.baseOffset = offset
+		}
+	}
+	if m.bitfieldOffset < 0 {
+		offset += uint32(m.byteSize)
+	}
+	if !c.suppressComments {
+		u.printCachelineBoundary(b, c, offset)
+	}
+	start := len(*b)
+	t, _ := u.typ(m.typ)
+	named := m.name != ""
+	inline := isStruct(t) || isUnion(t) || isEnum(t)
+	if inline {
+		u.printType(b, m.typ, "", false, sc)
+		if named {
+			if t.Name() == "" || sc.expandTypes {
+				b.byte(' ')
+			}
+			b.str(m.name)
+		}
+	} else {
+		u.printType(b, m.typ, m.name, named, sc)
+	}
+	if m.bitfieldSize != 0 {
+		b.byte(':')
+		b.uint(uint64(m.bitfieldSize))
+	}
+	alignPrinted := 0
+	if !sc.suppressAlignedAttribute && m.alignment != 0 {
+		n := len(*b)
+		b.str(" __attribute__((__aligned__(")
+		b.uint(uint64(m.alignment))
+		b.str(")))")
+		alignPrinted = len(*b) - n
+	}
+	b.byte(';')
+	if sc.suppressOffsetComment {
+		return
+	}
+	var spacing int
+	if inline && t.Name() == "" {
+		slen := alignPrinted - 1
+		if named {
+			slen = alignPrinted + len(m.name)
+		}
+		if isStruct(t) && u.class(m.typ).packed && !c.suppressPacked {
+			slen += packedAttrLen
+		}
+		spacing = sc.typeSpacing + sc.nameSpacing - slen - 3
+	} else {
+		spacing = max(sc.typeSpacing+sc.nameSpacing-(len(*b)-start), 0)
+	}
+	b.padLeft(" ", spacing)
+	b.str("/* ")
+	b.num(uint64(offset), 5, sc.hex)
+	sizeSpacing := 5
+	if m.bitfieldSize != 0 {
+		bo := uint32(int32(m.bitfieldOffset))
+		if m.bitfieldOffset < 0 {
+			bo = uint32(m.byteSize*8) + bo
+		}
+		b.byte(':')
+		b.num(uint64(bo), 2, sc.hex)
+		sizeSpacing -= 3
+	}
+	b.byte(' ')
+	b.num(uint64(uint32(size)), sizeSpacing, sc.hex)
+	b.str(" */")
+}
+
+// memberTypeHoles counts what the structs members have inside them, for
+// the summary.
+type memberTypeHoles struct {
+	nrPaddings             uint16
+	nrWithBitPaddings      uint16
+	nrWithHoles            uint16
+	nrWithBitHoles         uint16
+	totalNrHoles           uint16
+	totalNrBitHoles        uint16
+	nrFlexibleArrays       uint16
+	nrEmbeddedFlexibleArrs uint16
+	sumPaddings            uint32
+	sumBitPaddings         uint32
+}
+
+// printMemberTypeHoles is pahole's class__fprintf_member_type_holes: the
+// "XXX last struct has ..." note after a struct member whose own type has
+// holes, padding or a flexible array.
+func (u *unit) printMemberTypeHoles(b *buf, cl *class, h *memberTypeHoles, newline *uint8, c *conf) {
+	cl.findHoles()
+	u.inferPacked(cl)
+	padding, bitPadding := cl.padding, cl.bitPadding
+	nrHoles, nrBitHoles := cl.nrHoles, cl.nrBitHoles
+	flex := u.hasFlexibleArray(cl)
+	embFlex := u.hasEmbeddedFlexibleArray(cl)
+	if padding == 0 && bitPadding == 0 && nrHoles == 0 && nrBitHoles == 0 && !flex && !embFlex {
+		return
+	}
+	if *newline == 0 {
+		b.byte('\n')
+	}
+	*newline++
+	b.byte('\n')
+	b.tabs(c.indent)
+	b.str("/* XXX last struct has")
+	first := true
+	sep := func() {
+		if !first {
+			b.byte(',')
+		}
+		first = false
+	}
+	if flex {
+		b.str(" a flexible array")
+		h.nrFlexibleArrays++
+		first = false
+	}
+	if embFlex {
+		sep()
+		b.str(" embedded flexible array(s)")
+		h.nrEmbeddedFlexibleArrs++
+	}
+	if padding != 0 {
+		h.nrPaddings++
+		h.sumPaddings += uint32(padding)
+		sep()
+		b.byte(' ')
+		b.int(int64(padding))
+		b.str(" byte" + plural(int64(padding)) + " of padding")
+	}
+	if bitPadding != 0 {
+		h.nrWithBitPaddings++
+		h.sumBitPaddings += uint32(bitPadding)
+		sep()
+		b.byte(' ')
+		b.int(int64(bitPadding))
+		b.str(" bit" + plural(int64(bitPadding)) + " of padding")
+	}
+	if nrHoles != 0 {
+		h.nrWithHoles++
+		h.totalNrHoles += uint16(nrHoles)
+		sep()
+		b.byte(' ')
+		b.int(int64(nrHoles))
+		b.str(" hole" + plural(int64(nrHoles)))
+	}
+	if nrBitHoles != 0 {
+		h.nrWithBitHoles++
+		h.totalNrBitHoles += uint16(nrBitHoles)
+		sep()
+		b.byte(' ')
+		b.int(int64(nrBitHoles))
+		b.str(" bit hole" + plural(int64(nrBitHoles)))
+	}
+	b.str(" */")
+}
+
+func isPowerOf2(n uint64) bool { return n != 0 && n&(n-1) == 0 }
+
+// printClass is pahole's __class__fprintf for a struct: the members with
+// the holes between them, then, unless printed inside another type, the
+// summary.
+func (u *unit) printClass(b *buf, cl *class, cin conf) {
+	c := cin
+	if c.hasPrefix {
+		b.str(c.prefix)
+		b.byte(' ')
+	}
+	b.str("struct")
+	if cl.name != "" {
+		b.byte(' ')
+		b.str(cl.name)
+	}
+	indent := min(c.indent, 16)
+	var cacheline uint32
+	if c.cachelinep == nil {
+		c.cachelinep = &cacheline
+	}
+	c.indent = indent + 1
+	c.noSemicolon = false
+	u.inferPacked(cl)
+	b.str(" {\n")
+
+	var newline uint8
+	var nrForcedAlignments, nrForcedAlignmentHoles uint16
+	var sumForcedAlignmentHoles uint32
+	var sumBytes, sumBits, sumHoles, sumBitHoles uint32
+	var mth memberTypeHoles
+	nl := func() {
+		if newline == 0 {
+			b.byte('\n')
+		}
+		newline++
+	}
+	if cl.preBitHole > 0 && !c.suppressComments {
+		nl()
+		b.tabs(c.indent)
+		b.str("/* XXX ")
+		b.int(int64(cl.preBitHole))
+		b.str(" bit" + plural(int64(cl.preBitHole)) + " hole, try to pack */\n")
+		sumBitHoles += uint32(cl.preBitHole)
+	}
+	if cl.preHole > 0 && !c.suppressComments {
+		nl()
+		b.tabs(c.indent)
+		b.str("/* XXX ")
+		b.int(int64(cl.preHole))
+		b.str(" byte" + plural(int64(cl.preHole)) + " hole, try to pack */\n")
+		sumHoles += uint32(cl.preHole)
+	}
+
+	// Types the struct's body defines come between the members (DWARF
+	// from clang); a member followed by one is not the last.
+	nested := u.facts.NestedIn(cl.id)
+	ni := 0
+	printNested := func(upto int) {
+		for ; ni < len(nested) && nested[ni].After <= upto; ni++ {
+			u.printTag(b, nested[ni].ID, c)
+			b.str("\n\n")
+		}
+	}
+	tagAfterLast := len(nested) > 0 && nested[len(nested)-1].After >= len(cl.members)
+
+	var last *member
+	var lastSize uint64
+	for i := range cl.members {
+		printNested(i)
+		pos := &cl.members[i]
+		if !c.suppressAlignedAttribute && pos.alignment != 0 {
+			forcedHole := int32(cl.preHole)
+			if last != nil {
+				forcedHole = last.hole
+			}
+			if forcedHole != 0 {
+				nrForcedAlignmentHoles++
+				sumForcedAlignmentHoles += uint32(forcedHole)
+			}
+			nrForcedAlignments++
+		}
+		if last != nil && lastSize != 0 {
+			if last.bitHole != 0 && pos.bitfieldSize != 0 {
+				bitfieldSize := last.bitHole
+				if last.byteOffset != pos.byteOffset {
+					b.byte('\n')
+					b.tabs(c.indent)
+					b.str("/* Force alignment to the next boundary: */\n")
+					bitfieldSize = 0
+				}
+				b.tabs(c.indent)
+				u.printType(b, pos.typ, "", true, c)
+				b.byte(':')
+				b.uint(uint64(bitfieldSize))
+				b.str(";\n")
+			}
+			if pos.byteOffset < last.byteOffset ||
+				(pos.byteOffset == last.byteOffset && last.bitfieldSize == 0 && pos.bitfieldSize != 0) {
+				if !c.suppressComments {
+					nl()
+					b.tabs(c.indent)
+					b.str("/* Bitfield combined with previous fields */\n")
+				}
+			} else {
+				ccLastSize := int64(pos.byteOffset) - int64(last.byteOffset)
+				if ccLastSize > 0 && uint64(ccLastSize) < lastSize && !c.suppressComments {
+					nl()
+					b.tabs(c.indent)
+					b.str("/* Bitfield combined with next fields */\n")
+				}
+			}
+		}
+		if newline != 0 {
+			b.byte('\n')
+			newline = 0
+		}
+		pt, ok := u.typ(pos.typ)
+		if !ok {
+			b.tabs(c.indent)
+			b.str("<ERROR: type not found>\n")
+			last = pos
+			continue
+		}
+		c.lastMember = i == len(cl.members)-1 && !tagAfterLast
+		c.firstMember = last == nil
+		size := pos.byteSize
+		b.tabs(c.indent)
+		u.printMember(b, pos, false, &c)
+		if isStruct(pt) && !c.suppressComments {
+			u.printMemberTypeHoles(b, u.class(pos.typ), &mth, &newline, &c)
+		}
+		if pos.bitHole != 0 && !c.suppressComments {
+			nl()
+			b.byte('\n')
+			b.tabs(c.indent)
+			b.str("/* XXX ")
+			b.int(int64(pos.bitHole))
+			b.str(" bit" + plural(int64(pos.bitHole)) + " hole, try to pack */")
+			sumBitHoles += uint32(pos.bitHole)
+		}
+		if pos.hole > 0 && !c.suppressComments {
+			nl()
+			b.byte('\n')
+			b.tabs(c.indent)
+			b.str("/* XXX ")
+			b.int(int64(pos.hole))
+			b.str(" byte" + plural(int64(pos.hole)) + " hole, try to pack */")
+			sumHoles += uint32(pos.hole)
+		}
+		b.byte('\n')
+		if pos.bitfieldSize != 0 {
+			sumBits += uint32(pos.bitfieldSize)
+		} else {
+			sumBytes += uint32(size)
+		}
+		if last == nil || lastSize == 0 || last.byteOffset != pos.byteOffset {
+			lastSize = size
+		} else if last.bitfieldSize == 0 && pos.bitfieldSize != 0 {
+			lastSize = size
+		}
+		last = pos
+	}
+	printNested(len(cl.members))
+
+	// Only DWARF says which paddings the compiler added for alignment.
+	if cl.padding != 0 && cl.align == 0 && u.dwarf() && !c.suppressForcePaddings && last != nil {
+		if lt, ok := u.typ(last.typ); ok {
+			size := u.size(lt.ID)
+			if isPowerOf2(size) && uint64(cl.padding) > uint64(u.ptrSize) {
+				b.byte('\n')
+				b.tabs(c.indent)
+				b.str("/* Force padding: */\n")
+				for added := uint64(0); added < uint64(cl.padding); added += size {
+					b.tabs(c.indent)
+					u.printType(b, lt.ID, "", true, c)
+					b.byte(':')
+					b.uint(size * 8)
+					b.str(";\n")
+				}
+			}
+		}
+	}
+
+	if c.emitStats {
+		u.printStats(b, cl, &c, stats{sumBytes, sumBits, sumHoles, sumBitHoles,
+			nrForcedAlignments, nrForcedAlignmentHoles, sumForcedAlignmentHoles}, &mth)
+	}
+
+	b.tabs(indent)
+	b.byte('}')
+	if cl.packed && !c.suppressPacked {
+		b.str(" __attribute__((__packed__))")
+	}
+	if c.hasSuffix {
+		b.byte(' ')
+		b.str(c.suffix)
+	}
+	if !c.suppressAlignedAttribute && cl.align != 0 && !cl.packed {
+		b.str(" __attribute__((__aligned__(")
+		b.uint(uint64(cl.align))
+		b.str(")))")
+	}
+}
+
+type stats struct {
+	sumBytes, sumBits, sumHoles, sumBitHoles uint32
+	nrForced, nrForcedHoles                  uint16
+	sumForcedHoles                           uint32
+}
+
+// printStats is the summary block at the end of a struct printed on its
+// own.
+func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHoles) {
+	line := func() { b.tabs(c.indent) }
+	b.byte('\n')
+	line()
+	b.str("/* size: ")
+	b.int(int64(int32(cl.size)))
+	b.str(", cachelines: ")
+	sz := u.size(cl.id)
+	b.int(int64((sz + uint64(u.cacheline) - 1) / uint64(u.cacheline)))
+	b.str(", members: ")
+	b.uint(uint64(uint16(len(cl.members))))
+	b.str(" */\n")
+
+	if s.sumHoles > 0 || s.sumBitHoles > 0 {
+		if s.sumBytes > 0 {
+			line()
+			b.str("/* sum members: ")
+			b.uint(uint64(s.sumBytes))
+			if s.sumHoles > 0 {
+				b.str(", holes: ")
+				b.int(int64(cl.nrHoles))
+				b.str(", sum holes: ")
+				b.uint(uint64(s.sumHoles))
+			}
+			b.str(" */\n")
+		}
+		if s.sumBits > 0 {
+			line()
+			b.str("/* sum bitfield members: ")
+			b.uint(uint64(s.sumBits))
+			b.str(" bits")
+			if s.sumBitHoles > 0 {
+				b.str(", bit holes: ")
+				b.int(int64(cl.nrBitHoles))
+				b.str(", sum bit holes: ")
+				b.uint(uint64(s.sumBitHoles))
+				b.str(" bits")
+			} else {
+				b.str(" (")
+				b.uint(uint64(s.sumBits / 8))
+				b.str(" bytes)")
+			}
+			b.str(" */\n")
+		}
+	}
+	if cl.padding > 0 {
+		line()
+		b.str("/* padding: ")
+		b.uint(uint64(cl.padding))
+		b.str(" */\n")
+	}
+	if mth.nrWithHoles > 0 || mth.nrWithBitHoles > 0 || mth.nrWithBitPaddings > 0 {
+		first := true
+		line()
+		b.str("/* member types with ")
+		if mth.nrWithHoles > 0 {
+			b.str("holes: ")
+			b.uint(uint64(mth.nrWithHoles))
+			b.str(", total: ")
+			b.uint(uint64(mth.totalNrHoles))
+			first = false
+		}
+		if mth.nrWithBitHoles > 0 {
+			if !first {
+				b.str(", ")
+			}
+			b.str("bit holes: ")
+			b.uint(uint64(mth.nrWithBitHoles))
+			b.str(", total: ")
+			b.uint(uint64(mth.totalNrBitHoles))
+			first = false
+		}
+		if mth.nrWithBitPaddings > 0 {
+			if !first {
+				b.str(", ")
+			}
+			b.str("bit paddings: ")
+			b.uint(uint64(mth.nrWithBitPaddings))
+			b.str(", total: ")
+			b.uint(uint64(mth.sumBitPaddings))
+			b.str(" bit")
+			if mth.sumBitPaddings > 1 {
+				b.byte('s')
+			}
+		}
+		b.str(" */\n")
+	}
+	if mth.nrPaddings > 0 {
+		line()
+		b.str("/* paddings: ")
+		b.uint(uint64(mth.nrPaddings))
+		b.str(", sum paddings: ")
+		b.uint(uint64(mth.sumPaddings))
+		b.str(" */\n")
+	}
+	if cl.bitPadding > 0 {
+		line()
+		b.str("/* bit_padding: ")
+		b.uint(uint64(cl.bitPadding))
+		b.str(" bits */\n")
+	}
+	if !c.suppressAlignedAttribute && s.nrForced != 0 {
+		line()
+		b.str("/* forced alignments: ")
+		b.uint(uint64(s.nrForced))
+		if s.nrForcedHoles != 0 {
+			b.str(", forced holes: ")
+			b.uint(uint64(s.nrForcedHoles))
+			b.str(", sum forced holes: ")
+			b.uint(uint64(s.sumForcedHoles))
+		}
+		b.str(" */\n")
+	}
+	if mth.nrFlexibleArrays > 0 || mth.nrEmbeddedFlexibleArrs > 0 {
+		line()
+		b.str("/* flexible array members: ")
+		if mth.nrFlexibleArrays > 0 {
+			b.str("end: ")
+			b.uint(uint64(mth.nrFlexibleArrays))
+		}
+		if mth.nrEmbeddedFlexibleArrs > 0 {
+			if mth.nrFlexibleArrays > 0 {
+				b.str(", ")
+			}
+			b.str("middle: ")
+			b.uint(uint64(mth.nrEmbeddedFlexibleArrs))
+		}
+		b.str(" */\n")
+	}
+	if last := (c.baseOffset + cl.size) % u.cacheline; last != 0 {
+		line()
+		b.str("/* last cacheline: ")
+		b.uint(uint64(last))
+		b.str(" bytes */\n")
+	}
+	diff := int32(cl.size*8 - (s.sumBytes*8 + s.sumBits + s.sumHoles*8 + s.sumBitHoles +
+		uint32(cl.padding)*8 + uint32(cl.bitPadding)))
+	if diff != 0 && len(cl.members) != 0 {
+		b.byte('\n')
+		line()
+		b.str("/* BRAIN FART ALERT! ")
+		b.int(int64(int32(cl.size)))
+		b.str(" bytes != ")
+		b.uint(uint64(s.sumBytes))
+		b.str(" (member bytes) + ")
+		b.uint(uint64(s.sumBits))
+		b.str(" (member bits) + ")
+		b.uint(uint64(s.sumHoles))
+		b.str(" (byte holes) + ")
+		b.uint(uint64(s.sumBitHoles))
+		b.str(" (bit holes), diff = ")
+		b.int(int64(diff))
+		b.str(" bits */\n")
+	}
+}
+
+// dwarfTagName is the DWARF tag pahole's DWARF loader gives a type of
+// this kind, for its "not supported" note.
+func dwarfTagName(t btf.Type) string {
+	switch t.Kind() {
+	case btf.KindInt, btf.KindFloat:
+		return "base_type"
+	case btf.KindPtr:
+		return "pointer_type"
+	case btf.KindConst:
+		return "const_type"
+	case btf.KindVolatile:
+		return "volatile_type"
+	case btf.KindRestrict:
+		return "restrict_type"
+	case btf.KindFunc:
+		return "subprogram"
+	case btf.KindVar:
+		return "variable"
+	case btf.KindTypeTag:
+		return "LLVM_annotation"
+	}
+	return "INVALID"
+}
