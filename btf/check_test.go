@@ -655,7 +655,7 @@ func TestCheckSplit(t *testing.T) {
 // allowed, with the kernel: both must accept it, or both reject it.
 func agreesWithKernel(t *testing.T, raw []byte, base *Spec) {
 	t.Helper()
-	_, err := CheckRaw(raw, base)
+	_, err := CheckRaw(raw, base, hostKernel(t))
 	if base != nil {
 		// The kernel cannot load split BTF from user space: ours alone.
 		if err != nil {
