@@ -38,6 +38,9 @@ func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) er
 		}
 		f := c.emit()
 		cv.fx.emitFuncsVars(c, f)
+		if o.facts {
+			f.unitName = strings.Clone(r.Name())
+		}
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
 		if err := emit(f); err != nil {

@@ -21,6 +21,8 @@ type fragment struct {
 	fx fragFx // function candidates and variables (funcs.go)
 
 	facts *dwarffacts.Facts // EachUnit only (facts.go)
+
+	unitName string // EachUnit only: the unit's DW_AT_name
 }
 
 type fragHdr struct {
@@ -34,6 +36,7 @@ func (f *fragment) reset() {
 	f.strs = f.strs[:0]
 	f.fx.reset()
 	f.facts = nil
+	f.unitName = ""
 }
 
 func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }

@@ -254,7 +254,7 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 // when the file has no DWARF.
 func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
 	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
-		s, err := r.listing.Unit(w, u.Spec, u.Facts)
+		s, err := r.listing.NamedUnit(w, u.Name, u.Spec, u.Facts)
 		if err != nil {
 			return err
 		}
