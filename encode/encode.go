@@ -28,6 +28,11 @@ type Options struct {
 	// Report, when not nil, is filled with the functions left out and
 	// why (funcsel.go).
 	Report *FuncReport
+	// DeclInfo makes EachUnit also record in each unit's facts where its
+	// structs, unions, enums and typedefs are declared (file and line, as
+	// pahole loads them for -D, -I and -P). It costs a second look at
+	// those entries.
+	DeclInfo bool
 
 	elf *elfInfo // ELF sections, symbols and kfuncs (encode)
 

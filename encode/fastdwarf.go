@@ -40,6 +40,11 @@ func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) er
 		cv.fx.emitFuncsVars(c, f)
 		if o.facts {
 			f.unitName = strings.Clone(r.Name())
+			if o.DeclInfo {
+				if err := c.collectDecls(r, f.facts); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {

@@ -138,7 +138,8 @@ func (u *unit) firstTypedefName(id btf.TypeID) string {
 }
 
 // declFile is the file the type id was declared in as pahole's DWARF
-// loader names it; "" when unknown, as always from BTF.
+// loader names it; "" when unknown, as always from BTF (the facts have it
+// when the encoder was asked for it: encode.Options.DeclInfo).
 func (u *unit) declFile(id btf.TypeID) string {
-	return ""
+	return u.facts.Decl(id).File
 }

@@ -253,7 +253,8 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 // dwarfFile lists the compile units of an ELF file with DWARF; ok is false
 // when the file has no DWARF.
 func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
+	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs,
+		DeclInfo: r.opts.DeclExcludePrefix != nil}, func(u encode.Unit) error {
 		s, err := r.listing.NamedUnit(w, u.Name, u.Spec, u.Facts)
 		if err != nil {
 			return err
