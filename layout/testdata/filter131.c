@@ -29,6 +29,14 @@ struct f131_flex_long {
 	long data[];
 };
 
+/* Both: embeds one and ends in one. */
+struct f131_both {
+	struct f131_emb_flex e;
+	int n;
+	short tail[];
+};
+
 struct f131_emb_emb_flex *v_emb_emb_flex;
+struct f131_both *v_both;
 struct f131_plain v_plain;
 struct f131_flex_long *v_flex_long;
