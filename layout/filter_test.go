@@ -216,32 +216,44 @@ func linkUnits(t *testing.T, v testc.Variant) string {
 // the file's BTF) named, then Finish.
 func listFile(t *testing.T, path string, fromBTF bool, o layout.Options) (out, missing string) {
 	t.Helper()
-	l := layout.NewListing(o)
-	var b bytes.Buffer
 	if fromBTF {
 		s, err := btf.LoadFile(path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.NamedUnit(&b, path, s, nil); err != nil {
-			t.Fatal(err)
+		return listSpec(t, path, s, o)
+	}
+	l := layout.NewListing(o)
+	var b bytes.Buffer
+	errStop := errors.New("stop")
+	eo := encode.Options{Features: encode.DefaultFeatures, DeclInfo: o.DeclExcludePrefix != nil}
+	err := encode.EachUnit(path, eo, func(u encode.Unit) error {
+		stop, err := l.NamedUnit(&b, u.Name, u.Spec, u.Facts)
+		if err != nil {
+			return err
 		}
-	} else {
-		errStop := errors.New("stop")
-		eo := encode.Options{Features: encode.DefaultFeatures, DeclInfo: o.DeclExcludePrefix != nil}
-		err := encode.EachUnit(path, eo, func(u encode.Unit) error {
-			stop, err := l.NamedUnit(&b, u.Name, u.Spec, u.Facts)
-			if err != nil {
-				return err
-			}
-			if stop {
-				return errStop
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, errStop) {
-			t.Fatalf("%s: %v", path, err)
+		if stop {
+			return errStop
 		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := l.Finish(&b); err != nil {
+		t.Fatal(err)
+	}
+	missing, _ = l.Missing()
+	return b.String(), missing
+}
+
+// listSpec is listFile for a BTF file already loaded.
+func listSpec(t *testing.T, path string, s *btf.Spec, o layout.Options) (out, missing string) {
+	t.Helper()
+	l := layout.NewListing(o)
+	var b bytes.Buffer
+	if _, err := l.NamedUnit(&b, path, s, nil); err != nil {
+		t.Fatal(err)
 	}
 	if err := l.Finish(&b); err != nil {
 		t.Fatal(err)
