@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/spf13/cobra"
 )
 
@@ -103,9 +104,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	var rep *encode.FuncReport
+	var rep *funcvar.Report
 	if encodeOpts.verbose {
-		rep = new(encode.FuncReport)
+		rep = new(funcvar.Report)
 	}
 	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep})
 	if err != nil {
@@ -125,7 +126,7 @@ func runEncode(cmd *cobra.Command, args []string) error {
 
 // writeSkipReport prints the functions left out, one per line, then a
 // count per reason.
-func writeSkipReport(w io.Writer, rep *encode.FuncReport) {
+func writeSkipReport(w io.Writer, rep *funcvar.Report) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	counts := map[string]int{}
