@@ -354,6 +354,34 @@ func TestFiltersDeclAndUnits(t *testing.T) {
 			t.Run(v.Name()+"/"+c.name, func(t *testing.T) { checkAgainst124(t, c, btfObj, true) })
 		}
 	}
+	// Compiled from relative paths: clang records "." as a directory,
+	// which libdw does not join with the comp dir ("./filter.h").
+	relDir := t.TempDir()
+	for _, f := range []string{"filter.c", "filter.h"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(relDir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range variants131() {
+		testc.Require(t, string(v.CC))
+		obj := filepath.Join(relDir, v.Name()+".o")
+		cmd := exec.Command(string(v.CC), append(append([]string{"-c", "-o", obj}, v.Flags...), "filter.c")...)
+		cmd.Dir = relDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, out)
+		}
+		for _, c := range []filterCase{
+			{"relative-decl_exclude-dot", []string{"-D", "./", "-s"}, layout.Options{DeclExcludePrefix: prefix("./"), Sizes: true}},
+			{"relative-decl_exclude-dir", []string{"-D", relDir, "-s"}, layout.Options{DeclExcludePrefix: prefix(relDir), Sizes: true}},
+			{"relative-cu_exclude", []string{"-X", "filter", "-s"}, layout.Options{CUExcludePrefix: prefix("filter"), Sizes: true}},
+		} {
+			t.Run(v.Name()+"/"+c.name, func(t *testing.T) { checkAgainst124(t, c, obj, false) })
+		}
+	}
 	for _, cc := range []testc.Compiler{testc.GCC, testc.Clang} {
 		v := testc.Variant{CC: cc, Flags: []string{"-gdwarf-5", "-O2"}}
 		linked := linkUnits(t, v)
