@@ -8,7 +8,10 @@ package main
 //
 // pahole keeps one per-type printer, the one of the last -s, -n, -N or -z
 // given (-z sets it too); -i and -f take the -C list, so the last of -C,
-// -i and -f names the types.
+// -i and -f names the types. Not done: pahole's -V changes two of these
+// listings (-z given after -V keeps the layout printer, and -i adds each
+// container's count of members of the type); btfkit pahole's -V does not
+// reach the layout options.
 
 import (
 	"fmt"
