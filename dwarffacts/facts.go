@@ -12,6 +12,15 @@ type Facts struct {
 	nested      map[btf.TypeID]bool
 	nestedIn    map[btf.TypeID][]Nested
 	entries     map[uint64]btf.TypeID
+	decl        map[btf.TypeID]Decl
+}
+
+// Decl is where a type is declared: DW_AT_decl_file as a path (the line
+// program's name joined with its directory, as elfutils names it) and
+// DW_AT_decl_line. File is "" when the entry has none.
+type Decl struct {
+	File string
+	Line uint32
 }
 
 // Nested is a type defined in the body of a struct or union (clang does
@@ -130,4 +139,22 @@ func (f *Facts) TypeAt(off uint64) (btf.TypeID, bool) {
 	}
 	id, ok := f.entries[off]
 	return id, ok
+}
+
+// SetDecl records where the type id is declared.
+func (f *Facts) SetDecl(id btf.TypeID, d Decl) {
+	if f.decl == nil {
+		f.decl = make(map[btf.TypeID]Decl)
+	}
+	f.decl[id] = d
+}
+
+// Decl is where the type id is declared; the zero Decl when that was not
+// recorded (the encoder records it for structs, unions, enums and
+// typedefs when asked: encode.Options.DeclInfo).
+func (f *Facts) Decl(id btf.TypeID) Decl {
+	if f == nil {
+		return Decl{}
+	}
+	return f.decl[id]
 }

@@ -77,9 +77,6 @@ type dwarfLoader struct {
 	e, scratch dwarf.Entry
 	files      []string
 	filesRead  bool
-	stmtList   uint64
-	hasStmt    bool
-	compDir    string
 
 	u       *unit
 	funcOff map[uint64]int
@@ -105,7 +102,6 @@ func (l *dwarfLoader) loadUnit(du *dwarf.Unit) (*unit, error) {
 	l.lblOff = map[uint64]*item{}
 	l.inlines, l.lexVars = nil, nil
 	l.files, l.filesRead = nil, false
-	l.compDir = r.CompDir()
 	e := &l.e
 	ok, err := r.Next(e)
 	if err != nil || !ok {
@@ -118,10 +114,6 @@ func (l *dwarfLoader) loadUnit(du *dwarf.Unit) (*unit, error) {
 		if uint64(l) == r.Language() {
 			return u, nil
 		}
-	}
-	l.stmtList, l.hasStmt = 0, false
-	if f := e.Field(dwarf.AttrStmtList); f != nil {
-		l.stmtList, l.hasStmt = f.Val, true
 	}
 	if !e.Children {
 		return u, nil
@@ -191,13 +183,11 @@ func (l *dwarfLoader) line() (uint32, error) {
 func (l *dwarfLoader) fileNames() ([]string, error) {
 	if !l.filesRead {
 		l.filesRead = true
-		if l.hasStmt {
-			files, err := l.d.LineFiles(l.stmtList, l.compDir)
-			if err != nil {
-				return nil, err
-			}
-			l.files = files
+		files, err := l.r.LineFiles()
+		if err != nil {
+			return nil, err
 		}
+		l.files = files
 	}
 	return l.files, nil
 }

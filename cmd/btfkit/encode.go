@@ -25,6 +25,8 @@ var encodeOpts struct {
 	langExclude string
 	verbose     bool
 	listFeat    bool
+	sort        bool   // encode_post.go
+	target      string // encode_post.go
 }
 
 var encodeCmd = &cobra.Command{
@@ -80,6 +82,7 @@ func init() {
 	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
 	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
 	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
+	addEncodePostFlags(f)
 	rootCmd.AddCommand(encodeCmd)
 }
 
@@ -91,6 +94,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	if encodeModulesMode() {
+		if err := checkEncodePostModules(); err != nil {
+			return err
+		}
 		return runEncodeModules(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	t0 := time.Now()
@@ -111,6 +117,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep})
 	if err != nil {
 		return err
+	}
+	if spec, err = encodePost(spec, os.Stderr); err != nil {
+		return fmt.Errorf("%s: %w", args[0], err)
 	}
 	t1 := time.Now()
 	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {

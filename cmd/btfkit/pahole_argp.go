@@ -71,8 +71,9 @@ func argpLongPrefixes(fs *pflag.FlagSet, options, args []string, usage func(form
 				name = matches[0]
 				f = fs.Lookup(name)
 			default:
-				return nil, usage("option '--%s' is ambiguous; possibilities: '--%s'",
-					name, strings.Join(matches, "' '--"))
+				// getopt quotes the argument as given, "=value" too.
+				return nil, usage("option '%s' is ambiguous; possibilities: '--%s'",
+					a, strings.Join(matches, "' '--"))
 			}
 		}
 		if hasVal && f.Value.Type() == "bool" {
