@@ -11,6 +11,8 @@ type Facts struct {
 	dims        map[btf.TypeID][]uint32
 	nested      map[btf.TypeID]bool
 	nestedIn    map[btf.TypeID][]Nested
+	decl        map[btf.TypeID]Decl // decl.go
+	unitName    string              // decl.go
 }
 
 // Nested is a type defined in the body of a struct or union (clang does

@@ -28,6 +28,10 @@ type Options struct {
 	// Report, when not nil, is filled with the functions left out and
 	// why (funcsel.go).
 	Report *FuncReport
+	// DeclInfo adds to the facts EachUnit hands out where each type is
+	// declared: the unit's name, the type entry's offset, its
+	// DW_AT_decl_file and DW_AT_decl_line (facts.go).
+	DeclInfo bool
 
 	elf *elfInfo // ELF sections, symbols and kfuncs (encode)
 

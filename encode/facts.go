@@ -2,6 +2,7 @@ package encode
 
 import (
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/dwarffacts"
 )
 
@@ -92,4 +93,49 @@ func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
 		k++
 	}
 	return k
+}
+
+// collectDecls adds to f where the unit's struct, union, enum and typedef
+// types are declared (Options.DeclInfo): read back from their entries,
+// with the file names of the unit's line program header. A line program
+// that cannot be read leaves the files unknown, as libdw does.
+func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) {
+	f.SetUnitName(r.Name())
+	var e dwarf.Entry
+	var files []string
+	if err := r.EntryAt(dwarf.Offset(c.base), &e); err == nil {
+		for _, fl := range e.Fields {
+			if fl.Attr == dwarf.AttrStmtList {
+				files, _ = r.Data().LineFiles(fl.Val, r.CompDir())
+			}
+		}
+	}
+	for i := range c.recs {
+		rc := &c.recs[i]
+		id := c.ids[i]
+		if id == noID || id == 0 {
+			continue
+		}
+		switch rc.tag {
+		case tagStructureType, tagClassType, tagUnionType, tagEnumerationType, tagTypedef:
+		default:
+			continue
+		}
+		d := dwarffacts.Decl{Offset: rc.off}
+		if err := r.EntryAt(dwarf.Offset(rc.off), &e); err == nil {
+			for _, fl := range e.Fields {
+				switch fl.Attr {
+				case dwarf.AttrDeclFile:
+					// libdw's dwarf_decl_file: 0 is no file, in
+					// DWARF 5 too.
+					if fl.Val != 0 && fl.Val < uint64(len(files)) {
+						d.File, d.HasFile = files[fl.Val], true
+					}
+				case dwarf.AttrDeclLine:
+					d.Line = uint32(fl.Val)
+				}
+			}
+		}
+		f.SetDecl(btf.TypeID(id), d)
+	}
 }

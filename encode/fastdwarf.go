@@ -37,6 +37,9 @@ func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) er
 			return nil, err
 		}
 		f := c.emit()
+		if o.DeclInfo && f.facts != nil {
+			c.collectDecls(r, f.facts) // facts.go
+		}
 		cv.fx.emitFuncsVars(c, f)
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
