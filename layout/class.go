@@ -21,6 +21,12 @@ type unit struct {
 	classes   []*class // by type ID, built on first use
 	enumLen   map[btf.TypeID]uint16
 	depth     int // recursion depth of the walks over types (enter)
+
+	opts      *Options              // the listing's options
+	inputName string                // the file read, for BTF (-I)
+	ws        *wordSize             // -w (word_size.go)
+	names     map[btf.TypeID]string // types renamed by --compile (names.go)
+	recursion map[btf.TypeID]int    // types being printed in place (-E, -p: expand.go)
 }
 
 // maxDepth bounds how deep the printer follows types into types: valid
@@ -138,6 +144,9 @@ func (u *unit) size(id btf.TypeID) uint64 {
 		if !ok {
 			return sizeError
 		}
+		if n, ok := u.wordSized(id, t); ok { // word_size.go
+			return n
+		}
 		switch t.Kind() {
 		case btf.KindPtr:
 			return uint64(u.ptrSize)
@@ -221,6 +230,9 @@ func (u *unit) natAlign(id btf.TypeID) uint64 {
 	case t.Kind() == btf.KindInt:
 		_, _, nbits := t.IntEncoding()
 		n = uint64(nbits / 8)
+		if w, ok := u.wordSized(id, t); ok {
+			n = w
+		}
 	case t.Kind() == btf.KindFloat || isEnum(t):
 		n = uint64(enumOrFloatSize(t))
 	case isStruct(t) || isUnion(t):
@@ -343,6 +355,9 @@ func (u *unit) dwarfMembers(c *class) {
 			continue
 		}
 		u.bitfieldPlace(m)
+		if u.opts != nil && u.opts.FixupSillyBitfields {
+			fixupSillyBitfield(m) // fixup_silly_bitfields.go
+		}
 	}
 }
 

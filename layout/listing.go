@@ -15,6 +15,9 @@ import (
 // members), and -C names found in one input are not looked for again.
 type Listing struct {
 	opts      Options
+	inputName string         // SetInputName (print_options.go)
+	emit      *emissions     // --compile (compile.go)
+	emitUnit  *unitEmissions // --compile: the unit being printed
 	cacheline uint32
 	seen      map[string]struct{}
 	pending   []string // -C names not found yet, in order
@@ -42,6 +45,7 @@ func NewListing(o Options) *Listing {
 // further inputs: every -C name has been found.
 func (l *Listing) Unit(w io.Writer, spec *btf.Spec, facts *dwarffacts.Facts) (stop bool, err error) {
 	u := newUnit(spec, facts, l.cacheline)
+	l.prepare(u) // print_options.go
 	var b buf
 	if len(l.opts.ClassNames) == 0 {
 		err = l.printClasses(w, u, &b)
@@ -144,8 +148,11 @@ func structKey(u *unit, t btf.Type) string {
 
 // format is pahole's class_formatter: the type printed on its own line.
 func (l *Listing) format(u *unit, b *buf, id btf.TypeID) {
-	c := conf{emitStats: true, hex: l.opts.Hex}
-	u.printTop(b, id, c)
+	if l.opts.Compile {
+		l.formatCompilable(u, b, id) // compile.go
+		return
+	}
+	u.printTop(b, id, l.printConf())
 	b.byte('\n')
 }
 

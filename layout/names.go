@@ -71,7 +71,27 @@ func (u *unit) tagName(id btf.TypeID, size int) string {
 		u.writeFtype(&b, t, "", false, false, 0, true)
 		return trunc(string(b), size)
 	}
-	return trunc(prefixOf(t)+t.Name(), size)
+	return trunc(prefixOf(t)+u.nameOf(t), size)
+}
+
+// nameOf is a type's name, as renamed by --compile if it was.
+func (u *unit) nameOf(t btf.Type) string {
+	if n, ok := u.names[t.ID]; ok {
+		return n
+	}
+	return t.Name()
+}
+
+// rename gives a struct, union or enum another name for the rest of the
+// unit (--compile's NAME__1 for a name another kind of tag has).
+func (u *unit) rename(id btf.TypeID, name string) {
+	if u.names == nil {
+		u.names = make(map[btf.TypeID]string)
+	}
+	u.names[id] = name
+	if t := u.spec.Type(id); isStruct(t) || isUnion(t) {
+		u.class(id).name = name
+	}
 }
 
 // prefixOf is the keyword pahole puts before a type's name.

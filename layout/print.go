@@ -27,14 +27,18 @@ type conf struct {
 
 	hex bool // --hex
 
-	// Options pahole has and this package does not wire yet; each keeps
-	// pahole's meaning so that adding the flag is setting the field.
+	// How a layout is printed (print_options.go sets them from Options).
 	expandTypes              bool // -E
+	expandPointers           bool // -p
 	suppressComments         bool
 	suppressAlignedAttribute bool // --suppress_aligned_attribute
 	suppressPacked           bool // --suppress_packed
 	suppressForcePaddings    bool // --suppress_force_paddings
 	classesAsStructs         bool // --classes_as_structs
+	showOnlyDataMembers      bool // -M
+	showDeclInfo             bool // -I
+	showFirstBiggest         bool // -l
+	flatArrays               bool // --flat_arrays
 }
 
 // Spacing pahole uses when the caller sets none.
@@ -74,6 +78,13 @@ func (u *unit) printTop(b *buf, id btf.TypeID, c conf) {
 // a struct's body defines (DWARF from clang).
 func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
 	t, _ := u.typ(id)
+	if c.expandTypes {
+		u.raiseRecursion(id)
+		defer u.lowerRecursion(id)
+	}
+	if c.showDeclInfo {
+		u.printDeclInfo(b, id, c) // decl_info.go
+	}
 	b.tabs(c.indent)
 	switch {
 	case t.Kind() == btf.KindArray:
@@ -127,7 +138,7 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		return
 	case isStruct(tt):
 		if tt.Name() != "" && !c.expandTypes {
-			b.str("struct " + tt.Name() + " " + name)
+			b.str("struct " + u.nameOf(tt) + " " + name)
 			return
 		}
 		cl := u.class(tt.ID)
@@ -143,7 +154,7 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		return
 	case isEnum(tt):
 		if tt.Name() != "" {
-			b.str("enum " + tt.Name() + " " + name)
+			b.str("enum " + u.nameOf(tt) + " " + name)
 			return
 		}
 		c.suffix, c.hasSuffix = name, true
@@ -160,7 +171,7 @@ func (u *unit) printEnum(b *buf, t btf.Type, c conf) {
 	b.str("enum")
 	if t.Name() != "" {
 		b.byte(' ')
-		b.str(t.Name())
+		b.str(u.nameOf(t))
 	}
 	if t.Vlen() == 0 {
 		return
@@ -230,6 +241,10 @@ func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf
 	}
 	u.printType(b, elem, name, named, c)
 	single := c.lastMember && c.firstMember
+	if c.flatArrays {
+		printFlatDims(b, dims, c.lastMember && !single && !c.unionMember) // flat_arrays.go
+		return
+	}
 	for _, d := range dims {
 		if d != 0 || !c.lastMember || single || c.unionMember {
 			b.byte('[')
@@ -272,7 +287,18 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		return
 	}
 	defer u.leave()
-	suppressOffsetComment := c.suppressOffsetComment
+	expandTypes, suppressOffsetComment := c.expandTypes, c.suppressOffsetComment
+	if c.expandPointers || expandTypes {
+		e, ok := u.expand(b, t, id, name, named, &c) // expand.go
+		if e.counted != 0 {
+			defer u.lowerRecursion(e.counted)
+		}
+		if !ok {
+			return
+		}
+		t, id, name, named = e.t, e.id, e.name, e.named
+		expandTypes, suppressOffsetComment = e.expandTypes, e.suppressOffsetComment
+	}
 	if isStruct(t) || isUnion(t) || isEnum(t) {
 		innerStruct(&c, name, named, suppressOffsetComment)
 	}
@@ -316,10 +342,10 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case k == btf.KindArray:
 			u.printArray(b, id, name, named, c)
 		case isStruct(t):
-			if t.Name() != "" && !c.expandTypes {
+			if t.Name() != "" && !expandTypes {
 				kw := "struct"
 				b.str(kw + " ")
-				b.padRight(t.Name(), c.typeSpacing-7)
+				b.padRight(u.nameOf(t), c.typeSpacing-7)
 				b.byte(' ')
 				b.str(name)
 				return
@@ -333,9 +359,9 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case isUnion(t):
 			u.printUnionDecl(b, t, name, named, c)
 		case isEnum(t):
-			if t.Name() != "" && !c.expandTypes {
+			if t.Name() != "" && !expandTypes {
 				b.str("enum ")
-				b.padRight(t.Name(), c.typeSpacing-5)
+				b.padRight(u.nameOf(t), c.typeSpacing-5)
 				b.byte(' ')
 				b.str(name)
 				return
@@ -382,7 +408,7 @@ func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
 func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c conf) {
 	if t.Name() != "" && !c.expandTypes {
 		b.str("union ")
-		b.padRight(t.Name(), c.typeSpacing-6)
+		b.padRight(u.nameOf(t), c.typeSpacing-6)
 		b.byte(' ')
 		b.str(name)
 		return
@@ -688,8 +714,10 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	ni := 0
 	printNested := func(upto int) {
 		for ; ni < len(nested) && nested[ni].After <= upto; ni++ {
-			u.printTag(b, nested[ni].ID, c)
-			b.str("\n\n")
+			if !c.showOnlyDataMembers {
+				u.printTag(b, nested[ni].ID, c)
+				b.str("\n\n")
+			}
 		}
 	}
 	tagAfterLast := len(nested) > 0 && nested[len(nested)-1].After >= len(cl.members)
@@ -975,6 +1003,9 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 		b.str("/* last cacheline: ")
 		b.uint(uint64(last))
 		b.str(" bytes */\n")
+	}
+	if c.showFirstBiggest {
+		u.printFirstBiggest(b, cl, c) // biggest.go
 	}
 	diff := int32(cl.size*8 - (s.sumBytes*8 + s.sumBits + s.sumHoles*8 + s.sumBitHoles +
 		uint32(cl.padding)*8 + uint32(cl.bitPadding)))

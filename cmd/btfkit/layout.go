@@ -66,6 +66,7 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 		o.Hex = layoutOpts.hex
 		o.CachelineSize = layoutOpts.cacheline
 		o.SkipMissing = layoutOpts.skip
+		layoutPrintApply(&o) // pahole_layout_print.go
 		if layoutOpts.classes != "" {
 			names, err := layoutClassNames(layoutOpts.classes)
 			if err != nil {
@@ -244,7 +245,8 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 // dwarfFile lists the compile units of an ELF file with DWARF; ok is false
 // when the file has no DWARF.
 func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
+	o := encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs, DeclInfo: r.opts.ShowDeclInfo}
+	err = encode.EachUnit(path, o, func(u encode.Unit) error {
 		s, err := r.listing.Unit(w, u.Spec, u.Facts)
 		if err != nil {
 			return err
@@ -302,6 +304,7 @@ func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error)
 		}
 		specs[i] = s
 	}
+	r.listing.SetInputName(path) // pahole -I names the file
 	for _, s := range specs {
 		if stop, err := r.listing.Unit(w, s, nil); err != nil || stop {
 			return true, stop, err
