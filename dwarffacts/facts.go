@@ -13,6 +13,8 @@ type Facts struct {
 	nestedIn    map[btf.TypeID][]Nested
 	decl        map[btf.TypeID]Decl // decl.go
 	unitName    string              // decl.go
+	class       map[btf.TypeID]bool // class.go
+	language    uint16              // class.go
 }
 
 // Nested is a type defined in the body of a struct or union (clang does

@@ -18,6 +18,7 @@ import (
 // collectFacts builds the facts of the unit just emitted (c.ids set).
 func (c *unitConv) collectFacts() *dwarffacts.Facts {
 	f := &dwarffacts.Facts{}
+	f.SetLanguage(c.lang)
 	for i := range c.recs {
 		r := &c.recs[i]
 		id := c.ids[i]
@@ -28,6 +29,9 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 		case tagStructureType, tagClassType, tagUnionType:
 			if r.nested {
 				f.SetNested(btf.TypeID(id))
+			}
+			if r.tag == tagClassType {
+				f.SetClass(btf.TypeID(id))
 			}
 			if r.has&hasDeclaration != 0 {
 				continue

@@ -665,3 +665,15 @@ func (u *unit) hasEmbeddedFlexibleArray(c *class) bool {
 	c.embFlexSearched = true
 	return c.hasEmbFlex
 }
+
+// dwLangCPlusPlus is DW_LANG_C_plus_plus.
+const dwLangCPlusPlus = 0x4
+
+// structKeyword is what pahole prints before a struct's name or body:
+// "class" for a C++ class, unless --classes_as_structs.
+func (u *unit) structKeyword(id btf.TypeID, c conf) string {
+	if u.facts.Class(id) && !c.classesAsStructs {
+		return "class"
+	}
+	return "struct"
+}

@@ -287,10 +287,10 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 	return true
 }
 
-// defaultConf is pahole's conf_fprintf__defaults, which the types printed
-// for --compile get.
+// defaultConf is pahole's conf_fprintf__defaults, which the typedefs
+// printed for --compile get.
 func defaultConf() conf {
-	return conf{nameSpacing: defaultNameSpacing, typeSpacing: defaultTypeSpacing, emitStats: true}
+	return conf{nameSpacing: defaultNameSpacing, typeSpacing: defaultTypeSpacing, emitStats: true, noAlignmentInfo: true}
 }
 
 // enumDefs is pahole's enumeration__emit_definitions: the enum, unless
@@ -408,7 +408,7 @@ func (ue *unitEmissions) emit(id btf.TypeID, prefix, suffix string, hasPrefix, h
 	if u.nameOf(t) == "" && !hasPrefix && !hasSuffix {
 		return
 	}
-	c := conf{emitStats: true, prefix: prefix, hasPrefix: hasPrefix, suffix: suffix, hasSuffix: hasSuffix}
+	c := conf{emitStats: true, prefix: prefix, hasPrefix: hasPrefix, suffix: suffix, hasSuffix: hasSuffix, noAlignmentInfo: true}
 	u.printTop(ue.b, id, c)
 	ue.b.byte('\n')
 }

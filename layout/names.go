@@ -71,7 +71,7 @@ func (u *unit) tagName(id btf.TypeID, size int) string {
 		u.writeFtype(&b, t, "", false, false, 0, true)
 		return trunc(string(b), size)
 	}
-	return trunc(prefixOf(t)+u.nameOf(t), size)
+	return trunc(u.prefixOf(t)+u.nameOf(t), size)
 }
 
 // nameOf is a type's name, as renamed by --compile if it was.
@@ -94,12 +94,17 @@ func (u *unit) rename(id btf.TypeID, name string) {
 	}
 }
 
-// prefixOf is the keyword pahole puts before a type's name.
-func prefixOf(t btf.Type) string {
+// prefixOf is the keyword pahole puts before a type's name (tag__prefix):
+// a C++ class is a "class", and so is any struct of a DW_LANG_C_plus_plus
+// unit, unless --classes_as_structs.
+func (u *unit) prefixOf(t btf.Type) string {
 	switch {
 	case isEnum(t):
 		return "enum "
 	case isStruct(t):
+		if (u.opts == nil || !u.opts.ClassesAsStructs) && (u.facts.Class(t.ID) || u.facts.Language() == dwLangCPlusPlus) {
+			return "class "
+		}
 		return "struct "
 	case isUnion(t):
 		return "union "

@@ -39,6 +39,11 @@ type conf struct {
 	showDeclInfo             bool // -I
 	showFirstBiggest         bool // -l
 	flatArrays               bool // --flat_arrays
+
+	// noAlignmentInfo is pahole's has_alignment_info unset: a conf made
+	// for one printing (--compile's) does not know the loader has
+	// alignments, and prints no forced paddings.
+	noAlignmentInfo bool
 }
 
 // Spacing pahole uses when the caller sets none.
@@ -343,7 +348,7 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 			u.printArray(b, id, name, named, c)
 		case isStruct(t):
 			if t.Name() != "" && !expandTypes {
-				kw := "struct"
+				kw := u.structKeyword(id, c) // class.go
 				b.str(kw + " ")
 				b.padRight(u.nameOf(t), c.typeSpacing-7)
 				b.byte(' ')
@@ -665,7 +670,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 		b.str(c.prefix)
 		b.byte(' ')
 	}
-	b.str("struct")
+	b.str(u.structKeyword(cl.id, c))
 	if cl.name != "" {
 		b.byte(' ')
 		b.str(cl.name)
@@ -822,7 +827,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	printNested(len(cl.members))
 
 	// Only DWARF says which paddings the compiler added for alignment.
-	if cl.padding != 0 && cl.align == 0 && u.dwarf() && !c.suppressForcePaddings && last != nil {
+	if cl.padding != 0 && cl.align == 0 && u.dwarf() && !c.noAlignmentInfo && !c.suppressForcePaddings && last != nil {
 		if lt, ok := u.typ(last.typ); ok {
 			size := u.size(lt.ID)
 			if isPowerOf2(size) && uint64(cl.padding) > uint64(u.ptrSize) {
