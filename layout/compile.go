@@ -16,6 +16,10 @@ import (
 // options (offsets in decimal, no -E...), the listed type itself with
 // the listing's. A struct, union or enum whose name another kind of tag
 // already took is renamed NAME__1, as pahole does.
+//
+// One difference from pahole 1.31, so that the output compiles with clang
+// too: a typedef named like a compiler builtin ("__builtin_...") is not
+// printed (typedefDefs).
 
 // defKind is the C namespace a definition is looked up in: pahole
 // compares DWARF tags.
@@ -278,8 +282,11 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 		}
 	}
 	// Printed meanwhile (a typedef its own types need), it is not
-	// printed again.
-	if !ue.defined[id] {
+	// printed again. Nor is a compiler's own typedef (btfkit's one
+	// difference from pahole here): pahole prints the kernel's
+	// "typedef struct __va_list_tag __builtin_va_list[1];", which gcc
+	// accepts and clang rejects as a redefinition.
+	if !ue.defined[id] && !strings.HasPrefix(name, "__builtin_") {
 		u.printTypedef(ue.b, def, defaultConf())
 		ue.b.str(";\n")
 	}

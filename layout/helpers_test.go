@@ -28,7 +28,8 @@ func listDWARFJobs(t *testing.T, path string, o layout.Options, jobs int) (out s
 	l := layout.NewListing(o)
 	var b bytes.Buffer
 	errStop := fmt.Errorf("stop")
-	err := encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: jobs}, func(u encode.Unit) error {
+	eo := encode.Options{Features: encode.DefaultFeatures, Jobs: jobs, DeclInfo: o.ShowDeclInfo}
+	err := encode.EachUnit(path, eo, func(u encode.Unit) error {
 		stop, err := l.Unit(&b, u.Spec, u.Facts)
 		if err != nil {
 			return err
@@ -48,7 +49,14 @@ func listDWARFJobs(t *testing.T, path string, o layout.Options, jobs int) (out s
 // listBTF is what `pahole -F btf FILE` prints from one BTF Spec.
 func listBTF(t *testing.T, s *btf.Spec, o layout.Options) (out string, missing string) {
 	t.Helper()
+	return listBTFFile(t, s, "", o)
+}
+
+// listBTFFile is listBTF for the BTF of the file path (which -I names).
+func listBTFFile(t *testing.T, s *btf.Spec, path string, o layout.Options) (out string, missing string) {
+	t.Helper()
 	l := layout.NewListing(o)
+	l.SetInputName(path)
 	var b bytes.Buffer
 	if _, err := l.Unit(&b, s, nil); err != nil {
 		t.Fatal(err)
