@@ -27,6 +27,18 @@
 // changes how a type is printed, in conf (print.go), which is copied by
 // value into nested printing exactly as pahole copies its conf_fprintf.
 //
+// How a layout is printed: print_options.go sets conf from Options;
+// expand.go (-E, -p), decl_info.go (-I), biggest.go (-l), word_size.go
+// (-w), flat_arrays.go, fixup_silly_bitfields.go and compile.go
+// (--compile) hold one option each. Of these, pahole 1.24 and 1.31 print
+// -E, -w and --compile differently (the tests hold them to committed
+// 1.31 output); -p, -r, -M, -I, -l, --suppress_aligned_attribute,
+// --suppress_force_paddings, --suppress_packed, --fixup_silly_bitfields,
+// --classes_as_structs and --flat_arrays alike (on types where the two
+// agree without options; -p differs on some kernel types). --compile
+// leaves out one line pahole 1.31 prints, a typedef of a compiler builtin
+// (__builtin_va_list), so that clang compiles the output too.
+//
 // This package must not know how BTF or DWARF is read or written, nor
 // command lines (cmd/btfkit maps pahole's flags onto Options).
 package layout
