@@ -100,3 +100,42 @@ func TestCompileFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileShadow: a struct, a union and an enum of one name from
+// different compile units (testdata/shadow*.c linked into one object):
+// pahole 1.31 renames the later ones NAME__1, from DWARF across units and
+// from the BTF that merges them; the output compiles.
+func TestCompileShadow(t *testing.T) {
+	testc.Require(t, "pahole", "ld")
+	var objs []string
+	for _, f := range []string{"shadow1.c", "shadow2.c", "shadow3.c"} {
+		src, err := filepath.Abs(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-g", "-O2"}}))
+	}
+	linked := filepath.Join(t.TempDir(), "shadow.o")
+	testc.Run(t, "ld", append([]string{"-r", "-o", linked}, objs...)...)
+	cp, s := btfObject(t, linked)
+	for _, format := range []string{"dwarf", "btf"} {
+		want := sections(t, filepath.Join("testdata", "shadow-"+format+".txt"))
+		for _, args := range []string{"--compile", "--compile --skip_missing -C user4,user2,user1,user3"} {
+			w, ok := want[args]
+			if !ok || !strings.Contains(w, "shadow__1 {") {
+				t.Fatalf("testdata/shadow-%s.txt: no section %q renaming a shadow: run scripts/layout-testdata", format, args)
+			}
+			o := printOpts(t, strings.Fields(args))
+			var got string
+			if format == "dwarf" {
+				got, _ = listDWARF(t, linked, o)
+			} else {
+				got, _ = listBTFFile(t, s, cp, o)
+			}
+			if got != w {
+				t.Errorf("%s: pahole %s: %s", format, args, diffTypes(got, w))
+			}
+			compiles(t, "shadow", got)
+		}
+	}
+}
