@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"io"
 	"math/bits"
 
 	"github.com/btfkit/btfkit/btf"
@@ -26,7 +27,13 @@ type unit struct {
 	inputName string                // the file read, for BTF (-I)
 	ws        *wordSize             // -w (word_size.go)
 	names     map[btf.TypeID]string // types renamed by --compile (names.go)
-	recursion map[btf.TypeID]int    // types being printed in place (-E, -p: expand.go)
+
+	// Output written as it is printed (flush.go).
+	out       io.Writer
+	outBuf    *buf
+	written   int
+	outErr    error
+	recursion map[btf.TypeID]int // types being printed in place (-E, -p: expand.go)
 }
 
 // maxDepth bounds how deep the printer follows types into types: valid

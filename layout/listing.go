@@ -47,11 +47,15 @@ func (l *Listing) Unit(w io.Writer, spec *btf.Spec, facts *dwarffacts.Facts) (st
 	u := newUnit(spec, facts, l.cacheline)
 	l.prepare(u) // print_options.go
 	var b buf
+	u.stream(w, &b) // flush.go
 	if len(l.opts.ClassNames) == 0 {
 		err = l.printClasses(w, u, &b)
 		return false, err
 	}
 	stop = l.printNamed(u, &b)
+	if u.outErr != nil {
+		return stop, u.outErr
+	}
 	_, err = w.Write(b)
 	return stop, err
 }
@@ -89,11 +93,9 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 		}
 		l.seen[key] = struct{}{}
 		l.format(u, b, id)
-		if len(*b) >= flushAt {
-			if _, err := w.Write(*b); err != nil {
-				return err
-			}
-			*b = (*b)[:0]
+		u.flush(b)
+		if u.outErr != nil {
+			return u.outErr
 		}
 	}
 	_, err := w.Write(*b)

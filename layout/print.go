@@ -455,6 +455,7 @@ func (u *unit) printUnion(b *buf, cl *class, c conf) {
 		b.tabs(uc.indent)
 		u.printMember(b, pos, true, &uc)
 		b.byte('\n')
+		u.flush(b)
 		*uc.cachelinep = initial
 	}
 	b.tabs(indent)
@@ -510,7 +511,7 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 	if !c.suppressComments {
 		u.printCachelineBoundary(b, c, offset)
 	}
-	start := len(*b)
+	start := u.pos(b) // flush.go
 	t, _ := u.typ(m.typ)
 	named := m.name != ""
 	inline := isStruct(t) || isUnion(t) || isEnum(t)
@@ -552,7 +553,7 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 		}
 		spacing = sc.typeSpacing + sc.nameSpacing - slen - 3
 	} else {
-		spacing = max(sc.typeSpacing+sc.nameSpacing-(len(*b)-start), 0)
+		spacing = max(sc.typeSpacing+sc.nameSpacing-(u.pos(b)-start), 0)
 	}
 	b.padLeft(" ", spacing)
 	b.str("/* ")
@@ -812,6 +813,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 			sumHoles += uint32(pos.hole)
 		}
 		b.byte('\n')
+		u.flush(b)
 		if pos.bitfieldSize != 0 {
 			sumBits += uint32(pos.bitfieldSize)
 		} else {
@@ -840,6 +842,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 					b.byte(':')
 					b.uint(size * 8)
 					b.str(";\n")
+					u.flush(b)
 				}
 			}
 		}

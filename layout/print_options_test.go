@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/internal/testenv"
 	"github.com/btfkit/btfkit/layout"
@@ -332,5 +333,48 @@ func TestPrintOptionsVmlinux(t *testing.T) {
 				t.Errorf("%s: pahole %s: %s", format, args, diffTypes(got, w))
 			}
 		}
+	}
+}
+
+// countingWriter records the writes made to it.
+type countingWriter struct {
+	strings.Builder
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Builder.Write(p)
+}
+
+// TestPrintStreams: a type whose text is larger than the printer's
+// buffer is written out while it is printed (flush.go), not held whole,
+// and comes out the same: --fixup_silly_bitfields turns silly_bits'
+// last member into a plain long, whose forced padding pahole prints as
+// over 8,000 lines.
+func TestPrintStreams(t *testing.T) {
+	testc.Require(t, "pahole")
+	src, err := filepath.Abs(filepath.Join("testdata", "print.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}})
+	args := []string{"--fixup_silly_bitfields", "-C", "silly_bits"}
+	o := printOpts(t, args)
+	want, _ := pahole(t, optionCase{"fixup", args, o}, obj)
+	l := layout.NewListing(o)
+	var w countingWriter
+	err = encode.EachUnit(obj, encode.Options{Features: encode.DefaultFeatures}, func(u encode.Unit) error {
+		_, err := l.Unit(&w, u.Spec, u.Facts)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.String(); got != want {
+		t.Errorf("pahole %s: %s", strings.Join(args, " "), diffTypes(got, want))
+	}
+	if len(want) < 256<<10 || w.writes < 2 {
+		t.Errorf("%d bytes in %d writes: want one type of more than 256 KiB written in pieces", len(want), w.writes)
 	}
 }
