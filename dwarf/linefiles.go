@@ -1,27 +1,38 @@
 package dwarf
 
-// The file name table of a line program header (.debug_line), which
-// DW_AT_decl_file indexes: DWARF 2 to 5.
+import "fmt"
 
-// Line-number content types of DWARF 5 entry formats.
+// The file names of a unit's line program header (.debug_line), which
+// DW_AT_decl_file values index: what elfutils' dwarf_decl_file returns,
+// and so what pahole prints and filters declarations by.
+
+// DW_LNCT content types and the DW_FORM codes of line program headers.
 const (
 	lnctPath           = 0x1
 	lnctDirectoryIndex = 0x2
 )
 
-// LineFiles returns the file names of the line program header at off in
-// .debug_line, indexed as DW_AT_decl_file values index them, each joined
-// to its directory as libdw's dwarf_decl_file joins them: a relative name
-// gets its directory and a '/' before it; directory 0 is compDir before
-// DWARF 5 (the unit's DW_AT_comp_dir; "" when it has none, leaving the
-// name relative) and the table's first directory from DWARF 5 on. Before
-// DWARF 5, index 0 means no file: it is "???", as in libdw.
-func (d *Data) LineFiles(off uint64, compDir string) ([]string, error) {
-	sec := d.sec.Line
-	if off >= uint64(len(sec)) {
-		return nil, errorf(".debug_line", off, "line program offset beyond end of section (size 0x%x)", len(sec))
+// LineFiles returns the file names of the unit's line program, indexed as
+// DW_AT_decl_file indexes them, each as elfutils' libdw names it: a
+// relative name joined with its directory ("DIR/NAME"), the directories
+// as recorded except, before DWARF 5, directory 0, which is the unit's
+// DW_AT_comp_dir (a name in it stays relative when the unit has none).
+// Before DWARF 5 index 0 is no file and holds "". A unit without
+// DW_AT_stmt_list has no files (nil).
+func (r *UnitReader) LineFiles() ([]string, error) {
+	c := r.c
+	if !c.hasStmtList {
+		return nil, nil
 	}
-	b := reader{data: sec, pos: int(off), end: len(sec), big: d.sec.BigEndian}
+	sec := r.d.sec.Line
+	errAt := func(pos int, format string, args ...any) error {
+		return errorf(".debug_line", uint64(pos), format, args...)
+	}
+	if c.stmtList >= uint64(len(sec)) {
+		return nil, errAt(int(c.stmtList), "line program offset beyond end of section (size 0x%x)", len(sec))
+	}
+	b := reader{data: sec, pos: int(c.stmtList), end: len(sec), big: r.d.sec.BigEndian}
+	start := b.pos
 	offSize := 4
 	length := uint64(b.u32())
 	if length == 0xffffffff {
@@ -29,19 +40,23 @@ func (d *Data) LineFiles(off uint64, compDir string) ([]string, error) {
 		length = b.u64()
 	}
 	if b.bad || length > uint64(b.end-b.pos) {
-		return nil, errorf(".debug_line", off, "line program header extends beyond end of section")
+		return nil, errAt(start, "line program header: unit length 0x%x past the end of the section", length)
 	}
 	b.end = b.pos + int(length)
 	version := b.u16()
 	if version < 2 || version > 5 {
-		return nil, errorf(".debug_line", off, "unsupported line program version %d", version)
+		return nil, errAt(start, "line program version %d not supported", version)
 	}
 	if version >= 5 {
 		b.u8() // address_size
 		b.u8() // segment_selector_size
 	}
-	b.uintN(offSize) // header_length
-	b.u8()           // minimum_instruction_length
+	headerLength := b.uintN(offSize)
+	if b.bad || headerLength > uint64(b.end-b.pos) {
+		return nil, errAt(start, "line program header: header length 0x%x past the end of the program", headerLength)
+	}
+	b.end = b.pos + int(headerLength)
+	b.u8() // minimum_instruction_length
 	if version >= 4 {
 		b.u8() // maximum_operations_per_instruction
 	}
@@ -49,136 +64,187 @@ func (d *Data) LineFiles(off uint64, compDir string) ([]string, error) {
 	b.u8() // line_base
 	b.u8() // line_range
 	opcodeBase := b.u8()
-	for i := 1; i < int(opcodeBase); i++ {
-		b.uleb() // standard_opcode_lengths (ubyte each; uleb reads one byte below 0x80)
+	if opcodeBase > 0 {
+		b.bytes(uint64(opcodeBase - 1)) // standard_opcode_lengths
 	}
 	if b.bad {
-		return nil, errorf(".debug_line", off, "truncated line program header")
+		return nil, errAt(start, "line program header truncated")
 	}
-	var files []string
 	if version < 5 {
-		dirs := []string{compDir}
-		for {
-			s := b.cstring()
-			if b.bad || len(s) == 0 {
-				break
-			}
-			dirs = append(dirs, string(s))
-		}
-		files = append(files, "???")
-		for {
-			s := b.cstring()
-			if b.bad || len(s) == 0 {
-				break
-			}
-			dir := b.uleb()
-			b.uleb() // mtime
-			b.uleb() // length
-			name, ok := joinDir(dirs, dir, string(s))
-			if !ok {
-				return nil, errorf(".debug_line", off, "file %q: directory index %d out of range", s, dir)
-			}
-			files = append(files, name)
-		}
-	} else {
-		dirs, err := d.lineEntries(&b, off, offSize, nil)
-		if err != nil {
-			return nil, err
-		}
-		files, err = d.lineEntries(&b, off, offSize, dirs)
-		if err != nil {
-			return nil, err
-		}
+		return r.lineFilesV4(&b, start, errAt)
 	}
-	if b.bad {
-		return nil, errorf(".debug_line", off, "truncated line program header")
+	dirs, _, err := r.lineEntriesV5(&b, offSize, start, errAt)
+	if err != nil {
+		return nil, err
 	}
-	return files, nil
+	names, dirIdx, err := r.lineEntriesV5(&b, offSize, start, errAt)
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range names {
+		if name, err = joinDir(name, dirIdx[i], dirs, true); err != nil {
+			return nil, errAt(start, "file %d: %v", i, err)
+		}
+		names[i] = name
+	}
+	return names, nil
 }
 
-// joinDir puts directory dirs[i] before a relative name.
-func joinDir(dirs []string, i uint64, name string) (string, bool) {
-	if len(name) > 0 && name[0] == '/' {
-		return name, true
-	}
-	if i >= uint64(len(dirs)) {
-		return "", false
-	}
-	if dirs[i] == "" {
-		return name, true
-	}
-	return dirs[i] + "/" + name, true
-}
-
-// lineEntries reads a DWARF 5 directory table (dirs nil) or file name
-// table (joined to dirs).
-func (d *Data) lineEntries(b *reader, off uint64, offSize int, dirs []string) ([]string, error) {
-	type format struct{ content, form uint64 }
-	formats := make([]format, b.u8())
-	for i := range formats {
-		formats[i] = format{b.uleb(), b.uleb()}
-	}
-	n := b.uleb()
-	if b.bad || n > uint64(b.end-b.pos) {
-		return nil, errorf(".debug_line", off, "truncated line program header")
-	}
-	out := make([]string, 0, n)
-	for ; n > 0; n-- {
-		var path string
-		var dir uint64
-		for _, f := range formats {
-			var val uint64
-			var str []byte
-			switch Form(f.form) {
-			case FormString:
-				str = b.cstring()
-			case FormLineStrp, FormStrp:
-				val = b.uintN(offSize)
-				sec := d.sec.LineStr
-				if Form(f.form) == FormStrp {
-					sec = d.sec.Str
-				}
-				if val < uint64(len(sec)) {
-					if l := strlen(sec, int(val)); l >= 0 {
-						str = sec[val : int(val)+l]
-					}
-				}
-			case FormUdata:
-				val = b.uleb()
-			case FormData1:
-				val = uint64(b.u8())
-			case FormData2:
-				val = uint64(b.u16())
-			case FormData4:
-				val = uint64(b.u32())
-			case FormData8:
-				val = b.u64()
-			case FormData16:
-				b.bytes(16)
-			case FormBlock:
-				b.bytes(b.uleb())
-			default:
-				return nil, errorf(".debug_line", off, "unsupported form %v in a line program entry format", Form(f.form))
-			}
-			switch f.content {
-			case lnctPath:
-				path = string(str)
-			case lnctDirectoryIndex:
-				dir = val
-			}
-		}
+// lineFilesV4 reads the include_directories and file_names of a line
+// program header before DWARF 5.
+func (r *UnitReader) lineFilesV4(b *reader, start int, errAt func(int, string, ...any) error) ([]string, error) {
+	dirs := []string{r.c.compDir}
+	for {
+		s := b.cstring()
 		if b.bad {
-			return nil, errorf(".debug_line", off, "truncated line program header")
+			return nil, errAt(start, "line program header: include_directories truncated")
 		}
-		if dirs == nil {
-			out = append(out, path)
-			continue
+		if len(s) == 0 {
+			break
 		}
-		name, ok := joinDir(dirs, dir, path)
-		if !ok {
-			return nil, errorf(".debug_line", off, "file %q: directory index %d out of range", path, dir)
-		}
-		out = append(out, name)
+		dirs = append(dirs, string(s))
 	}
-	return out, nil
+	names := []string{""} // index 0: no file
+	for {
+		s := b.cstring()
+		if b.bad {
+			return nil, errAt(start, "line program header: file_names truncated")
+		}
+		if len(s) == 0 {
+			break
+		}
+		dir := b.uleb()
+		b.uleb() // modification time
+		b.uleb() // length
+		if b.bad {
+			return nil, errAt(start, "line program header: file_names truncated")
+		}
+		name, err := joinDir(string(s), dir, dirs, r.c.hasCompDir)
+		if err != nil {
+			return nil, errAt(start, "file %d: %v", len(names), err)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// lineEntriesV5 reads one DWARF 5 entry table (directories or file names):
+// each entry's path and directory index.
+func (r *UnitReader) lineEntriesV5(b *reader, offSize, start int, errAt func(int, string, ...any) error) (paths []string, dirIdx []uint64, err error) {
+	nFormats := int(b.u8())
+	formats := make([][2]uint64, nFormats)
+	for i := range formats {
+		formats[i] = [2]uint64{b.uleb(), b.uleb()}
+	}
+	count := b.uleb()
+	if b.bad || count > uint64(b.end-b.pos) {
+		return nil, nil, errAt(start, "line program header: entry table truncated")
+	}
+	paths = make([]string, count)
+	dirIdx = make([]uint64, count)
+	for i := range paths {
+		for _, f := range formats {
+			pos := b.pos
+			v, s, isString := r.lineForm(b, Form(f[1]), offSize)
+			if b.bad {
+				return nil, nil, errAt(pos, "line program header: entry %d truncated", i)
+			}
+			switch f[0] {
+			case lnctPath:
+				if !isString {
+					return nil, nil, errAt(pos, "line program header: path of entry %d has form %v", i, Form(f[1]))
+				}
+				paths[i] = s
+			case lnctDirectoryIndex:
+				dirIdx[i] = v
+			}
+		}
+	}
+	return paths, dirIdx, nil
+}
+
+// lineForm reads one value of a line program header entry.
+func (r *UnitReader) lineForm(b *reader, form Form, offSize int) (v uint64, s string, isString bool) {
+	sec := r.d.sec
+	str := func(table []byte, off uint64) (string, bool) {
+		if off >= uint64(len(table)) {
+			b.bad = true
+			return "", false
+		}
+		n := strlen(table, int(off))
+		if n < 0 {
+			b.bad = true
+			return "", false
+		}
+		return string(table[off : off+uint64(n)]), true
+	}
+	switch form {
+	case FormString:
+		return 0, string(b.cstring()), true
+	case FormLineStrp:
+		s, ok := str(sec.LineStr, b.uintN(offSize))
+		return 0, s, ok
+	case FormStrp:
+		s, ok := str(sec.Str, b.uintN(offSize))
+		return 0, s, ok
+	case FormStrx, FormStrx1, FormStrx2, FormStrx3, FormStrx4:
+		var idx uint64
+		switch form {
+		case FormStrx:
+			idx = b.uleb()
+		case FormStrx1:
+			idx = uint64(b.u8())
+		case FormStrx2:
+			idx = uint64(b.u16())
+		case FormStrx3:
+			idx = uint64(b.u24())
+		default:
+			idx = uint64(b.u32())
+		}
+		osz := uint64(4)
+		if r.c.off8 {
+			osz = 8
+		}
+		off, ok := r.c.tableEntry(sec.StrOffsets, r.c.strOffsetsBase, idx, osz)
+		if !ok {
+			b.bad = true
+			return 0, "", false
+		}
+		s, ok := str(sec.Str, off)
+		return 0, s, ok
+	case FormData1:
+		return uint64(b.u8()), "", false
+	case FormData2:
+		return uint64(b.u16()), "", false
+	case FormData4:
+		return uint64(b.u32()), "", false
+	case FormData8:
+		return b.u64(), "", false
+	case FormData16:
+		b.bytes(16)
+		return 0, "", false
+	case FormUdata:
+		return b.uleb(), "", false
+	case FormBlock:
+		b.bytes(b.uleb())
+		return 0, "", false
+	}
+	b.bad = true
+	return 0, "", false
+}
+
+// joinDir is how libdw names a file: an absolute name as it is, a
+// relative one after its directory and a slash, or alone when that
+// directory is unknown (known false: directory 0 without a comp dir).
+func joinDir(name string, dir uint64, dirs []string, known bool) (string, error) {
+	if len(name) > 0 && name[0] == '/' {
+		return name, nil
+	}
+	if dir >= uint64(len(dirs)) {
+		return "", fmt.Errorf("directory index %d out of range (%d directories)", dir, len(dirs))
+	}
+	if dir == 0 && !known {
+		return name, nil
+	}
+	return dirs[dir] + "/" + name, nil
 }

@@ -1,56 +1,141 @@
-package dwarf_test
+package dwarf
 
 import (
-	"path/filepath"
-	"strings"
+	godwarf "debug/dwarf"
+	"debug/elf"
+	"path"
 	"testing"
 
-	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/internal/testc"
 )
 
-// TestLineFiles: the file names of a line program header, DWARF 4 and 5
-// from gcc and clang, indexed as DW_AT_decl_file indexes them (the layout
-// tests check the names against pahole -I, which reads them with libdw);
-// a header cut anywhere is an error, not a panic.
+// TestLineFiles checks each unit's line program file names against
+// debug/dwarf's LineReader.Files on the navigation inputs (gcc and clang,
+// DWARF 4 and 5, kernel modules) and DWARF 2 and 3 objects: the same
+// files in the same order, with the same base names. Before DWARF 5 the
+// paths are compared too: an absolute one is the same (debug/dwarf cleans
+// it); one that stays relative (under a relative directory, which libdw
+// does not join with the comp dir) is debug/dwarf's as it is or joined
+// with the comp dir. (debug/dwarf joins clang's DWARF 5 file 0 with the
+// current directory, so it is no oracle for those paths; pahole -D is, in
+// package layout's tests.)
 func TestLineFiles(t *testing.T) {
-	src := filepath.Join(testc.CorpusDir(), "types.c")
-	for _, cc := range []testc.Compiler{testc.GCC, testc.Clang} {
-		for _, dw := range []string{"-gdwarf-4", "-gdwarf-5"} {
-			v := testc.Variant{CC: cc, Flags: []string{dw, "-O2"}}
-			d, err := dwarf.Open(testc.Compile(t, src, v))
+	objs := navObjects(t)
+	for _, v := range []testc.Variant{
+		{CC: testc.GCC, Flags: []string{"-gdwarf-2", "-O0"}},
+		{CC: testc.GCC, Flags: []string{"-gdwarf-3", "-O2"}},
+	} {
+		for _, src := range testc.CorpusFiles(t) {
+			objs = append(objs, testc.Compile(t, src, v))
+		}
+	}
+	for _, obj := range objs {
+		d, err := Open(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ef, err := elf.Open(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gd, err := ef.DWARF()
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs := map[Offset][]*godwarf.LineFile{}
+		compDirs := map[Offset]string{}
+		gr := gd.Reader()
+		for {
+			e, err := gr.Next()
 			if err != nil {
 				t.Fatal(err)
 			}
-			files, err := d.LineFiles(0, "/comp/dir")
+			if e == nil {
+				break
+			}
+			if e.Tag != godwarf.TagCompileUnit {
+				gr.SkipChildren()
+				continue
+			}
+			lr, err := gd.LineReader(e)
 			if err != nil {
-				t.Fatalf("%s: %v", v.Name(), err)
+				t.Fatal(err)
 			}
-			// DWARF 5's file 0 is the unit's source; DWARF 4 has no
-			// file 0 ("???" in libdw) and lists the source after it.
-			want := []string{src}
-			if dw == "-gdwarf-4" {
-				want = []string{"???", src}
+			if lr != nil {
+				theirs[Offset(e.Offset)] = lr.Files()
 			}
-			if len(files) < len(want) || strings.Join(files[:len(want)], "|") != strings.Join(want, "|") {
-				t.Errorf("%s: files %q, want %q first", v.Name(), files, want)
+			compDirs[Offset(e.Offset)], _ = e.Val(godwarf.AttrCompDir).(string)
+			gr.SkipChildren()
+		}
+		r := d.NewReader()
+		n := 0
+		for i := range d.Units() {
+			u := &d.Units()[i]
+			if u.Section != ".debug_info" {
+				continue
 			}
-			sec := *d.Sections()
-			line := sec.Line
-			for n := 0; n < len(line); n++ {
-				sec.Line = line[:n]
-				dn, err := dwarf.New(sec)
-				if err != nil {
-					t.Fatal(err)
+			if err := r.Reset(u); err != nil {
+				t.Fatal(err)
+			}
+			ours, err := r.LineFiles()
+			if err != nil {
+				t.Fatalf("%s: unit at 0x%x: %v", obj, u.Offset, err)
+			}
+			want := theirs[u.First]
+			if len(ours) != len(want) {
+				t.Fatalf("%s: unit at 0x%x: %d files, debug/dwarf %d", obj, u.Offset, len(ours), len(want))
+			}
+			for j, f := range want {
+				if f == nil {
+					if ours[j] != "" {
+						t.Errorf("%s: file %d: %q, debug/dwarf has none", obj, j, ours[j])
+					}
+					continue
 				}
-				if got, err := dn.LineFiles(0, ""); err == nil && len(got) >= len(files) && n < len(line) && strings.Join(got, "\x00") != strings.Join(files, "\x00") {
-					t.Errorf("%s: .debug_line cut at %d: %q, no error", v.Name(), n, got)
+				got := path.Clean(ours[j])
+				ok := path.Base(got) == path.Base(f.Name)
+				if u.Version < 5 {
+					ok = got == f.Name || !path.IsAbs(got) && path.Join(compDirs[u.First], got) == f.Name
 				}
+				if !ok {
+					t.Errorf("%s: unit at 0x%x, file %d: %q, debug/dwarf %q", obj, u.Offset, j, ours[j], f.Name)
+				}
+				n++
 			}
-			if _, err := d.LineFiles(uint64(len(line)), ""); err == nil {
-				t.Errorf("%s: an offset past .debug_line is not an error", v.Name())
+		}
+		if n == 0 {
+			t.Errorf("%s: no file names", obj)
+		}
+	}
+}
+
+// TestLineFilesTruncated: a line program header cut anywhere is an error
+// naming .debug_line, never a panic.
+func TestLineFilesTruncated(t *testing.T) {
+	for _, v := range []testc.Variant{
+		{CC: testc.GCC, Flags: []string{"-gdwarf-4", "-O2"}},
+		{CC: testc.Clang, Flags: []string{"-gdwarf-5", "-O2"}},
+	} {
+		obj := testc.Compile(t, testc.CorpusFiles(t)[0], v)
+		d, err := Open(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := *d.Sections()
+		full := s.Line
+		for cut := 0; cut < len(full) && cut < 2048; cut++ {
+			s.Line = full[:cut]
+			d2, err := New(s)
+			if err != nil {
+				t.Fatal(err)
 			}
-			d.Close()
+			r := d2.NewReader()
+			if err := r.Reset(&d2.Units()[0]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.LineFiles(); err == nil && cut < 40 {
+				t.Errorf("%s: .debug_line cut to %d bytes: no error", v.Name(), cut)
+			}
 		}
 	}
 }

@@ -4,9 +4,9 @@
 // members, the dimensions of multi-dimensional arrays (BTF folds them into
 // one element count), whether a type is defined at the top level of its
 // unit rather than inside a function or another type's body, which
-// types a struct or union's body defines, between which members, which
-// structs were C++ classes, the unit's language, and, when asked, where
-// each type is declared.
+// types a struct or union's body defines, between which members, where
+// types are declared (file and line, and the entry's offset), which
+// structs were C++ classes and the unit's language.
 //
 // The encoder (package encode) fills a Facts beside each unit's Spec when
 // asked; printers that must show what pahole shows from DWARF (package

@@ -29,9 +29,10 @@ type Options struct {
 	// Report, when not nil, is filled with the functions left out and
 	// why.
 	Report *funcvar.Report
-	// DeclInfo adds to the facts EachUnit hands out where each type is
-	// declared: the unit's name, the type entry's offset, its
-	// DW_AT_decl_file and DW_AT_decl_line (facts.go).
+	// DeclInfo makes EachUnit also record in each unit's facts where its
+	// structs, unions, enums and typedefs are declared (file, line and the
+	// entry's offset, as pahole loads them for -D, -I and -P). It costs a
+	// second look at those entries.
 	DeclInfo bool
 }
 

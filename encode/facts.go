@@ -100,21 +100,16 @@ func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
 	return k
 }
 
-// collectDecls adds to f where the unit's struct, union, enum and typedef
-// types are declared (Options.DeclInfo): read back from their entries,
-// with the file names of the unit's line program header. A line program
-// that cannot be read leaves the files unknown, as libdw does.
-func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) {
-	f.SetUnitName(r.Name())
-	var e dwarf.Entry
+// collectDecls records where the unit's structs, unions, enums and
+// typedefs are declared (Options.DeclInfo): their DW_AT_decl_file, named
+// from the unit's line program as elfutils names it (index 0 is no file,
+// as libdw has it for every DWARF version), DW_AT_decl_line, and the
+// entry's offset (-I prints it). The entries are decoded again here so
+// that the walk does not carry these attributes for every encode.
+func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) error {
 	var files []string
-	if err := r.EntryAt(dwarf.Offset(c.base), &e); err == nil {
-		for _, fl := range e.Fields {
-			if fl.Attr == dwarf.AttrStmtList {
-				files, _ = r.Data().LineFiles(fl.Val, r.CompDir())
-			}
-		}
-	}
+	loaded := false
+	var e dwarf.Entry
 	for i := range c.recs {
 		rc := &c.recs[i]
 		id := c.ids[i]
@@ -126,21 +121,34 @@ func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) {
 		default:
 			continue
 		}
+		if err := r.EntryAt(dwarf.Offset(rc.off), &e); err != nil {
+			return err
+		}
 		d := dwarffacts.Decl{Offset: rc.off}
-		if err := r.EntryAt(dwarf.Offset(rc.off), &e); err == nil {
-			for _, fl := range e.Fields {
-				switch fl.Attr {
-				case dwarf.AttrDeclFile:
-					// libdw's dwarf_decl_file: 0 is no file, in
-					// DWARF 5 too.
-					if fl.Val != 0 && fl.Val < uint64(len(files)) {
-						d.File, d.HasFile = files[fl.Val], true
-					}
-				case dwarf.AttrDeclLine:
-					d.Line = uint32(fl.Val)
+		for j := range e.Fields {
+			fl := &e.Fields[j]
+			switch fl.Attr {
+			case dwarf.AttrDeclFile:
+				if fl.Val == 0 {
+					continue
 				}
+				if !loaded {
+					var err error
+					if files, err = r.LineFiles(); err != nil {
+						return err
+					}
+					loaded = true
+				}
+				if fl.Val < uint64(len(files)) {
+					d.File = files[fl.Val] // a copy, shared by the unit's types
+				}
+			case dwarf.AttrDeclLine:
+				d.Line = uint32(fl.Val)
 			}
 		}
-		f.SetDecl(btf.TypeID(id), d)
+		if d != (dwarffacts.Decl{}) {
+			f.SetDecl(btf.TypeID(id), d)
+		}
 	}
+	return nil
 }

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/encode/funcvar"
@@ -43,11 +44,16 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 			return nil, err
 		}
 		f := c.emit()
-		if cfg.DeclInfo && f.facts != nil {
-			c.collectDecls(r, f.facts) // facts.go
-		}
 		if w.funcs != nil && !c.skip {
 			w.funcs.Finish(c, &f.funcs)
+		}
+		if cfg.facts {
+			f.unitName = strings.Clone(r.Name())
+			if cfg.DeclInfo {
+				if err := c.collectDecls(r, f.facts); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {

@@ -23,8 +23,10 @@ type unit struct {
 	enumLen   map[btf.TypeID]uint16
 	depth     int // recursion depth of the walks over types (enter)
 
+	typedefOf map[btf.TypeID]btf.TypeID // each type's first typedef (filter.go)
+
 	opts      *Options              // the listing's options
-	inputName string                // the file read, for BTF (-I)
+	inputName string                // the unit's name (-I: NamedUnit's)
 	ws        *wordSize             // -w (word_size.go)
 	names     map[btf.TypeID]string // types renamed by --compile (names.go)
 

@@ -56,8 +56,8 @@ type unitEmissions struct {
 }
 
 // formatCompilable is pahole's class_formatter with --compile: the types
-// id needs, then id with the listing's options.
-func (l *Listing) formatCompilable(u *unit, b *buf, id btf.TypeID) {
+// id needs, then id with the listing's options, c.
+func (l *Listing) formatCompilable(u *unit, b *buf, id btf.TypeID, c conf) {
 	if l.emit == nil {
 		l.emit = &emissions{defs: map[defKey]bool{}, fwd: map[string]int{}, atomic: map[string]bool{}}
 	}
@@ -68,7 +68,6 @@ func (l *Listing) formatCompilable(u *unit, b *buf, id btf.TypeID) {
 	ue := l.emitUnit
 	ue.b = b
 	if ue.typeDefs(id) {
-		c := l.printConf()
 		c.noSemicolon = true
 		u.printTop(b, id, c)
 		b.byte(';')

@@ -35,7 +35,7 @@ type conf struct {
 	suppressPacked           bool // --suppress_packed
 	suppressForcePaddings    bool // --suppress_force_paddings
 	classesAsStructs         bool // --classes_as_structs
-	showOnlyDataMembers      bool // -M
+	showOnlyDataMembers      bool // -M, and --show_private_classes
 	showDeclInfo             bool // -I
 	showFirstBiggest         bool // -l
 	flatArrays               bool // --flat_arrays
@@ -719,11 +719,12 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	nested := u.facts.NestedIn(cl.id)
 	ni := 0
 	printNested := func(upto int) {
+		if c.showOnlyDataMembers {
+			return
+		}
 		for ; ni < len(nested) && nested[ni].After <= upto; ni++ {
-			if !c.showOnlyDataMembers {
-				u.printTag(b, nested[ni].ID, c)
-				b.str("\n\n")
-			}
+			u.printTag(b, nested[ni].ID, c)
+			b.str("\n\n")
 		}
 	}
 	tagAfterLast := len(nested) > 0 && nested[len(nested)-1].After >= len(cl.members)

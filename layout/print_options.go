@@ -26,15 +26,11 @@ func (l *Listing) printConf() conf {
 	}
 }
 
-// SetInputName names the input the next units come from, which pahole -I
-// prints as the unit a type was found in when the input is BTF (for DWARF
-// it prints the compile unit's name).
-func (l *Listing) SetInputName(name string) { l.inputName = name }
-
-// prepare readies a unit for printing with the listing's options.
-func (l *Listing) prepare(u *unit) {
+// prepare readies a unit for printing with the listing's options; name
+// is the unit's (NamedUnit's), which -I prints.
+func (l *Listing) prepare(u *unit, name string) {
 	u.opts = &l.opts
-	u.inputName = l.inputName
+	u.inputName = name
 	if l.opts.WordSize != 0 && len(l.opts.ClassNames) == 0 {
 		u.fixupWordSize(uint32(uint8(l.opts.WordSize))) // word_size.go
 	}
