@@ -84,7 +84,11 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 			continue
 		}
 		l.seen[key] = struct{}{}
-		l.format(u, b, id)
+		if l.opts.Packable {
+			l.printPackable(u, b, id)
+		} else {
+			l.format(u, b, id)
+		}
 		if len(*b) >= flushAt {
 			if _, err := w.Write(*b); err != nil {
 				return err
@@ -109,10 +113,11 @@ func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
 		return false
 	}
 	if isUnion(t) {
-		return true
+		return !l.opts.Packable // pahole: --packable lists structs only
 	}
-	u.class(id).findHoles()
-	return true
+	c := u.class(id)
+	c.findHoles()
+	return !l.opts.Packable || u.packable(c)
 }
 
 // structKey is what pahole compares to tell whether a struct or union was
@@ -144,9 +149,14 @@ func structKey(u *unit, t btf.Type) string {
 
 // format is pahole's class_formatter: the type printed on its own line.
 func (l *Listing) format(u *unit, b *buf, id btf.TypeID) {
-	c := conf{emitStats: true, hex: l.opts.Hex}
-	u.printTop(b, id, c)
+	u.printTop(b, id, l.topConf())
 	b.byte('\n')
+}
+
+// topConf is pahole's global conf_fprintf: how a type printed on its own
+// is laid out.
+func (l *Listing) topConf() conf {
+	return conf{emitStats: true, hex: l.opts.Hex}
 }
 
 // printNamed is the -C part of pahole's printing callback: each name still
@@ -165,8 +175,15 @@ func (l *Listing) printNamed(u *unit, b *buf) bool {
 			l.pending = rest
 			return false
 		}
-		if t := u.spec.Type(id); isStruct(t) {
+		t := u.spec.Type(id)
+		if isStruct(t) {
 			u.class(id).findHoles()
+		}
+		if l.opts.Reorganize {
+			if isStruct(t) {
+				l.printReorganized(u, b, id)
+			}
+			continue
 		}
 		l.format(u, b, id)
 		b.byte('\n')

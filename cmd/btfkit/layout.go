@@ -73,6 +73,11 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 			}
 			o.ClassNames = names
 		}
+		for _, hook := range layoutFlagHooks {
+			if err := hook(cmd, &o); err != nil {
+				return err
+			}
+		}
 		formats, err := layoutFormats(layoutOpts.formats)
 		if err != nil {
 			return err
@@ -104,6 +109,10 @@ func init() {
 	f.IntVarP(&layoutOpts.jobs, "jobs", "j", 0, "DWARF compile units converted in parallel (default: one per CPU; the output does not depend on it)")
 	rootCmd.AddCommand(layoutCmd)
 }
+
+// layoutFlagHooks set the options of the flags other files add to
+// layoutCmd (each file's init appends its hook), after -C, --hex and -c.
+var layoutFlagHooks []func(cmd *cobra.Command, o *layout.Options) error
 
 // layoutClassNames splits a -C list: names separated by commas; @FILE (or
 // pahole's file://FILE) reads names from FILE, one a line.
