@@ -51,8 +51,8 @@ struct grows {
 	char b;
 };
 
-/* Ditto with a hole that cannot be filled. */
-struct grows_hole {
+/* The last member fills the hole after a byte, before a short. */
+struct small_hole {
 	int a;
 	char b;
 	short c;
@@ -137,7 +137,8 @@ struct many {
 
 enum reorg_color { RED, GREEN };
 
-/* An enum member and a packed struct. */
+/* An enum member and a packed struct: pahole pads it to 16 bytes, btfkit
+ * keeps the original. */
 struct with_enum {
 	char a;
 	enum reorg_color col;
@@ -158,7 +159,7 @@ struct tail v_tail;
 struct tail_unaligned v_tail_unaligned;
 struct bits v_bits;
 struct grows v_grows;
-struct grows_hole v_grows_hole;
+struct small_hole v_small_hole;
 struct anon v_anon;
 struct explicit_align v_explicit_align;
 struct tight v_tight;
