@@ -20,8 +20,8 @@ func (u *unit) packable(c *class) bool {
 
 // printPackable is pahole's print_packable_info: the struct's name, its
 // size, its reorganized size and the bytes saved, separated by the -t
-// separator (a tab by default). An anonymous struct goes by the name of
-// the first typedef of it.
+// separator (a tab by default). An anonymous struct (listed with
+// AnonInclude) goes by the name of the first typedef of it.
 func (l *Listing) printPackable(u *unit, b *buf, id btf.TypeID) {
 	c := u.class(id)
 	r := c.reorganized
@@ -37,8 +37,9 @@ func (l *Listing) printPackable(u *unit, b *buf, id btf.TypeID) {
 		name = firstTypedefName(u, id)
 	}
 	if name == "" {
-		// pahole prints the declaration's file and line, which BTF
-		// does not have: tag__decl_file is NULL there.
+		// pahole prints the declaration's file and line, "FILE(LINE)";
+		// BTF has neither (pahole prints "(null)(0)"), and the DWARF
+		// facts do not carry them, so DWARF input prints the same.
 		name = "(null)(0)"
 	}
 	b.str(name)
