@@ -82,3 +82,46 @@ func ExampleUnitReader_EntryAt() {
 		}
 	}
 }
+
+// Read the units of an object file one entry at a time: each unit's name
+// and the functions it defines at its top level (gcc lists them last
+// first). testdata/sample.o is the C corpus's types.c and funcs.c
+// compiled with gcc 12 -g -O2.
+func ExampleOpen() {
+	d, err := dwarf.Open("../testdata/sample.o")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer d.Close()
+	r := d.NewReader()
+	var e dwarf.Entry
+	for i := range d.Units() {
+		if err := r.Reset(&d.Units()[i]); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Print(r.Name(), ":")
+		for {
+			ok, err := r.Next(&e)
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			if !ok {
+				break
+			}
+			if e.Depth != 1 || e.Tag != dwarf.TagSubprogram {
+				continue
+			}
+			if f := e.Field(dwarf.AttrName); f != nil {
+				name, _ := d.String(f)
+				fmt.Print(" ", name)
+			}
+		}
+		fmt.Println()
+	}
+	// Output:
+	// internal/testc/corpus/types.c:
+	// internal/testc/corpus/funcs.c: weak_func no_params varargs_func use_constprop constprop_me take_big global_func helper_static
+}

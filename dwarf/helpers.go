@@ -37,8 +37,7 @@ func (d *Data) MemberOffset(f *Field) (uint64, bool) {
 		if len(b) < 2 {
 			return 0, false
 		}
-		const opConstu, opPlusUconst = 0x10, 0x23
-		if b[0] != opConstu && b[0] != opPlusUconst {
+		if op := Op(b[0]); op != OpConstu && op != OpPlusUconst {
 			return 0, false
 		}
 		r := reader{data: b, pos: 1, end: len(b)}
@@ -49,4 +48,22 @@ func (d *Data) MemberOffset(f *Field) (uint64, bool) {
 		return v, true
 	}
 	return 0, false
+}
+
+// ULEB128 decodes the unsigned LEB128 number at the start of b and returns
+// it with the number of bytes it takes. Bits past the 64th are dropped;
+// an unterminated number takes all of b.
+func ULEB128(b []byte) (uint64, int) {
+	var v uint64
+	var shift uint
+	for i, c := range b {
+		if shift < 64 {
+			v |= uint64(c&0x7f) << shift
+		}
+		shift += 7
+		if c&0x80 == 0 {
+			return v, i + 1
+		}
+	}
+	return v, len(b)
 }

@@ -50,6 +50,17 @@ func (r *UnitReader) Ranges(f *Field, fn func(low, high uint64) error) error {
 	return c.pairList(c.d.sec.Ranges, ".debug_ranges", f.Val, false, g)
 }
 
+// Addr returns the address at index idx of the unit's part of
+// .debug_addr (counted from its DW_AT_addr_base), what DW_OP_addrx and
+// DW_OP_constx in an expression refer to; false when there is no such
+// entry. (Attributes of the forms DW_FORM_addrx* are looked up already.)
+func (r *UnitReader) Addr(idx uint64) (uint64, bool) {
+	if r.c == nil {
+		return 0, false
+	}
+	return r.c.addrx(idx)
+}
+
 func (c *unitCtx) addrx(idx uint64) (uint64, bool) {
 	return c.tableEntry(c.d.sec.Addr, c.addrBase, idx, uint64(c.asize))
 }

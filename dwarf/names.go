@@ -331,6 +331,7 @@ const (
 	AttrGNUDiscriminator           Attr = 0x2136 // DW_AT_GNU_discriminator
 	AttrGNULocviews                Attr = 0x2137 // DW_AT_GNU_locviews
 	AttrGNUEntryView               Attr = 0x2138 // DW_AT_GNU_entry_view
+	AttrGNUAnnotation              Attr = 0x2139 // DW_AT_GNU_annotation
 	AttrLLVMIncludePath            Attr = 0x3e01 // DW_AT_LLVM_include_path
 	AttrLLVMConfigMacros           Attr = 0x3e02 // DW_AT_LLVM_config_macros
 	AttrLLVMSysroot                Attr = 0x3e03 // DW_AT_LLVM_sysroot
@@ -501,6 +502,7 @@ var attrNames = map[Attr]string{
 	AttrGNUDiscriminator:           "DW_AT_GNU_discriminator",
 	AttrGNULocviews:                "DW_AT_GNU_locviews",
 	AttrGNUEntryView:               "DW_AT_GNU_entry_view",
+	AttrGNUAnnotation:              "DW_AT_GNU_annotation",
 	AttrLLVMIncludePath:            "DW_AT_LLVM_include_path",
 	AttrLLVMConfigMacros:           "DW_AT_LLVM_config_macros",
 	AttrLLVMSysroot:                "DW_AT_LLVM_sysroot",

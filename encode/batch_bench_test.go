@@ -11,6 +11,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/kmod"
 )
 
 // BenchmarkBatchModules encodes every module of the Debian package
@@ -52,11 +53,11 @@ func BenchmarkModuleOne(b *testing.B) {
 	if name == "" {
 		name = "xt_MASQUERADE"
 	}
-	mods, err := FindModules([]string{splitModulesDir(b)})
+	mods, err := kmod.Find([]string{splitModulesDir(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
-	var mod Module
+	var mod kmod.Module
 	for _, m := range mods {
 		if m.Name == name {
 			mod = m
@@ -136,7 +137,7 @@ func BenchmarkMergeModules(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		err = walk(ef, m.Path, Options{Features: DefaultFeatures, Jobs: 1}, func(f *fragment) error {
+		err = walk(ef, walkConfig{Options: Options{Features: DefaultFeatures, Jobs: 1}}, func(f *fragment) error {
 			c := &fragment{hdrs: slices.Clone(f.hdrs), words: slices.Clone(f.words)}
 			for _, s := range f.strs {
 				c.strs = append(c.strs, strings.Clone(s))

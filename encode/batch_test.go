@@ -20,6 +20,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/kmod"
 )
 
 const (
@@ -60,7 +61,7 @@ func TestModulesMatchPahole131(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods, err := FindModules([]string{modDir})
+	mods, err := kmod.Find([]string{modDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,12 +109,12 @@ func TestModulesMatchPahole131(t *testing.T) {
 }
 
 // splitSubset returns n modules of the Debian package spread over it.
-func splitSubset(t testing.TB, n int) []Module {
-	mods, err := FindModules([]string{splitModulesDir(t)})
+func splitSubset(t testing.TB, n int) []kmod.Module {
+	mods, err := kmod.Find([]string{splitModulesDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Module
+	var out []kmod.Module
 	for i := 0; i < len(mods) && len(out) < n; i += max(1, len(mods)/n) {
 		out = append(out, mods[i])
 	}
@@ -142,7 +143,7 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 		}
 		want[m.Name] = s.Marshal(nil)
 	}
-	run := func(name string, mods []Module, jobs int) {
+	run := func(name string, mods []kmod.Module, jobs int) {
 		var mu sync.Mutex
 		got := map[string][]byte{}
 		failed := EncodeBatch(mods, base, BatchOptions{Options: o, Jobs: jobs}, func(r BatchResult) error {
@@ -170,7 +171,7 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 
 	// Compressed copies of a few of them.
 	dir := t.TempDir()
-	var comp []Module
+	var comp []kmod.Module
 	for i, m := range mods[:min(6, len(mods))] {
 		raw, err := os.ReadFile(m.Path)
 		if err != nil {
@@ -199,14 +200,14 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		comp = append(comp, Module{Path: p, Name: m.Name})
+		comp = append(comp, kmod.Module{Path: p, Name: m.Name})
 	}
-	found, err := FindModules([]string{dir})
+	found, err := kmod.Find([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(found) != len(comp) {
-		t.Errorf("FindModules found %d compressed modules, want %d", len(found), len(comp))
+		t.Errorf("kmod.Find found %d compressed modules, want %d", len(found), len(comp))
 	}
 	sub := map[string][]byte{}
 	for _, m := range comp {
@@ -231,7 +232,7 @@ func TestBatchFailures(t *testing.T) {
 	os.WriteFile(bad, []byte("not an ELF file at all"), 0o644)
 	badXZ := filepath.Join(dir, "corrupt.ko.xz")
 	os.WriteFile(badXZ, []byte("\xfd7zXZ\x00garbage"), 0o644)
-	all := append([]Module{{Path: bad, Name: "broken"}, {Path: badXZ, Name: "corrupt"}}, mods...)
+	all := append([]kmod.Module{{Path: bad, Name: "broken"}, {Path: badXZ, Name: "corrupt"}}, mods...)
 	var mu sync.Mutex
 	ok := map[string]bool{}
 	errs := map[string]string{}
@@ -256,17 +257,6 @@ func TestBatchFailures(t *testing.T) {
 	for _, m := range mods {
 		if !ok[m.Name] {
 			t.Errorf("%s was not encoded", m.Name)
-		}
-	}
-}
-
-func TestModuleName(t *testing.T) {
-	for in, want := range map[string]string{
-		"a/b/xfs.ko": "xfs", "kvm-intel.ko.xz": "kvm-intel", "x.ko.zst": "x",
-		"y.ko.gz": "y", "vmlinux": "vmlinux", ".ko": ".ko",
-	} {
-		if got := ModuleName(in); got != want {
-			t.Errorf("ModuleName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

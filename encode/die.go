@@ -1,47 +1,13 @@
 package encode
 
-// DWARF constants the converter needs. They are spelled out here, rather
-// than taken from the dwarf package, so that the conversion logic depends
-// only on the die record below and can be fed by any reader.
+import (
+	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/encode/funcvar"
+)
+
+// The names of LLVM's and GNU's annotation entries (DW_AT_name of
+// DW_TAG_LLVM_annotation and DW_TAG_GNU_annotation) that carry BTF tags.
 const (
-	tagArrayType          = 0x01
-	tagClassType          = 0x02
-	tagEnumerationType    = 0x04
-	tagFormalParameter    = 0x05
-	tagLexicalBlock       = 0x0b
-	tagMember             = 0x0d
-	tagPointerType        = 0x0f
-	tagReferenceType      = 0x10
-	tagCompileUnit        = 0x11
-	tagStructureType      = 0x13
-	tagSubroutineType     = 0x15
-	tagTypedef            = 0x16
-	tagUnionType          = 0x17
-	tagUnspecifiedParams  = 0x18
-	tagInlinedSubroutine  = 0x1d
-	tagPtrToMemberType    = 0x1f
-	tagSubrangeType       = 0x21
-	tagBaseType           = 0x24
-	tagConstType          = 0x26
-	tagEnumerator         = 0x28
-	tagSubprogram         = 0x2e
-	tagVariable           = 0x34
-	tagVolatileType       = 0x35
-	tagRestrictType       = 0x37
-	tagPartialUnit        = 0x3c
-	tagUnspecifiedType    = 0x3b
-	tagRvalueRefType      = 0x42
-	tagAtomicType         = 0x47
-	tagLLVMAnnotation     = 0x6000
-	tagGNUAnnotation      = 0x6001
-	ateBoolean            = 0x02
-	ateComplexFloat       = 0x03
-	ateFloat              = 0x04
-	ateSigned             = 0x05
-	ateSignedChar         = 0x06
-	ateUnsigned           = 0x07
-	ateUnsignedChar       = 0x08
-	ateImaginaryFloat     = 0x09
 	annotationTypeTagName = "btf_type_tag"
 	annotationDeclTagName = "btf_decl_tag"
 )
@@ -63,7 +29,6 @@ const (
 	hasDeclaration   // DW_AT_declaration true
 	hasGNUAnnotation // DW_AT_GNU_annotation
 	hasEncoding
-	hasExternal  // DW_AT_external true
 	hasAlignment // DW_AT_alignment (facts.go)
 )
 
@@ -73,12 +38,13 @@ const (
 // may reuse it for the next; strings may be views of the reader's sections,
 // which the converter keeps only while the unit is being converted.
 //
-// This record is the whole interface between DWARF reading and BTF
-// encoding: anything that can fill it can be encoded.
+// This record (with funcvar.Entry, its function and variable part) is the
+// whole interface between DWARF reading and BTF encoding: anything that
+// can fill it can be encoded.
 type die struct {
 	off      uint64 // global offset of the entry, strictly increasing within a unit
 	depth    int    // nesting depth: the unit's root entry is 0
-	tag      uint32
+	tag      dwarf.Tag
 	children bool
 	has      uint32 // presence bits (has*)
 
@@ -94,12 +60,15 @@ type die struct {
 	constValue  uint64 // raw bits; constSigned says whether the form sign-extends
 	constSigned bool
 	constString string
-	encoding    uint8
+	encoding    dwarf.Encoding
 	annotation  uint64 // DW_AT_GNU_annotation: global offset of a DW_TAG_GNU_annotation
 	language    uint16 // DW_AT_language of the root entry
 	alignment   uint64 // DW_AT_alignment (facts.go)
 
-	fx funcAttrs // subprograms, parameters, variables (funcs.go)
+	// fn is the entry as function and variable selection reads it,
+	// filled for the entries it wants (funcvar.Wanted); its position is
+	// set for every entry.
+	fn funcvar.Entry
 }
 
 // reset clears d for the next entry, keeping nothing.
@@ -113,24 +82,9 @@ func evalMemberLoc(expr []byte) uint64 {
 		return 0
 	}
 	switch expr[0] {
-	case 0x23, 0x10: // DW_OP_plus_uconst, DW_OP_constu
-		v, _ := uleb(expr[1:])
+	case byte(dwarf.OpPlusUconst), byte(dwarf.OpConstu):
+		v, _ := dwarf.ULEB128(expr[1:])
 		return v
 	}
 	return 0
-}
-
-func uleb(b []byte) (uint64, int) {
-	var v uint64
-	var shift uint
-	for i, c := range b {
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		shift += 7
-		if c&0x80 == 0 {
-			return v, i + 1
-		}
-	}
-	return v, len(b)
 }

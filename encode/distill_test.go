@@ -10,6 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/btf/distill"
+	"github.com/btfkit/btfkit/kmod"
 )
 
 // TestDistilledBaseMatchesPahole131: for the 20 modules of the reference
@@ -18,7 +19,7 @@ import (
 // own base); relocated onto the vmlinux BTF and deduplicated against it,
 // it is our module BTF again.
 func TestDistilledBaseMatchesPahole131(t *testing.T) {
-	mods, err := FindModules([]string{splitModulesDir(t)})
+	mods, err := kmod.Find([]string{splitModulesDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,29 +21,26 @@
 // and the options: workers return fragments keyed by unit index, the merge
 // walks units in order, and no map is iterated.
 //
-// Functions (FUNC and their FUNC_PROTOs) and variables (VAR, DATASEC) ride
-// on the same per-unit pass (funcs.go): top-level subprograms, their
-// parameters (with what their locations say, funcdwarf.go) and top-level
-// variables get records of their own next to the type records. Each unit
-// hands its function candidates and its variables to the merge in its
-// fragment; after the merge the candidates are matched against the ELF
-// symbol table and decided name by name with pahole 1.31's rules
-// (funcsel.go): consistent prototypes, expected registers, no packed
-// struct on the stack, no reordered parameters, no optimized clone with
-// optimized-out parameters, one address per name. An out-of-line instance
-// whose abstract origin is in another unit (LTO, DW_FORM_ref_addr) takes
-// its name, parameters and calling convention from that origin. With
-// true_signature, a clone whose signature the compiler changed is encoded
-// with the parameters it is passed, a struct passed as one member becoming
-// param__member as pahole names it. The ELF side (sections,
-// symbols, .BTF_ids kfunc sets) comes from the one elfx.File an encode
-// opens (elfx reads them; elfsyms.go keeps what functions and variables
-// need). Options.Report lists the functions left out and why.
+// Functions (FUNC and their FUNC_PROTOs) and variables (VAR, DATASEC)
+// are pahole's selection, package funcvar: each worker hands it every
+// entry of its unit (the entry's funcvar.Entry, filled by funcvar for the
+// entries it reads) and, once the unit's types have IDs, the unit's types
+// to ask about (functypes.go: sizes, packed structs, members, IDs); the
+// unit's candidates and variables travel to the merge in its fragment,
+// and after the merge funcvar decides the functions against the ELF
+// symbol table and appends what it keeps. Options.Report lists the
+// functions left out and why. The ELF side (sections, symbols, .BTF_ids
+// kfunc sets) comes from the one elfx.File an encode opens.
+//
+// EachUnit hands printers each unit's types unmerged, with the DWARF
+// facts BTF cannot hold (facts.go, package dwarffacts), as pahole's DWARF
+// loader has them.
 //
 // This package must not know how DWARF is decoded (that is the dwarf
 // package's; only the adapter fastdwarf.go sees the reader, and the test
-// file stddwarf_test.go adapts debug/dwarf as the oracle),
-// how BTF is deduplicated (btf/dedup's API only), how an ELF file is opened,
-// decompressed or parsed (elfx's), or how BTF is written to disk or into an
-// ELF file.
+// file stddwarf_test.go adapts debug/dwarf as the oracle), which functions
+// and variables pahole encodes (funcvar's), how BTF is deduplicated
+// (btf/dedup's API only), how an ELF file is opened, decompressed or
+// parsed (elfx's), where kernel modules are found (kmod's), or how BTF is
+// written to disk or into an ELF file.
 package encode

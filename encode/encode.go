@@ -10,6 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // Options controls an encoding.
@@ -26,16 +27,8 @@ type Options struct {
 	// tests and debugging).
 	NoDedup bool
 	// Report, when not nil, is filled with the functions left out and
-	// why (funcsel.go).
-	Report *FuncReport
-
-	elf *elfInfo // ELF sections, symbols and kfuncs (encode)
-
-	stdReader bool // read with debug/dwarf instead of the dwarf package (tests; see stdWalk)
-
-	convs *convList // set by walkFile: the walk's converters, for reuse (newUnitConv)
-
-	facts bool // EachUnit: collect DWARF facts beside each fragment (facts.go)
+	// why.
+	Report *funcvar.Report
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -45,16 +38,12 @@ type Options struct {
 // mapped once, for its symbols, sections and DWARF alike. Errors name the
 // file (an *elfx.Error).
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
-	if o.stdReader {
-		spec, err := encode(nil, path, o)
-		return spec, elfx.NamingFile(path, err)
-	}
 	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	spec, err := encode(f, path, o)
+	spec, err := encode(f, o)
 	return spec, elfx.NamingFile(path, err)
 }
 
@@ -67,20 +56,17 @@ func openInput(path string) (*elfx.File, error) {
 	return f, err
 }
 
-// encode is EncodeFile on the open file f (nil: the test oracle reads
-// path with debug/dwarf), which it closes once the walk is over. Its
-// errors do not name the file.
-func encode(f *elfx.File, path string, o Options) (*btf.Spec, error) {
-	m := newMerger()
-	if f != nil {
-		// Functions and variables need the ELF symbols and sections.
-		info, err := readELFInfo(f, o.Features)
-		if err != nil {
-			return nil, err
-		}
-		o.elf = info
+// encode is EncodeFile on the open file f, which it closes once the walk
+// is over. Its errors do not name the file.
+func encode(f *elfx.File, o Options) (*btf.Spec, error) {
+	// Functions and variables need the ELF symbols and sections.
+	info, err := funcvar.ReadELF(f, funcOptions(o.Features))
+	if err != nil {
+		return nil, err
 	}
-	err := walk(f, path, o, m.add, func(infoBytes int, stable bool) {
+	m := newMerger()
+	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
+	err = walk(f, walkConfig{Options: o, elf: info}, m.add, func(infoBytes int) {
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
 		// saves regrowing (and copying) the largest slices; capacity that
@@ -89,22 +75,30 @@ func encode(f *elfx.File, path string, o Options) (*btf.Spec, error) {
 		// index grows past 64K when it must. A module-sized index stays
 		// in cache, a vmlinux-sized one per module cost ~0.6 ms to make.
 		m.reserve(infoBytes/44, infoBytes/6, min(max(infoBytes/16, 1<<8), 1<<16))
-		// A relocatable file (a module, ld -r) keeps every object's
-		// .debug_str as it was, unmerged: units never share a name's
-		// place, and identity lookups would all miss (~1.7 ms a module).
-		m.stableStrings = stable && (o.elf == nil || !o.elf.rel)
+		// The readers' strings are views of the mapping, which stays put
+		// during the walk. A relocatable file (a module, ld -r) keeps
+		// every object's .debug_str as it was, unmerged: units never
+		// share a name's place, and identity lookups would all miss
+		// (~1.7 ms a module).
+		m.stableStrings = !info.Relocatable()
 	})
-	if f != nil {
-		// The merged tables hold copies: the mapping (all of the DWARF a
-		// walk touched) is released before deduplication adds its own
-		// peak. EncodeFile's Close after this one does nothing.
-		f.Close()
-	}
+	// The merged tables hold copies: the mapping (all of the DWARF a walk
+	// touched) is released before deduplication adds its own peak.
+	// EncodeFile's Close after this one does nothing.
+	f.Close()
 	if err != nil {
 		return nil, err
 	}
-	if err := m.finishFx(&o); err != nil {
-		return nil, err
+	return m.result(o)
+}
+
+// result decides the functions, if the fragments carried any, and
+// deduplicates the merged types unless o.NoDedup.
+func (m *merger) result(o Options) (*btf.Spec, error) {
+	if m.funcs != nil {
+		if err := m.funcs.Finish(m.out, m.intern, o.Report); err != nil {
+			return nil, err
+		}
 	}
 	merged := m.finish()
 	if o.NoDedup {
@@ -125,39 +119,37 @@ func encode(f *elfx.File, path string, o Options) (*btf.Spec, error) {
 // returns them in unit order, each a standalone Spec, without merging (for
 // tests and tools).
 func Fragments(path string, o Options) ([]*btf.Spec, error) {
-	var f *elfx.File
-	if !o.stdReader {
-		var err error
-		if f, err = openInput(path); err != nil {
-			return nil, err
-		}
-		defer f.Close()
+	f, err := openInput(path)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
 	var out []*btf.Spec
-	err := walk(f, path, o, func(fr *fragment) error {
+	err = walk(f, walkConfig{Options: o}, func(fr *fragment) error {
 		out = append(out, fr.spec())
 		return nil
 	}, nil)
 	return out, elfx.NamingFile(path, err)
 }
 
-// walk converts the units of the open file f (nil: of path, with the
-// test oracle), o.Jobs at a time, and hands the fragments to emit in unit
-// order, on the calling goroutine. A fragment belongs to emit only for the
-// call.
+// walkConfig is what a walk is asked for: the caller's options, and what
+// the fragments carry besides their types.
+type walkConfig struct {
+	Options
+	elf   *funcvar.ELF // the file's ELF side: fragments carry functions and variables; nil: none
+	facts bool         // fragments carry their DWARF facts (EachUnit)
+}
+
+// walk converts the units of the open file f, cfg.Jobs at a time, and
+// hands the fragments to emit in unit order, on the calling goroutine. A
+// fragment belongs to emit only for the call.
 //
-// onOpen, when not nil, is told the size of .debug_info and whether the
-// readers' strings are views of the file that stay put during the walk.
-func walk(f *elfx.File, path string, o Options, emit func(*fragment) error, onOpen func(infoBytes int, stable bool)) error {
-	jobs := o.Jobs
+// onOpen, when not nil, is told the size of .debug_info before the first
+// unit.
+func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(infoBytes int)) error {
+	jobs := cfg.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
-	}
-	if f == nil {
-		if onOpen != nil {
-			onOpen(0, false)
-		}
-		return stdWalk(path, o, emit)
 	}
 	d, err := dwarf.FromELF(f)
 	if err != nil {
@@ -165,11 +157,11 @@ func walk(f *elfx.File, path string, o Options, emit func(*fragment) error, onOp
 	}
 	defer d.Close()
 	if onOpen != nil {
-		onOpen(len(d.Sections().Info), true)
+		onOpen(len(d.Sections().Info))
 	}
-	o.convs = new(convList)
-	defer o.convs.release()
-	return walkFast(d, o, jobs, emit)
+	var convs convList
+	defer convs.release()
+	return walkFast(d, cfg, jobs, &convs, emit)
 }
 
 // convPool holds the converters of finished walks: their scratch slices,
@@ -193,9 +185,9 @@ func (l *convList) reuse(c *unitConv) {
 		c.items = old.items[:0]
 		c.stack = old.stack[:0]
 		c.ids = old.ids[:0]
-		c.work = old.work[:0]
+		c.scratch = old.scratch[:0]
 		c.strs = strTab{slots: old.strs.slots, gen: old.strs.gen}
-		c.vals = old.vals[:0]
+		c.tagValues = old.tagValues[:0]
 		c.tagStack = old.tagStack[:0]
 		c.index = old.index // stale entries are never believed (find)
 		c.nested = old.nested[:0]
@@ -214,16 +206,8 @@ func (l *convList) release() {
 	l.list = nil
 }
 
-// stdWalk converts a file's units with the standard library's debug/dwarf,
-// the oracle the tests hold the fast reader to. The tests set it
-// (stddwarf_test.go), so the oracle is not compiled into btfkit.
-var stdWalk func(path string, o Options, emit func(*fragment) error) error
-
 func newUnitConv(o Options, big bool) *unitConv {
-	c := &unitConv{feat: o.Features, bigEndian: big, facts: o.facts}
-	if o.convs != nil {
-		o.convs.reuse(c)
-	}
+	c := &unitConv{feat: o.Features, bigEndian: big}
 	if len(o.LangExclude) > 0 {
 		ex := o.LangExclude
 		c.langSkip = func(l uint16) bool {

@@ -2,17 +2,19 @@ package encode
 
 import (
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/dwarffacts"
 )
 
 // The DWARF facts hook (EachUnit): besides a unit's BTF, what pahole's
 // DWARF loader knows and BTF cannot hold, keyed by the fragment's type
 // IDs. The walk records DW_AT_alignment of struct, union and member
-// entries (die.alignment, rec.align, item.align) and whether a type entry
-// is nested (rec.nested), and for types defined in a struct or union's
-// body how many members came before (rec.after); collectFacts turns them, and the dimensions of
-// multi-dimensional arrays (their subrange items), into a
-// dwarffacts.Facts. Nothing here runs unless Options.facts is set.
+// entries (die.alignment, rec.align, item.align), whether a type entry is
+// nested (rec.nested), and for types defined in a struct or union's body
+// how many members came before (rec.after); collectFacts turns them, and
+// the dimensions of multi-dimensional arrays (their subrange items), into
+// a dwarffacts.Facts. Nothing here runs unless the walk asks for facts
+// (walkConfig.facts, set by EachUnit).
 
 // collectFacts builds the facts of the unit just emitted (c.ids set).
 func (c *unitConv) collectFacts() *dwarffacts.Facts {
@@ -24,7 +26,7 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 			continue
 		}
 		switch r.tag {
-		case tagStructureType, tagClassType, tagUnionType:
+		case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType:
 			if r.nested {
 				f.SetNested(btf.TypeID(id))
 			}
@@ -34,25 +36,25 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 			if r.align != 0 {
 				f.SetAlign(btf.TypeID(id), r.align)
 			}
-			union := r.tag == tagUnionType
+			union := r.tag == dwarf.TagUnionType
 			k := 0
 			for j := r.first; j >= 0; j = c.items[j].next {
 				it := &c.items[j]
-				if it.kind != itMember {
+				if it.kind != itemMember {
 					continue
 				}
-				if it.has&hasDataBitOffset == 0 && it.has&hasMemberLoc == 0 && !union {
-					continue // a static member: not in BTF (emitStruct)
+				if !it.inBTF(union) {
+					continue
 				}
 				if it.align != 0 {
 					f.SetMemberAlign(btf.TypeID(id), k, it.align)
 				}
 				k++
 			}
-		case tagArrayType:
+		case dwarf.TagArrayType:
 			var dims []uint32
 			for j := r.first; j >= 0; j = c.items[j].next {
-				if c.items[j].kind == itSubrange {
+				if c.items[j].kind == itemSubrange {
 					dims = append(dims, uint32(c.items[j].loc))
 				}
 			}
@@ -78,15 +80,15 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 // count of its BTF members (static members have none).
 func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
 	r := &c.recs[rec]
-	union := r.tag == tagUnionType
+	union := r.tag == dwarf.TagUnionType
 	k, n := 0, int32(0)
 	for j := r.first; j >= 0 && n < entries; j = c.items[j].next {
 		it := &c.items[j]
-		if it.kind != itMember {
+		if it.kind != itemMember {
 			continue
 		}
 		n++
-		if it.has&hasDataBitOffset == 0 && it.has&hasMemberLoc == 0 && !union {
+		if !it.inBTF(union) {
 			continue
 		}
 		k++

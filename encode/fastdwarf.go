@@ -2,42 +2,50 @@ package encode
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // walkFast converts every unit of d with the dwarf package's reader, jobs
-// units at a time, and hands the fragments to emit in unit order.
-func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) error {
+// units at a time, and hands the fragments to emit in unit order, each
+// carrying what cfg asks for besides its types.
+func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit func(*fragment) error) error {
 	big := d.Sections().BigEndian
-	// Each worker's converter comes with a funcConv for the unit's
-	// functions and variables (funcs.go).
-	type conv struct {
-		c  *unitConv
-		fx *funcConv
+	// Each worker's converter comes with the unit's function and
+	// variable records (none without an ELF side).
+	type worker struct {
+		c     *unitConv
+		funcs *funcvar.Unit
 	}
-	convs := make(chan conv, jobs+1)
+	idle := make(chan worker, jobs+1)
 	free := make(chan *fragment, 2*jobs+2)
 	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
-		var cv conv
+		var w worker
 		select {
-		case cv = <-convs:
+		case w = <-idle:
 		default:
-			cv = conv{newUnitConv(o, big), &funcConv{elf: o.elf, feat: o.Features}}
-			cv.c.free = free
+			w.c = newUnitConv(cfg.Options, big)
+			convs.reuse(w.c)
+			w.c.free = free
+			w.c.facts = cfg.facts
+			if cfg.elf != nil {
+				w.funcs = funcvar.NewUnit(cfg.elf, funcOptions(cfg.Features))
+			}
 		}
-		defer func() { convs <- cv }()
-		c := cv.c
+		defer func() { idle <- w }()
+		c := w.c
 		u := r.Unit()
 		if u.Type != dwarf.UTCompile && u.Type != dwarf.UTPartial {
 			return c.newFragment(), nil
 		}
-		if err := walkUnitFast(r, c, cv.fx); err != nil {
+		if err := walkUnitFast(r, c, w.funcs); err != nil {
 			return nil, err
 		}
 		f := c.emit()
-		cv.fx.emitFuncsVars(c, f)
+		if w.funcs != nil && !c.skip {
+			w.funcs.Finish(c, &f.funcs)
+		}
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
 		if err := emit(f); err != nil {
@@ -56,24 +64,24 @@ func walkFast(d *dwarf.Data, o Options, jobs int, emit func(*fragment) error) er
 // wanted reports whether the converter looks at the attributes of an
 // entry with this tag under a parent with tag parent; for the others only
 // the position is passed on, which saves decoding names nobody reads.
-func wanted(tag, parent uint32) bool {
+func wanted(tag, parent dwarf.Tag) bool {
 	if isTypeTag(tag) {
 		return true
 	}
 	switch tag {
-	case tagMember, tagEnumerator, tagSubrangeType, tagUnspecifiedParams, tagLLVMAnnotation:
+	case dwarf.TagMember, dwarf.TagEnumerator, dwarf.TagSubrangeType, dwarf.TagUnspecifiedParameters, dwarf.TagLLVMAnnotation:
 		return true
-	case tagFormalParameter:
-		return parent == tagSubroutineType
+	case dwarf.TagFormalParameter:
+		return parent == dwarf.TagSubroutineType
 	}
 	return false
 }
 
-// walkUnitFast feeds the entries of the reader's unit to c, and those of
-// functions and variables to fx.
-func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
+// walkUnitFast feeds the entries of the reader's unit to c, and to
+// funcs (when not nil) for functions and variables.
+func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 	c.reset()
-	dd := r.Data()
+	data := r.Data()
 	var e dwarf.Entry
 	var d die
 	tags := c.tagStack[:0]
@@ -92,12 +100,12 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 		d.reset()
 		d.off = uint64(e.Offset)
 		d.depth = e.Depth
-		d.tag = uint32(e.Tag)
+		d.tag = e.Tag
 		d.children = e.Children
 		if e.Depth < len(tags) {
 			tags = tags[:e.Depth]
 		}
-		parent := uint32(0)
+		parent := dwarf.Tag(0)
 		if n := len(tags); n > 0 && n == e.Depth {
 			parent = tags[n-1]
 		}
@@ -110,42 +118,42 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, fx *funcConv) error {
 		if e.Depth == 0 {
 			d.language = uint16(r.Language())
 			c.add(&d)
-			fx.reset()
-			fx.clang = strings.Contains(r.Producer(), "clang")
-			fx.setUnit(r, &e)
 			if c.skip {
 				return nil
 			}
+			if funcs != nil {
+				funcs.Begin(r.Producer(), r)
+			}
 			continue
 		}
-		wantFunc := fx.elf != nil && wantedFunc(d.tag, parent)
-		if wantFunc || wanted(d.tag, parent) {
-			if wantFunc {
-				d.fx.loc.init()
-			}
-			for i := range e.Fields {
-				f := &e.Fields[i]
-				if err := fastField(dd, &d, f); err != nil {
-					return err
-				}
-				if wantFunc {
-					if err := fastFuncField(r, dd, &d, f, &fx.addrs); err != nil {
+		if funcs != nil {
+			d.fn.Off, d.fn.Depth, d.fn.Tag, d.fn.Children = d.off, d.depth, d.tag, d.children
+			if funcvar.Wanted(d.tag, parent) {
+				for i := range e.Fields {
+					if err := d.fn.Read(r, &e.Fields[i]); err != nil {
 						return err
 					}
 				}
 			}
 		}
+		if wanted(d.tag, parent) {
+			for i := range e.Fields {
+				if err := fastField(data, &d, &e.Fields[i]); err != nil {
+					return err
+				}
+			}
+		}
 		c.add(&d)
-		if fx.elf != nil && !c.skip {
-			fx.entry(&d)
+		if funcs != nil {
+			funcs.Add(&d.fn)
 		}
 	}
 }
 
-func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
+func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 	switch f.Attr {
 	case dwarf.AttrName:
-		s, err := dd.String(f)
+		s, err := data.String(f)
 		if err != nil {
 			return err
 		}
@@ -181,7 +189,7 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 		case dwarf.ClassConstant:
 			d.memberLoc = f.Val
 		case dwarf.ClassExprLoc, dwarf.ClassBlock:
-			d.memberLoc = evalMemberLoc(dd.Bytes(f))
+			d.memberLoc = evalMemberLoc(data.Bytes(f))
 		}
 		d.has |= hasMemberLoc
 	case dwarf.AttrUpperBound:
@@ -199,7 +207,7 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 	case dwarf.AttrConstValue:
 		switch f.Class {
 		case dwarf.ClassString, dwarf.ClassStringAlt:
-			s, err := dd.String(f)
+			s, err := data.String(f)
 			if err != nil {
 				return err
 			}
@@ -214,19 +222,15 @@ func fastField(dd *dwarf.Data, d *die, f *dwarf.Field) error {
 		if f.Val != 0 {
 			d.has |= hasDeclaration
 		}
-	case dwarf.AttrExternal:
-		if f.Val != 0 {
-			d.has |= hasExternal
-		}
 	case dwarf.AttrAlignment:
 		if f.Class == dwarf.ClassConstant {
 			d.alignment = f.Val
 			d.has |= hasAlignment
 		}
 	case dwarf.AttrEncoding:
-		d.encoding = uint8(f.Val)
+		d.encoding = dwarf.Encoding(f.Val)
 		d.has |= hasEncoding
-	case 0x2139: // DW_AT_GNU_annotation
+	case dwarf.AttrGNUAnnotation:
 		if f.Class == dwarf.ClassReference {
 			d.annotation = f.Val
 			d.has |= hasGNUAnnotation

@@ -3,6 +3,8 @@ package encode
 import (
 	"fmt"
 	"strings"
+
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // Features is a set of BTF encoding features, named as pahole names them
@@ -117,4 +119,19 @@ func ParseFeatures(list string) (f Features, unknown []string, err error) {
 		}
 	}
 	return f, unknown, nil
+}
+
+// funcOptions are the rules of function and variable selection that the
+// features f switch on.
+func funcOptions(f Features) funcvar.Options {
+	return funcvar.Options{
+		PerCPUVars:    f.Has(FeatVar),
+		GlobalVars:    f.Has(FeatGlobalVar),
+		DeclTags:      f.Has(FeatDeclTag),
+		KfuncTags:     f.Has(FeatDeclTagKfuncs),
+		ArenaAttrs:    f.Has(FeatAttributes),
+		Consistent:    f.Has(FeatConsistentFunc),
+		TrueSignature: f.Has(FeatTrueSignature),
+		Force:         f.Has(FeatEncodeForce),
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // fragment is one unit's BTF before merging: types numbered from 1 in
@@ -18,7 +19,7 @@ type fragment struct {
 	words []uint32
 	strs  []string
 
-	fx fragFx // function candidates and variables (funcs.go)
+	funcs funcvar.Candidates // function candidates and variables
 
 	facts *dwarffacts.Facts // EachUnit only (facts.go)
 }
@@ -32,7 +33,7 @@ func (f *fragment) reset() {
 	f.words = f.words[:0]
 	clear(f.strs) // drop the views
 	f.strs = f.strs[:0]
-	f.fx.reset()
+	f.funcs.Reset()
 	f.facts = nil
 }
 
@@ -51,9 +52,11 @@ type merger struct {
 	// them (one .debug_str for all units), so ident is worth using.
 	stableStrings bool
 	local         []uint32 // fragment string index -> offset, per fragment
-	ext           []uint32
+	extra         []uint32 // a type's trailing words being renumbered
 
-	fx mergeFx // functions and variables (funcsel.go)
+	// funcs takes the fragments' functions and variables (nil: the
+	// fragments have none).
+	funcs *funcvar.Selection
 }
 
 // strIdent maps a string's identity (data pointer and length) to its
@@ -220,9 +223,9 @@ func (m *merger) add(f *fragment) error {
 	for _, h := range f.hdrs {
 		k := btf.KindOf(h.info)
 		n := btf.ExtraWords(k, btf.VlenOf(h.info))
-		ext := append(m.ext[:0], f.words[w:w+n]...)
+		extra := append(m.extra[:0], f.words[w:w+n]...)
 		w += n
-		name, st := h.name, h.sizeType
+		name, sizeType := h.name, h.sizeType
 		// btf.ForEachStringRef and ForEachTypeRef, written out: this
 		// loop sees every type of every unit.
 		if name != 0 {
@@ -231,60 +234,72 @@ func (m *merger) add(f *fragment) error {
 		switch k {
 		case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
 			btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
-			if st != 0 {
-				st += shift
+			if sizeType != 0 {
+				sizeType += shift
 			}
 		case btf.KindArray:
-			if ext[0] != 0 {
-				ext[0] += shift
+			if extra[0] != 0 {
+				extra[0] += shift
 			}
-			if ext[1] != 0 {
-				ext[1] += shift
+			if extra[1] != 0 {
+				extra[1] += shift
 			}
 		case btf.KindStruct, btf.KindUnion:
-			for i := 0; i+2 < len(ext); i += 3 {
-				if ext[i] != 0 {
-					ext[i] = local[ext[i]-1]
+			for i := 0; i+2 < len(extra); i += 3 {
+				if extra[i] != 0 {
+					extra[i] = local[extra[i]-1]
 				}
-				if ext[i+1] != 0 {
-					ext[i+1] += shift
+				if extra[i+1] != 0 {
+					extra[i+1] += shift
 				}
 			}
 		case btf.KindEnum64:
-			for i := 0; i+2 < len(ext); i += 3 {
-				if ext[i] != 0 {
-					ext[i] = local[ext[i]-1]
+			for i := 0; i+2 < len(extra); i += 3 {
+				if extra[i] != 0 {
+					extra[i] = local[extra[i]-1]
 				}
 			}
 		case btf.KindEnum:
-			for i := 0; i+1 < len(ext); i += 2 {
-				if ext[i] != 0 {
-					ext[i] = local[ext[i]-1]
+			for i := 0; i+1 < len(extra); i += 2 {
+				if extra[i] != 0 {
+					extra[i] = local[extra[i]-1]
 				}
 			}
 		case btf.KindFuncProto:
-			if st != 0 {
-				st += shift
+			if sizeType != 0 {
+				sizeType += shift
 			}
-			for i := 0; i+1 < len(ext); i += 2 {
-				if ext[i] != 0 {
-					ext[i] = local[ext[i]-1]
+			for i := 0; i+1 < len(extra); i += 2 {
+				if extra[i] != 0 {
+					extra[i] = local[extra[i]-1]
 				}
-				if ext[i+1] != 0 {
-					ext[i+1] += shift
+				if extra[i+1] != 0 {
+					extra[i+1] += shift
 				}
 			}
 		case btf.KindDatasec:
-			for i := 0; i+2 < len(ext); i += 3 {
-				if ext[i] != 0 {
-					ext[i] += shift
+			for i := 0; i+2 < len(extra); i += 3 {
+				if extra[i] != 0 {
+					extra[i] += shift
 				}
 			}
 		}
-		m.ext = ext
-		m.out.AddRaw(name, h.info, st, ext...)
+		m.extra = extra
+		m.out.AddRaw(name, h.info, sizeType, extra...)
 	}
-	return m.addFx(f, local, shift)
+	if m.funcs == nil {
+		return nil
+	}
+	return m.funcs.Add(&f.funcs, m.out, local, shift)
+}
+
+// intern returns the offset of s in the merged string table, adding it;
+// 0 for "".
+func (m *merger) intern(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	return m.internString(s)
 }
 
 // finish installs the string table and returns the merged Spec.

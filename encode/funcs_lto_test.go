@@ -9,6 +9,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/internal/testenv"
 )
@@ -174,7 +175,7 @@ func TestLTOCrossUnitOrigins(t *testing.T) {
 		t.Fatalf("pahole 1.24 encoded no FUNCs")
 	}
 
-	var rep FuncReport
+	var rep funcvar.Report
 	s, err := EncodeFile(so, Options{Features: DefaultFeatures, Jobs: 2, Report: &rep})
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +203,7 @@ func TestLTOCrossUnitOrigins(t *testing.T) {
 	clones := map[string]string{} // source name -> symbol
 	for _, l := range strings.Split(string(testc.Output(t, "nm", so)), "\n") {
 		if f := strings.Fields(l); len(f) == 3 {
-			if base, _, ok := strings.Cut(f[2], "."); ok && (base == "lto_k" || base == "lto_s") && hasOptimizedSuffix(f[2]) {
+			if base, _, ok := strings.Cut(f[2], "."); ok && (base == "lto_k" || base == "lto_s") && funcvar.IsOptimizedClone(f[2]) {
 				clones[base] = f[2]
 			}
 		}
@@ -221,8 +222,8 @@ func TestLTOCrossUnitOrigins(t *testing.T) {
 	tsProtos := funcProtos(ts)
 	wantTS := map[string]string{"lto_k": "int(int a, int mode)", "lto_s": "int(struct pt* p)"}
 	for base, sym := range clones {
-		if skipped[base] != ReasonOptimized {
-			t.Errorf("%s (%s): skip reason %q, want %q", base, sym, skipped[base], ReasonOptimized)
+		if skipped[base] != funcvar.ReasonOptimized {
+			t.Errorf("%s (%s): skip reason %q, want %q", base, sym, skipped[base], funcvar.ReasonOptimized)
 		}
 		if tsProtos[sym] != wantTS[base] {
 			t.Errorf("true_signature: FUNC %s: %q, want %q", sym, tsProtos[sym], wantTS[base])

@@ -1,11 +1,13 @@
 package encode
 
 import (
-	"sort"
+	"debug/elf"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // Hand-made DWARF for what gcc 12 and clang 14 do not emit on demand:
@@ -17,70 +19,72 @@ import (
 
 // x86ELF is an ELF side for synthetic units: x86-64 registers and a
 // symbol table with the given function symbols (name -> address).
-func x86ELF(syms map[string]uint64) *elfInfo {
-	info := &elfInfo{addrSize: 8, nrRegParams: 6, aggTwoRegs: true, parts: map[string]bool{}}
-	copy(info.regParams[:], []int8{5, 4, 1, 2, 8, 9, -1, -1})
-	var names []string
-	for n := range syms {
-		names = append(names, n)
+func x86ELF(syms map[string]uint64) *funcvar.ELF { return funcvar.NewELF(elf.EM_X86_64, syms) }
+
+// funcEntry is d as the walk hands it to function selection: its own
+// record (d.fn) with the position and the attributes the converter's
+// record has too.
+func funcEntry(d die) funcvar.Entry {
+	e := d.fn
+	e.Off, e.Depth, e.Tag, e.Children = d.off, d.depth, d.tag, d.children
+	e.Name, e.Type, e.Annotation, e.ConstString = d.name, d.typ, d.annotation, d.constString
+	if d.has&hasType != 0 {
+		e.Has |= funcvar.HasType
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		base := n
-		if i := strings.IndexByte(n, '.'); i >= 0 {
-			base = n[:i]
-		}
-		if k := len(info.funcs); k > 0 && info.funcs[k-1].name == base {
-			info.funcs[k-1].syms = append(info.funcs[k-1].syms, elfFuncSym{n, syms[n]})
-			continue
-		}
-		info.funcs = append(info.funcs, elfFunc{name: base, syms: []elfFuncSym{{n, syms[n]}}})
+	if d.has&hasDeclaration != 0 {
+		e.Has |= funcvar.Declaration | funcvar.HasDeclaration
 	}
-	info.byName = map[string]int32{}
-	for i, f := range info.funcs {
-		info.byName[f.name] = int32(i)
+	if d.has&hasGNUAnnotation != 0 {
+		e.Has |= funcvar.HasAnnotation
 	}
-	return info
+	return e
 }
 
 // convertFuncs runs one synthetic unit through the per-unit pass, the
 // merge and the function selection.
-func convertFuncs(t *testing.T, feat Features, info *elfInfo, dies []die) (*btf.Spec, FuncReport) {
+func convertFuncs(t *testing.T, feat Features, info *funcvar.ELF, dies []die) (*btf.Spec, funcvar.Report) {
 	return convertFuncsBy(t, false, feat, info, dies)
 }
 
 // convertFuncsBy is convertFuncs for a unit of gcc's or clang's.
-func convertFuncsBy(t *testing.T, clang bool, feat Features, info *elfInfo, dies []die) (*btf.Spec, FuncReport) {
+func convertFuncsBy(t *testing.T, clang bool, feat Features, info *funcvar.ELF, dies []die) (*btf.Spec, funcvar.Report) {
 	t.Helper()
 	c := newUnitConv(Options{Features: feat}, false)
-	fc := &funcConv{elf: info, feat: feat}
-	root := die{off: 0, depth: 0, tag: tagCompileUnit, children: true, language: 0x1d}
+	funcs := funcvar.NewUnit(info, funcOptions(feat))
+	root := die{off: 0, depth: 0, tag: dwarf.TagCompileUnit, children: true, language: 0x1d}
 	c.add(&root)
-	fc.reset()
-	fc.clang = clang
+	producer := "GNU C17"
+	if clang {
+		producer = "clang version 14"
+	}
+	funcs.Begin(producer, nil)
 	for i := range dies {
 		d := dies[i]
-		if d.tag == tagFormalParameter && d.fx.has&fxLoc == 0 {
-			d.fx.loc.init()
-		}
 		c.add(&d)
-		fc.entry(&d)
+		e := funcEntry(d)
+		funcs.Add(&e)
 	}
 	f := c.emit()
-	fc.emitFuncsVars(c, f)
+	funcs.Finish(c, &f.funcs)
 	m := newMerger()
+	m.funcs = funcvar.NewSelection(info, funcOptions(feat))
 	if err := m.add(f); err != nil {
 		t.Fatal(err)
 	}
-	var rep FuncReport
-	o := Options{Features: feat, elf: info, Report: &rep}
-	if err := m.finishFx(&o); err != nil {
+	var rep funcvar.Report
+	s, err := m.result(Options{Features: feat, Report: &rep, NoDedup: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return m.finish(), rep
+	return s, rep
 }
 
-func reg(n int8) locSummary { return locSummary{regSmall: n, regBig: n} }
+// reg is the location of a parameter in DWARF register n.
+func reg(n int8) funcvar.Location {
+	var l funcvar.Location
+	l.Add([]byte{byte(dwarf.OpReg0) + byte(n)}, 0, 8)
+	return l
+}
 
 func TestSyntheticParameterLocations(t *testing.T) {
 	const (
@@ -88,43 +92,43 @@ func TestSyntheticParameterLocations(t *testing.T) {
 		rdi  = 5
 		rsi  = 4
 	)
-	p := func(off uint64, depth int, name string, fx funcAttrs) die {
-		d := die{off: off, depth: depth, tag: tagFormalParameter, has: hasName | hasType, name: name, typ: intT, fx: fx}
+	p := func(off uint64, depth int, name string, fn funcvar.Entry) die {
+		d := die{off: off, depth: depth, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: name, typ: intT, fn: fn}
 		return d
 	}
 	sub := func(off uint64, name string, low uint64) die {
-		return die{off: off, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType | hasExternal, name: name, typ: intT,
-			fx: funcAttrs{has: fxLowPC, lowPC: low}}
+		return die{off: off, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: name, typ: intT,
+			fn: funcvar.Entry{Has: funcvar.HasLowPC | funcvar.External, LowPC: low}}
 	}
 	dies := []die{
-		{off: intT, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: ateSigned},
+		{off: intT, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: dwarf.EncSigned},
 		// f_ok(a in rdi, b in rsi): encoded.
 		sub(20, "f_ok", 0x1000),
-		p(21, 2, "a", funcAttrs{has: fxLoc, loc: reg(rdi)}),
-		p(22, 2, "b", funcAttrs{has: fxLoc, loc: reg(rsi)}),
+		p(21, 2, "a", funcvar.Entry{Has: funcvar.HasLocation, Loc: reg(rdi)}),
+		p(22, 2, "b", funcvar.Entry{Has: funcvar.HasLocation, Loc: reg(rsi)}),
 		// f_unexp(a in rsi): the first parameter belongs in rdi.
 		sub(30, "f_unexp", 0x1100),
-		p(31, 2, "a", funcAttrs{has: fxLoc, loc: reg(rsi)}),
+		p(31, 2, "a", funcvar.Entry{Has: funcvar.HasLocation, Loc: reg(rsi)}),
 		// f_const.constprop.0(a = constant, b in rsi): a is optimized
 		// out (b stays in the second register).
 		sub(40, "f_const", 0x1200),
-		p(41, 2, "a", funcAttrs{has: fxConstValue}),
-		p(42, 2, "b", funcAttrs{has: fxLoc, loc: reg(rsi)}),
+		p(41, 2, "a", funcvar.Entry{Has: funcvar.HasConstValue}),
+		p(42, 2, "b", funcvar.Entry{Has: funcvar.HasLocation, Loc: reg(rsi)}),
 		// f_reord: an abstract origin (a, b) and an out-of-line instance
 		// listing b before a.
-		{off: 50, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: "f_reord", typ: intT, fx: funcAttrs{has: fxInline}},
-		p(51, 2, "a", funcAttrs{}),
-		p(52, 2, "b", funcAttrs{}),
-		{off: 60, depth: 1, tag: tagSubprogram, children: true, fx: funcAttrs{has: fxOrigin | fxLowPC, origin: 50, lowPC: 0x1300}},
-		{off: 61, depth: 2, tag: tagFormalParameter, fx: funcAttrs{has: fxOrigin | fxLoc, origin: 52, loc: reg(rdi)}},
-		{off: 62, depth: 2, tag: tagFormalParameter, fx: funcAttrs{has: fxOrigin | fxLoc, origin: 51, loc: reg(rsi)}},
+		{off: 50, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: "f_reord", typ: intT, fn: funcvar.Entry{Has: funcvar.Inline}},
+		p(51, 2, "a", funcvar.Entry{}),
+		p(52, 2, "b", funcvar.Entry{}),
+		{off: 60, depth: 1, tag: dwarf.TagSubprogram, children: true, fn: funcvar.Entry{Has: funcvar.HasOrigin | funcvar.HasLowPC, Origin: 50, LowPC: 0x1300}},
+		{off: 61, depth: 2, tag: dwarf.TagFormalParameter, fn: funcvar.Entry{Has: funcvar.HasOrigin | funcvar.HasLocation, Origin: 52, Loc: reg(rdi)}},
+		{off: 62, depth: 2, tag: dwarf.TagFormalParameter, fn: funcvar.Entry{Has: funcvar.HasOrigin | funcvar.HasLocation, Origin: 51, Loc: reg(rsi)}},
 		// f_gnu(a): gcc 15 decl tags on the function and its parameter.
-		{off: 70, depth: 1, tag: tagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "fn_tag"},
-		{off: 71, depth: 1, tag: tagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "arg_tag"},
-		{off: 80, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType | hasGNUAnnotation, name: "f_gnu", typ: intT, annotation: 70,
-			fx: funcAttrs{has: fxLowPC | fxAnnotated, lowPC: 0x1400}},
-		{off: 81, depth: 2, tag: tagFormalParameter, has: hasName | hasType | hasGNUAnnotation, name: "a", typ: intT, annotation: 71,
-			fx: funcAttrs{has: fxLoc | fxAnnotated, loc: reg(rdi)}},
+		{off: 70, depth: 1, tag: dwarf.TagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "fn_tag"},
+		{off: 71, depth: 1, tag: dwarf.TagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "arg_tag"},
+		{off: 80, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType | hasGNUAnnotation, name: "f_gnu", typ: intT, annotation: 70,
+			fn: funcvar.Entry{Has: funcvar.HasLowPC | funcvar.HasAnnotation, LowPC: 0x1400}},
+		{off: 81, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType | hasGNUAnnotation, name: "a", typ: intT, annotation: 71,
+			fn: funcvar.Entry{Has: funcvar.HasLocation | funcvar.HasAnnotation, Loc: reg(rdi)}},
 	}
 	info := x86ELF(map[string]uint64{"f_ok": 0x1000, "f_unexp": 0x1100, "f_const.constprop.0": 0x1200, "f_reord": 0x1300, "f_gnu": 0x1400})
 	s, rep := convertFuncs(t, DefaultFeatures, info, dies)
@@ -147,7 +151,7 @@ func TestSyntheticParameterLocations(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got[k], v)
 		}
 	}
-	wantSkip := []SkippedFunc{{"f_const", ReasonOptimized}, {"f_reord", ReasonReordered}, {"f_unexp", ReasonUnexpectedReg}}
+	wantSkip := []funcvar.Skipped{{Name: "f_const", Reason: funcvar.ReasonOptimized}, {Name: "f_reord", Reason: funcvar.ReasonReordered}, {Name: "f_unexp", Reason: funcvar.ReasonUnexpectedReg}}
 	if len(rep.Skipped) != len(wantSkip) {
 		t.Fatalf("skipped %v, want %v", rep.Skipped, wantSkip)
 	}
@@ -183,17 +187,17 @@ func TestSyntheticParameterLocations(t *testing.T) {
 func TestSyntheticClangTrueSignature(t *testing.T) {
 	const intT = 10
 	dies := []die{
-		{off: intT, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: ateSigned},
-		{off: 20, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: "f_nocall", typ: intT,
-			fx: funcAttrs{has: fxLowPC | fxNoCall, lowPC: 0x1000}},
-		{off: 21, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "a", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(5)}},
-		{off: 22, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "b", typ: intT},
-		{off: 23, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: "c", typ: intT, fx: funcAttrs{has: fxLoc, loc: reg(4)}},
+		{off: intT, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: dwarf.EncSigned},
+		{off: 20, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: "f_nocall", typ: intT,
+			fn: funcvar.Entry{Has: funcvar.HasLowPC | funcvar.NoCall, LowPC: 0x1000}},
+		{off: 21, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: "a", typ: intT, fn: funcvar.Entry{Has: funcvar.HasLocation, Loc: reg(5)}},
+		{off: 22, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: "b", typ: intT},
+		{off: 23, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: "c", typ: intT, fn: funcvar.Entry{Has: funcvar.HasLocation, Loc: reg(4)}},
 	}
 	info := x86ELF(map[string]uint64{"f_nocall": 0x1000})
 	s, rep := convertFuncsBy(t, true, DefaultFeatures, info, dies)
-	if len(rep.Skipped) != 1 || rep.Skipped[0] != (SkippedFunc{"f_nocall", ReasonOptimized}) {
-		t.Errorf("default: skipped %v, want f_nocall: %s", rep.Skipped, ReasonOptimized)
+	if len(rep.Skipped) != 1 || rep.Skipped[0] != (funcvar.Skipped{Name: "f_nocall", Reason: funcvar.ReasonOptimized}) {
+		t.Errorf("default: skipped %v, want f_nocall: %s", rep.Skipped, funcvar.ReasonOptimized)
 	}
 	s, rep = convertFuncsBy(t, true, DefaultFeatures|FeatTrueSignature, info, dies)
 	var params []string

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/internal/testenv"
 )
@@ -105,7 +106,7 @@ func itoa(i int) string {
 
 func encodeFixture(t *testing.T, path string, feat Features) fxSummary {
 	t.Helper()
-	var rep FuncReport
+	var rep funcvar.Report
 	s, err := EncodeFile(path, Options{Features: feat, Jobs: 2, Report: &rep})
 	if err != nil {
 		t.Fatal(err)
@@ -204,10 +205,10 @@ func TestFeatureOptimizedClone(t *testing.T) {
 			clone = f[2]
 		}
 	}
-	if clone == "" || !hasOptimizedSuffix(clone) {
+	if clone == "" || !funcvar.IsOptimizedClone(clone) {
 		testenv.SkipOrFail(t, "gcc made no optimized clone of kf_clone (%q); CI's gcc 12 does", clone)
 	}
-	var rep FuncReport
+	var rep funcvar.Report
 	s, err := EncodeFile(elf, Options{Features: DefaultFeatures, Report: &rep})
 	if err != nil {
 		t.Fatal(err)
@@ -218,12 +219,12 @@ func TestFeatureOptimizedClone(t *testing.T) {
 	}
 	found := false
 	for _, sk := range rep.Skipped {
-		if sk.Name == "kf_clone" && sk.Reason == ReasonOptimized {
+		if sk.Name == "kf_clone" && sk.Reason == funcvar.ReasonOptimized {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("kf_clone not reported as %q: %v", ReasonOptimized, rep.Skipped)
+		t.Errorf("kf_clone not reported as %q: %v", funcvar.ReasonOptimized, rep.Skipped)
 	}
 	for _, n := range []string{"kf_plain", "kf_arena_ret", "kf_fast", "kf_use_clone"} {
 		if _, ok := sum.funcs[n]; !ok {
@@ -250,7 +251,7 @@ func TestFeatureOptimizedClone(t *testing.T) {
 // address gives the prototype.
 func TestFeatureConsistentFunc(t *testing.T) {
 	elf := linkFixture(t, gccO2, "funcs_incons_a.c", "funcs_incons_b.c")
-	var rep FuncReport
+	var rep funcvar.Report
 	s, err := EncodeFile(elf, Options{Features: DefaultFeatures, Report: &rep})
 	if err != nil {
 		t.Fatal(err)
@@ -259,8 +260,8 @@ func TestFeatureConsistentFunc(t *testing.T) {
 	if _, ok := sum.funcs["fi_dup"]; ok {
 		t.Errorf("fi_dup encoded with consistent_func")
 	}
-	if len(rep.Skipped) != 1 || rep.Skipped[0] != (SkippedFunc{"fi_dup", ReasonInconsistent}) {
-		t.Errorf("report %v, want fi_dup: %s", rep.Skipped, ReasonInconsistent)
+	if len(rep.Skipped) != 1 || rep.Skipped[0] != (funcvar.Skipped{Name: "fi_dup", Reason: funcvar.ReasonInconsistent}) {
+		t.Errorf("report %v, want fi_dup: %s", rep.Skipped, funcvar.ReasonInconsistent)
 	}
 	s, err = EncodeFile(elf, Options{Features: DefaultFeatures &^ FeatConsistentFunc})
 	if err != nil {

@@ -15,13 +15,14 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // encodeVmlinux encodes the Debian vmlinux once per feature set for the
 // tests of this file.
-func encodeVmlinux(t *testing.T, feat Features, rep *FuncReport) *btf.Spec {
+func encodeVmlinux(t *testing.T, feat Features, rep *funcvar.Report) *btf.Spec {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("SKIP: vmlinux-sized encode in -short mode")
@@ -41,7 +42,7 @@ func encodeVmlinux(t *testing.T, feat Features, rep *FuncReport) *btf.Spec {
 // DATASEC), and the same counts of every kind (41,400 FUNCs, 357 VARs).
 func TestVmlinuxFuncsMatchPahole131(t *testing.T) {
 	refBTF := reference(t, "pahole-1.31-head.btf")
-	var rep FuncReport
+	var rep funcvar.Report
 	got := encodeVmlinux(t, DefaultFeatures, &rep)
 	want, err := btf.LoadFile(refBTF, nil)
 	if err != nil {
@@ -322,7 +323,7 @@ func dwarfFuncsWithAddress(t *testing.T, path string) map[string]bool {
 // with a reason; nothing else is.
 func TestVmlinuxSkipReport(t *testing.T) {
 	refBTF := reference(t, "pahole-1.31-head.btf")
-	var rep FuncReport
+	var rep funcvar.Report
 	encodeVmlinux(t, DefaultFeatures, &rep)
 	vmlinux := requireVmlinux(t)
 	withAddr := dwarfFuncsWithAddress(t, vmlinux)

@@ -5,6 +5,9 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+	btfdwarf "github.com/btfkit/btfkit/dwarf"
 )
 
 // stdSource reads units with the standard library's debug/dwarf. It is the
@@ -72,7 +75,7 @@ func (s *stdSource) walkUnit(i int, add func(*die)) error {
 		d.reset()
 		d.off = uint64(e.Offset)
 		d.depth = depth
-		d.tag = uint32(e.Tag)
+		d.tag = btfdwarf.Tag(e.Tag)
 		d.children = e.Children
 		for _, f := range e.Field {
 			stdField(&d, f)
@@ -158,20 +161,16 @@ func stdField(d *die, f dwarf.Field) {
 		if b, ok := f.Val.(bool); ok && b {
 			d.has |= hasDeclaration
 		}
-	case dwarf.AttrExternal:
-		if b, ok := f.Val.(bool); ok && b {
-			d.has |= hasExternal
-		}
 	case dwarf.AttrEncoding:
 		if v, ok := asU(); ok {
-			d.encoding = uint8(v)
+			d.encoding = btfdwarf.Encoding(v)
 			d.has |= hasEncoding
 		}
 	case dwarf.AttrLanguage:
 		if v, ok := asU(); ok {
 			d.language = uint16(v)
 		}
-	case 0x2139: // DW_AT_GNU_annotation
+	case dwarf.Attr(btfdwarf.AttrGNUAnnotation):
 		if o, ok := f.Val.(dwarf.Offset); ok {
 			d.annotation = uint64(o)
 			d.has |= hasGNUAnnotation
@@ -179,15 +178,19 @@ func stdField(d *die, f dwarf.Field) {
 	}
 }
 
-func init() {
-	stdWalk = func(path string, o Options, emit func(*fragment) error) error {
-		src, err := openStd(path)
-		if err != nil {
-			return err
-		}
-		defer src.close()
-		return walkStd(src, o, emit)
+// encodeStd is EncodeFile reading with debug/dwarf, without functions and
+// variables.
+func encodeStd(path string, o Options) (*btf.Spec, error) {
+	src, err := openStd(path)
+	if err != nil {
+		return nil, err
 	}
+	defer src.close()
+	m := newMerger()
+	if err := walkStd(src, o, m.add); err != nil {
+		return nil, err
+	}
+	return m.result(o)
 }
 
 // walkStd converts the units one after another: the oracle needs no

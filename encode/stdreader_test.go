@@ -26,7 +26,7 @@ func TestReadersAgree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				std, err := EncodeFile(obj, Options{Features: DefaultFeatures, Jobs: 2, stdReader: true})
+				std, err := encodeStd(obj, Options{Features: DefaultFeatures, Jobs: 2})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/internal/testc"
 )
 
@@ -43,27 +45,26 @@ func TestSyntheticTrueSignatureMember(t *testing.T) {
 	const (
 		opPiece8 = "\x93\x08"
 	)
-	reg := func(r byte) string { return string([]byte{opReg0 + r}) }
-	loc := func(expr string) funcAttrs {
-		var fx funcAttrs
-		fx.has = fxLoc | fxLocExpr
-		fx.loc.init()
-		fx.loc.add([]byte(expr), 0, 8)
-		return fx
+	reg := func(r byte) string { return string([]byte{byte(dwarf.OpReg0) + r}) }
+	loc := func(expr string) funcvar.Entry {
+		var fn funcvar.Entry
+		fn.Has = funcvar.HasLocation | funcvar.HasLocExpr
+		fn.Loc.Add([]byte(expr), 0, 8)
+		return fn
 	}
 	sub := func(off uint64, name string, low uint64) die {
-		return die{off: off, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: name, typ: longT,
-			fx: funcAttrs{has: fxLowPC | fxNoCall, lowPC: low}}
+		return die{off: off, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: name, typ: longT,
+			fn: funcvar.Entry{Has: funcvar.HasLowPC | funcvar.NoCall, LowPC: low}}
 	}
-	prm := func(off uint64, name string, typ uint64, fx funcAttrs) die {
-		return die{off: off, depth: 2, tag: tagFormalParameter, has: hasName | hasType, name: name, typ: typ, fx: fx}
+	prm := func(off uint64, name string, typ uint64, fn funcvar.Entry) die {
+		return die{off: off, depth: 2, tag: dwarf.TagFormalParameter, has: hasName | hasType, name: name, typ: typ, fn: fn}
 	}
 	dies := []die{
-		{off: longT, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "long", byteSize: 8, encoding: ateSigned},
-		{off: pairT, depth: 1, tag: tagStructureType, children: true, has: hasName | hasByteSize, name: "pair", byteSize: 16},
-		{off: 12, depth: 2, tag: tagMember, has: hasName | hasType | hasMemberLoc, name: "a", typ: longT, memberLoc: 0},
-		{off: 13, depth: 2, tag: tagMember, has: hasName | hasType | hasMemberLoc, name: "b", typ: longT, memberLoc: 8},
-		{off: pairTD, depth: 1, tag: tagTypedef, has: hasName | hasType, name: "pair_t", typ: pairT},
+		{off: longT, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "long", byteSize: 8, encoding: dwarf.EncSigned},
+		{off: pairT, depth: 1, tag: dwarf.TagStructureType, children: true, has: hasName | hasByteSize, name: "pair", byteSize: 16},
+		{off: 12, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasMemberLoc, name: "a", typ: longT, memberLoc: 0},
+		{off: 13, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasMemberLoc, name: "b", typ: longT, memberLoc: 8},
+		{off: pairTD, depth: 1, tag: dwarf.TagTypedef, has: hasName | hasType, name: "pair_t", typ: pairT},
 		// f_b(struct pair p, long x): only p.b is passed, in rdi; x in rsi.
 		sub(20, "f_b", 0x1000),
 		prm(21, "p", pairT, loc(opPiece8+reg(rdi)+opPiece8)),
@@ -81,15 +82,15 @@ func TestSyntheticTrueSignatureMember(t *testing.T) {
 		prm(52, "y", longT, loc(reg(rdx))),
 		// f_orig: an abstract origin (DW_CC_nocall) and an out-of-line
 		// instance whose parameter (origin only) has p.b in rdi.
-		{off: 60, depth: 1, tag: tagSubprogram, children: true, has: hasName | hasType, name: "f_orig", typ: longT,
-			fx: funcAttrs{has: fxInline | fxNoCall}},
-		prm(61, "p", pairT, funcAttrs{}),
-		{off: 70, depth: 1, tag: tagSubprogram, children: true, fx: funcAttrs{has: fxOrigin | fxLowPC, origin: 60, lowPC: 0x1400}},
-		{off: 71, depth: 2, tag: tagFormalParameter, fx: func() funcAttrs {
-			fx := loc(opPiece8 + reg(rdi) + opPiece8)
-			fx.has |= fxOrigin
-			fx.origin = 61
-			return fx
+		{off: 60, depth: 1, tag: dwarf.TagSubprogram, children: true, has: hasName | hasType, name: "f_orig", typ: longT,
+			fn: funcvar.Entry{Has: funcvar.Inline | funcvar.NoCall}},
+		prm(61, "p", pairT, funcvar.Entry{}),
+		{off: 70, depth: 1, tag: dwarf.TagSubprogram, children: true, fn: funcvar.Entry{Has: funcvar.HasOrigin | funcvar.HasLowPC, Origin: 60, LowPC: 0x1400}},
+		{off: 71, depth: 2, tag: dwarf.TagFormalParameter, fn: func() funcvar.Entry {
+			fn := loc(opPiece8 + reg(rdi) + opPiece8)
+			fn.Has |= funcvar.HasOrigin
+			fn.Origin = 61
+			return fn
 		}()},
 	}
 	info := x86ELF(map[string]uint64{"f_b": 0x1000, "f_a": 0x1100, "f_full": 0x1200, "f_keep": 0x1300, "f_orig": 0x1400})
@@ -129,34 +130,6 @@ func TestSyntheticTrueSignatureMember(t *testing.T) {
 		}
 		if len(rep.Skipped) != 0 {
 			t.Errorf("%s: skipped %v", tc.what, rep.Skipped)
-		}
-	}
-}
-
-// TestPieceFields: which bytes of each register's word an aggregate's
-// pieces start at, over all entries of a location list; a leading piece
-// only moves the offset; a constant location records nothing.
-func TestPieceFields(t *testing.T) {
-	for _, tc := range []struct {
-		exprs         []string
-		first, second uint64
-	}{
-		{[]string{"\x93\x08\x55\x93\x08"}, 0, 1},                                    // piece 8, rdi piece 8
-		{[]string{"\x55\x93\x08"}, 1, 0},                                            // rdi piece 8
-		{[]string{"\x55\x93\x08\x54\x93\x08"}, 1, 1},                                // rdi piece 8, rsi piece 8
-		{[]string{"\x55\x93\x04\x54\x93\x04"}, 1 | 1<<4, 0},                         // two ints in one word
-		{[]string{"\x55\x93\x08", "\x93\x08\x54\x93\x08"}, 1, 1},                    // a list: a, then b
-		{[]string{"\x30\x93\x08\x55\x93\x08"}, 0, 0},                                // lit0 first: a constant
-		{[]string{"\x93\x04\x55\x93\x04\x54\x93\x08"}, 1 << 4, 1 << 0},              // hole of 4, then two
-		{[]string{"\x55\x93\x08\x93\x08\x93\x08\x54\x93\x08"}, 1, 1 | 1<<8 | 1<<16}, // beyond 16 bytes
-	} {
-		var l locSummary
-		l.init()
-		for n, e := range tc.exprs {
-			l.add([]byte(e), n, 8)
-		}
-		if l.first != tc.first || l.second != tc.second {
-			t.Errorf("%q: first %#x second %#x, want %#x %#x", tc.exprs, l.first, l.second, tc.first, tc.second)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
 )
 
 // A unit is converted in two steps. The walk (add, called once per entry
@@ -21,10 +22,10 @@ type rec struct {
 	name        string
 	constString string // GNU annotation value
 	annotation  uint64 // DW_AT_GNU_annotation
-	tag         uint32
+	tag         dwarf.Tag
 	has         uint32
-	enc         uint8
-	unspec      bool   // subroutine type with unspecified parameters
+	enc         dwarf.Encoding
+	variadic    bool   // subroutine type with unspecified parameters
 	nMembers    int32  // DW_TAG_member children seen (component index of the next)
 	nTags       int32  // TYPE_TAGs this pointer gets
 	first, last int32  // chain of items, -1 when empty
@@ -35,13 +36,12 @@ type rec struct {
 
 // Item kinds.
 const (
-	itMember = iota
-	itEnumerator
-	itSubrange
-	itParam
-	itTypeTag // LLVM btf_type_tag under a pointer
-	itDeclTag // btf_decl_tag on a struct, union, typedef or member
-	itGNUDeclChain
+	itemMember = iota
+	itemEnumerator
+	itemSubrange
+	itemParam
+	itemTypeTag // LLVM btf_type_tag under a pointer
+	itemDeclTag // btf_decl_tag on a struct, union, typedef or member
 )
 
 // item is one child of a rec.
@@ -76,21 +76,21 @@ type unitConv struct {
 	bigEndian bool
 	langSkip  func(lang uint16) bool
 
-	skip  bool
-	lang  uint16
-	recs  []rec
-	items []item
-	stack []frame
-	ids   []uint32
-	work  []uint32
-	strs  strTab
-	vals  []string
-	free  chan *fragment // fragments the merge is done with, for reuse
-	facts bool           // fill fragment.facts (facts.go)
+	skip      bool
+	lang      uint16
+	recs      []rec
+	items     []item
+	stack     []frame
+	ids       []uint32 // rec index -> BTF ID (noID: none of its own)
+	scratch   []uint32 // a type's trailing words being made
+	strs      strTab
+	tagValues []string       // a pointer's TYPE_TAG values being made
+	free      chan *fragment // fragments the merge is done with, for reuse
+	facts     bool           // fill fragment.facts (facts.go)
 
-	tagStack []uint32 // the fast reader's open entries' tags, by depth
-	base     uint64   // offset of the unit's root entry
-	index    []int32  // offset - base -> rec index (see find)
+	tagStack []dwarf.Tag // the fast reader's open entries' tags, by depth
+	base     uint64      // offset of the unit's root entry
+	index    []int32     // offset - base -> rec index (see find)
 
 	// nested lists the types defined directly in a struct, class or
 	// union's body (child rec, container rec), in entry order; order
@@ -124,19 +124,19 @@ func (c *unitConv) reset() {
 	c.nested = c.nested[:0]
 }
 
-func isTypeTag(tag uint32) bool {
+func isTypeTag(tag dwarf.Tag) bool {
 	switch tag {
-	case tagBaseType, tagPointerType, tagConstType, tagVolatileType, tagRestrictType,
-		tagAtomicType, tagTypedef, tagStructureType, tagClassType, tagUnionType,
-		tagEnumerationType, tagArrayType, tagSubroutineType, tagUnspecifiedType,
-		tagReferenceType, tagRvalueRefType, tagPtrToMemberType, tagGNUAnnotation:
+	case dwarf.TagBaseType, dwarf.TagPointerType, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType,
+		dwarf.TagAtomicType, dwarf.TagTypedef, dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType,
+		dwarf.TagEnumerationType, dwarf.TagArrayType, dwarf.TagSubroutineType, dwarf.TagUnspecifiedType,
+		dwarf.TagReferenceType, dwarf.TagRvalueReferenceType, dwarf.TagPtrToMemberType, dwarf.TagGNUAnnotation:
 		return true
 	}
 	return false
 }
 
-func isStructTag(tag uint32) bool {
-	return tag == tagStructureType || tag == tagClassType || tag == tagUnionType
+func isStructTag(tag dwarf.Tag) bool {
+	return tag == dwarf.TagStructureType || tag == dwarf.TagClassType || tag == dwarf.TagUnionType
 }
 
 // add records one entry. Entries must come in order, with depth 0 for the
@@ -178,22 +178,22 @@ func (c *unitConv) add(d *die) {
 	case parent.rec >= 0:
 		p := &c.recs[parent.rec]
 		switch d.tag {
-		case tagMember:
+		case dwarf.TagMember:
 			if parent.member >= 0 || !isStructTag(p.tag) {
 				break
 			}
 			fr = frame{parent.rec, p.nMembers}
 			p.nMembers++
-			c.addItem(parent.rec, item{kind: itMember, name: d.name, typ: d.typ, has: d.has,
+			c.addItem(parent.rec, item{kind: itemMember, name: d.name, typ: d.typ, has: d.has,
 				loc: d.memberLoc, dataBitOff: d.dataBitOff, bitOffset: d.bitOffset,
 				bitSize: d.bitSize, byteSize: d.byteSize, annotation: d.annotation, comp: fr.member,
 				align: uint32(d.alignment)})
-		case tagEnumerator:
-			if p.tag == tagEnumerationType {
-				c.addItem(parent.rec, item{kind: itEnumerator, name: d.name, loc: d.constValue, signed: d.constSigned})
+		case dwarf.TagEnumerator:
+			if p.tag == dwarf.TagEnumerationType {
+				c.addItem(parent.rec, item{kind: itemEnumerator, name: d.name, loc: d.constValue, signed: d.constSigned})
 			}
-		case tagSubrangeType:
-			if p.tag == tagArrayType {
+		case dwarf.TagSubrangeType:
+			if p.tag == dwarf.TagArrayType {
 				n := uint64(0)
 				switch {
 				case d.has&hasUpperBound != 0:
@@ -202,17 +202,17 @@ func (c *unitConv) add(d *die) {
 				case d.has&hasCount != 0:
 					n = d.count
 				}
-				c.addItem(parent.rec, item{kind: itSubrange, loc: n})
+				c.addItem(parent.rec, item{kind: itemSubrange, loc: n})
 			}
-		case tagFormalParameter:
-			if p.tag == tagSubroutineType {
-				c.addItem(parent.rec, item{kind: itParam, name: d.name, typ: d.typ, has: d.has})
+		case dwarf.TagFormalParameter:
+			if p.tag == dwarf.TagSubroutineType {
+				c.addItem(parent.rec, item{kind: itemParam, name: d.name, typ: d.typ, has: d.has})
 			}
-		case tagUnspecifiedParams:
-			if p.tag == tagSubroutineType {
-				p.unspec = true
+		case dwarf.TagUnspecifiedParameters:
+			if p.tag == dwarf.TagSubroutineType {
+				p.variadic = true
 			}
-		case tagLLVMAnnotation:
+		case dwarf.TagLLVMAnnotation:
 			c.annotate(parent, d)
 		}
 	}
@@ -226,15 +226,15 @@ func (c *unitConv) annotate(parent frame, d *die) {
 	switch {
 	case parent.member >= 0:
 		if d.name == annotationDeclTagName {
-			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: parent.member})
+			c.addItem(parent.rec, item{kind: itemDeclTag, name: d.constString, comp: parent.member})
 		}
-	case p.tag == tagPointerType:
+	case p.tag == dwarf.TagPointerType:
 		if d.name == annotationTypeTagName {
-			c.addItem(parent.rec, item{kind: itTypeTag, name: d.constString})
+			c.addItem(parent.rec, item{kind: itemTypeTag, name: d.constString})
 		}
-	case isStructTag(p.tag) || p.tag == tagTypedef:
+	case isStructTag(p.tag) || p.tag == dwarf.TagTypedef:
 		if d.name == annotationDeclTagName {
-			c.addItem(parent.rec, item{kind: itDeclTag, name: d.constString, comp: -1})
+			c.addItem(parent.rec, item{kind: itemDeclTag, name: d.constString, comp: -1})
 		}
 	}
 }
@@ -314,7 +314,7 @@ func (c *unitConv) indexRec(off uint64, i int32) {
 func (c *unitConv) gnuChain(off uint64, f func(r *rec) bool) {
 	for n := 0; off != 0 && n < 1024; n++ {
 		i := c.find(off)
-		if i < 0 || c.recs[i].tag != tagGNUAnnotation {
+		if i < 0 || c.recs[i].tag != dwarf.TagGNUAnnotation {
 			return
 		}
 		r := &c.recs[i]
@@ -337,7 +337,7 @@ func (c *unitConv) idOf(i int) uint32 {
 			return id
 		}
 		r := &c.recs[i]
-		if r.tag != tagAtomicType || r.has&hasType == 0 {
+		if r.tag != dwarf.TagAtomicType || r.has&hasType == 0 {
 			return 0
 		}
 		i = c.find(r.typ)
@@ -361,27 +361,96 @@ func (c *unitConv) ref(has uint32, off uint64) uint32 {
 	return c.idOf(i)
 }
 
-// strippedSize is the byte size of the type at off with typedefs and
-// qualifiers looked through, as pahole sizes a bitfield's storage unit.
-func (c *unitConv) strippedSize(has uint32, off uint64) uint64 {
+// underlying follows typedefs and qualifiers from a DW_AT_type
+// reference (has, off) to the rec of the type under them, or -1.
+func (c *unitConv) underlying(has uint32, off uint64) int {
 	for n := 0; n < 64 && has&hasType != 0; n++ {
 		i := c.find(off)
 		if i < 0 {
-			return 0
+			return -1
 		}
 		r := &c.recs[i]
 		switch r.tag {
-		case tagTypedef, tagConstType, tagVolatileType, tagRestrictType, tagAtomicType:
+		case dwarf.TagTypedef, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType, dwarf.TagAtomicType:
 			has, off = r.has, r.typ
 			continue
-		case tagEnumerationType:
-			if r.size == 0 {
-				return 4
+		}
+		return i
+	}
+	return -1
+}
+
+// storageSize is the byte size of a bitfield's storage unit as pahole
+// reads it: the size of its type with typedefs and qualifiers looked
+// through, 4 for an enum without one.
+func (c *unitConv) storageSize(it *item) uint64 {
+	if it.has&hasByteSize != 0 {
+		return it.byteSize
+	}
+	i := c.underlying(it.has, it.typ)
+	if i < 0 {
+		return 0
+	}
+	r := &c.recs[i]
+	if r.tag == dwarf.TagEnumerationType && r.size == 0 {
+		return 4
+	}
+	return r.size
+}
+
+// locationBits is where a member starts as its entry says it:
+// DW_AT_data_bit_offset, or DW_AT_data_member_location in bits. It
+// reports false for a member with neither (a static member; a union's
+// members may omit it).
+func (it *item) locationBits() (uint64, bool) {
+	switch {
+	case it.has&hasDataBitOffset != 0:
+		return it.dataBitOff, true
+	case it.has&hasMemberLoc != 0:
+		return it.loc * 8, true
+	}
+	return 0, false
+}
+
+// inBTF reports whether a member of a struct (union: of a union) is a
+// member of its BTF type: a static member, without a location, is not.
+func (it *item) inBTF(union bool) bool {
+	_, located := it.locationBits()
+	return located || union
+}
+
+// bitOffset is a member's BTF bit offset: its location (locationBits,
+// 0 for a union's member without one), where a DWARF 2-4 bitfield
+// (DW_AT_bit_offset, counted from the storage unit's most significant
+// bit) becomes the offset of its first bit. It reports false for a
+// static member, which BTF leaves out.
+func (c *unitConv) bitOffset(it *item, union bool) (uint64, bool) {
+	if !it.inBTF(union) {
+		return 0, false
+	}
+	off, _ := it.locationBits()
+	if it.bitSize != 0 && it.has&hasDataBitOffset == 0 {
+		if bs := c.storageSize(it); bs != 0 {
+			if c.bigEndian {
+				off += it.bitOffset
+			} else {
+				off += bs*8 - it.bitOffset - it.bitSize
 			}
 		}
-		return r.size
 	}
-	return 0
+	return off, true
+}
+
+// elements is the element count of the array at r: the product of its
+// dimensions.
+func (c *unitConv) elements(r *rec) uint64 {
+	n := uint64(1)
+	for j := r.first; j >= 0; j = c.items[j].next {
+		if c.items[j].kind == itemSubrange {
+			n *= c.items[j].loc
+		}
+	}
+	return n
 }
 
 // emit writes the unit's types into a new fragment and returns it.
@@ -409,17 +478,17 @@ func (c *unitConv) emit() *fragment {
 		}
 		r := &recs[i]
 		switch r.tag {
-		case tagGNUAnnotation, tagAtomicType:
+		case dwarf.TagGNUAnnotation, dwarf.TagAtomicType:
 			c.ids[i] = noID
 			continue
-		case tagUnspecifiedType, tagPtrToMemberType:
+		case dwarf.TagUnspecifiedType, dwarf.TagPtrToMemberType:
 			c.ids[i] = 0
 			continue
-		case tagPointerType:
+		case dwarf.TagPointerType:
 			r.nTags = 0
 			if c.feat.Has(FeatTypeTag) {
 				for j := r.first; j >= 0; j = c.items[j].next {
-					if c.items[j].kind == itTypeTag {
+					if c.items[j].kind == itemTypeTag {
 						r.nTags++
 					}
 				}
@@ -436,11 +505,11 @@ func (c *unitConv) emit() *fragment {
 			c.ids[i] = next
 			next += 1 + uint32(r.nTags)
 			continue
-		case tagBaseType:
+		case dwarf.TagBaseType:
 			if intIdx < 0 && r.name == "int" {
 				intIdx = i
 			}
-		case tagArrayType:
+		case dwarf.TagArrayType:
 			haveArray = true
 		}
 		c.ids[i] = next
@@ -515,9 +584,9 @@ func (c *unitConv) emitOrder() []int32 {
 
 func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 	switch r.tag {
-	case tagBaseType:
+	case dwarf.TagBaseType:
 		c.emitBase(s, r)
-	case tagPointerType, tagReferenceType, tagRvalueRefType:
+	case dwarf.TagPointerType, dwarf.TagReferenceType, dwarf.TagRvalueReferenceType:
 		target := c.ref(r.has, r.typ)
 		if r.nTags == 0 {
 			c.addType(s, "", btf.KindPtr, 0, false, target)
@@ -525,23 +594,23 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 		}
 		c.addType(s, "", btf.KindPtr, 0, false, s.nextID()+1)
 		// PTR -> tag nearest the '*' -> ... -> tag nearest the pointee -> pointee.
-		vals := c.vals[:0]
+		values := c.tagValues[:0]
 		for j := r.first; j >= 0; j = c.items[j].next {
-			if c.items[j].kind == itTypeTag {
-				vals = append(vals, c.items[j].name)
+			if c.items[j].kind == itemTypeTag {
+				values = append(values, c.items[j].name)
 			}
 		}
-		if len(vals) > 0 {
+		if len(values) > 0 {
 			// LLVM emits the annotations in source order: the last one is
 			// nearest the '*'.
-			for k := len(vals) - 1; k >= 0; k-- {
+			for k := len(values) - 1; k >= 0; k-- {
 				nextID := s.nextID() + 1
 				if k == 0 {
 					nextID = target
 				}
-				c.addType(s, vals[k], btf.KindTypeTag, 0, false, nextID)
+				c.addType(s, values[k], btf.KindTypeTag, 0, false, nextID)
 			}
-			c.vals = vals
+			c.tagValues = values
 			return
 		}
 		n := int32(0)
@@ -557,47 +626,41 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 			c.addType(s, a.constString, btf.KindTypeTag, 0, false, nextID)
 			return true
 		})
-	case tagConstType:
+	case dwarf.TagConstType:
 		c.addType(s, "", btf.KindConst, 0, false, c.ref(r.has, r.typ))
-	case tagVolatileType:
+	case dwarf.TagVolatileType:
 		c.addType(s, "", btf.KindVolatile, 0, false, c.ref(r.has, r.typ))
-	case tagRestrictType:
+	case dwarf.TagRestrictType:
 		c.addType(s, "", btf.KindRestrict, 0, false, c.ref(r.has, r.typ))
-	case tagTypedef:
+	case dwarf.TagTypedef:
 		c.addType(s, r.name, btf.KindTypedef, 0, false, c.ref(r.has, r.typ))
-	case tagStructureType, tagClassType, tagUnionType:
+	case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType:
 		c.emitStruct(s, r)
-	case tagEnumerationType:
+	case dwarf.TagEnumerationType:
 		c.emitEnum(s, r)
-	case tagArrayType:
-		n := uint32(1)
-		for j := r.first; j >= 0; j = c.items[j].next {
-			if c.items[j].kind == itSubrange {
-				n *= uint32(c.items[j].loc)
-			}
-		}
-		c.addType(s, "", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, n)
-	case tagSubroutineType:
+	case dwarf.TagArrayType:
+		c.addType(s, "", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, uint32(c.elements(r)))
+	case dwarf.TagSubroutineType:
 		c.emitProto(s, r)
 	}
 }
 
 func (c *unitConv) emitBase(s *fragment, r *rec) {
 	switch r.enc {
-	case ateFloat:
+	case dwarf.EncFloat:
 		if c.feat.Has(FeatFloat) {
 			c.addType(s, r.name, btf.KindFloat, 0, false, uint32(r.size))
 			return
 		}
-	case ateComplexFloat, ateImaginaryFloat:
+	case dwarf.EncComplexFloat, dwarf.EncImaginaryFloat:
 		// pahole refuses these with floats on; encoding them as INT
 		// (as it does with floats off) keeps the unit encodable.
 	}
 	enc := uint32(0)
 	switch r.enc {
-	case ateSigned, ateSignedChar:
+	case dwarf.EncSigned, dwarf.EncSignedChar:
 		enc = btf.IntSigned
-	case ateBoolean:
+	case dwarf.EncBoolean:
 		enc = btf.IntBool
 	}
 	name, size := r.name, r.size
@@ -608,7 +671,7 @@ func (c *unitConv) emitBase(s *fragment, r *rec) {
 }
 
 func (c *unitConv) emitStruct(s *fragment, r *rec) {
-	union := r.tag == tagUnionType
+	union := r.tag == dwarf.TagUnionType
 	if r.has&hasDeclaration != 0 {
 		c.addType(s, r.name, btf.KindFwd, 0, union, 0)
 		return
@@ -618,35 +681,17 @@ func (c *unitConv) emitStruct(s *fragment, r *rec) {
 		kind = btf.KindUnion
 	}
 	c.strs.add(r.name) // the name's string before its members' (pahole's string order)
-	w := c.work[:0]
+	w := c.scratch[:0]
 	kflag := false
 	vlen := 0
 	for j := r.first; j >= 0; j = c.items[j].next {
 		it := &c.items[j]
-		if it.kind != itMember {
+		if it.kind != itemMember {
 			continue
 		}
-		var bitOff uint64
-		switch {
-		case it.has&hasDataBitOffset != 0:
-			bitOff = it.dataBitOff
-		case it.has&hasMemberLoc == 0 && !union:
+		bitOff, ok := c.bitOffset(it, union)
+		if !ok {
 			continue // a static member
-		case it.bitSize != 0:
-			bitOff = it.loc * 8
-			bs := it.byteSize
-			if it.has&hasByteSize == 0 {
-				bs = c.strippedSize(it.has, it.typ)
-			}
-			if bs != 0 {
-				if c.bigEndian {
-					bitOff += it.bitOffset
-				} else {
-					bitOff += bs*8 - it.bitOffset - it.bitSize
-				}
-			}
-		default:
-			bitOff = it.loc * 8
 		}
 		if it.bitSize != 0 || bitOff%8 != 0 {
 			kflag = true
@@ -654,7 +699,7 @@ func (c *unitConv) emitStruct(s *fragment, r *rec) {
 		w = append(w, c.strs.add(it.name), c.ref(it.has, it.typ), uint32(bitOff)|uint32(it.bitSize)<<24)
 		vlen++
 	}
-	c.work = w
+	c.scratch = w
 	c.addType(s, r.name, kind, vlen, kflag, uint32(r.size), w...)
 }
 
@@ -665,13 +710,13 @@ func (c *unitConv) emitEnum(s *fragment, r *rec) {
 	}
 	enum64 := c.feat.Has(FeatEnum64)
 	c.strs.add(r.name) // the name's string before its enumerators' (pahole's string order)
-	w := c.work[:0]
+	w := c.scratch[:0]
 	vlen := 0
 	if size <= 4 || !enum64 {
 		kflag := false
 		for j := r.first; j >= 0; j = c.items[j].next {
 			it := &c.items[j]
-			if it.kind != itEnumerator {
+			if it.kind != itemEnumerator {
 				continue
 			}
 			if enum64 && int64(it.loc) < 0 {
@@ -680,45 +725,45 @@ func (c *unitConv) emitEnum(s *fragment, r *rec) {
 			w = append(w, c.strs.add(it.name), uint32(it.loc))
 			vlen++
 		}
-		c.work = w
+		c.scratch = w
 		c.addType(s, r.name, btf.KindEnum, vlen, kflag, uint32(size), w...)
 		return
 	}
 	for j := r.first; j >= 0; j = c.items[j].next {
 		it := &c.items[j]
-		if it.kind != itEnumerator {
+		if it.kind != itemEnumerator {
 			continue
 		}
 		w = append(w, c.strs.add(it.name), uint32(it.loc), uint32(it.loc>>32))
 		vlen++
 	}
-	c.work = w
+	c.scratch = w
 	signed := false
 	if r.has&hasType != 0 {
 		if i := c.find(r.typ); i >= 0 {
 			e := c.recs[i].enc
-			signed = e == ateSigned || e == ateSignedChar
+			signed = e == dwarf.EncSigned || e == dwarf.EncSignedChar
 		}
 	}
 	c.addType(s, r.name, btf.KindEnum64, vlen, signed, uint32(size), w...)
 }
 
 func (c *unitConv) emitProto(s *fragment, r *rec) {
-	w := c.work[:0]
+	w := c.scratch[:0]
 	vlen := 0
 	for j := r.first; j >= 0; j = c.items[j].next {
 		it := &c.items[j]
-		if it.kind != itParam {
+		if it.kind != itemParam {
 			continue
 		}
 		w = append(w, c.strs.add(it.name), c.ref(it.has, it.typ))
 		vlen++
 	}
-	if r.unspec {
+	if r.variadic {
 		w = append(w, 0, 0)
 		vlen++
 	}
-	c.work = w
+	c.scratch = w
 	c.addType(s, "", btf.KindFuncProto, vlen, false, c.ref(r.has, r.typ), w...)
 }
 
@@ -727,16 +772,16 @@ func (c *unitConv) emitProto(s *fragment, r *rec) {
 func (c *unitConv) emitDeclTags(s *fragment) {
 	for i := range c.recs {
 		r := &c.recs[i]
-		if !isStructTag(r.tag) && r.tag != tagTypedef {
+		if !isStructTag(r.tag) && r.tag != dwarf.TagTypedef {
 			continue
 		}
 		id := c.ids[i]
 		for j := r.first; j >= 0; j = c.items[j].next {
 			it := &c.items[j]
 			switch it.kind {
-			case itDeclTag:
+			case itemDeclTag:
 				c.addType(s, it.name, btf.KindDeclTag, 0, false, id, uint32(it.comp))
-			case itMember:
+			case itemMember:
 				if it.has&hasGNUAnnotation != 0 {
 					comp := it.comp
 					c.gnuChain(it.annotation, func(a *rec) bool {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
 )
 
 // convert runs the per-unit conversion over a synthetic entry list (the
@@ -12,7 +13,7 @@ import (
 func convert(t *testing.T, feat Features, big bool, lang uint16, dies []die) *btf.Spec {
 	t.Helper()
 	c := newUnitConv(Options{Features: feat, LangExclude: []uint16{0x1c}}, big)
-	c.add(&die{off: 0, depth: 0, tag: tagCompileUnit, children: true, language: lang})
+	c.add(&die{off: 0, depth: 0, tag: dwarf.TagCompileUnit, children: true, language: lang})
 	for i := range dies {
 		d := dies[i]
 		c.add(&d)
@@ -35,13 +36,13 @@ func TestGNUAnnotations(t *testing.T) {
 	// gcc 14+ style: a pointer's DW_AT_GNU_annotation starts a chain of
 	// DW_TAG_GNU_annotation entries; members carry decl tags the same way.
 	dies := []die{
-		{off: 10, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: ateSigned},
-		{off: 20, depth: 1, tag: tagGNUAnnotation, has: hasName | hasConstString | hasGNUAnnotation, name: "btf_type_tag", constString: "first", annotation: 30},
-		{off: 30, depth: 1, tag: tagGNUAnnotation, has: hasName | hasConstString | hasGNUAnnotation, name: "btf_type_tag", constString: "second", annotation: 40},
-		{off: 40, depth: 1, tag: tagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "stop"},
-		{off: 50, depth: 1, tag: tagPointerType, has: hasType | hasGNUAnnotation | hasByteSize, typ: 10, annotation: 20, byteSize: 8},
-		{off: 60, depth: 1, tag: tagStructureType, children: true, has: hasName | hasByteSize, name: "s", byteSize: 8},
-		{off: 61, depth: 2, tag: tagMember, has: hasName | hasType | hasMemberLoc | hasGNUAnnotation, name: "p", typ: 50, annotation: 40},
+		{off: 10, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: dwarf.EncSigned},
+		{off: 20, depth: 1, tag: dwarf.TagGNUAnnotation, has: hasName | hasConstString | hasGNUAnnotation, name: "btf_type_tag", constString: "first", annotation: 30},
+		{off: 30, depth: 1, tag: dwarf.TagGNUAnnotation, has: hasName | hasConstString | hasGNUAnnotation, name: "btf_type_tag", constString: "second", annotation: 40},
+		{off: 40, depth: 1, tag: dwarf.TagGNUAnnotation, has: hasName | hasConstString, name: "btf_decl_tag", constString: "stop"},
+		{off: 50, depth: 1, tag: dwarf.TagPointerType, has: hasType | hasGNUAnnotation | hasByteSize, typ: 10, annotation: 20, byteSize: 8},
+		{off: 60, depth: 1, tag: dwarf.TagStructureType, children: true, has: hasName | hasByteSize, name: "s", byteSize: 8},
+		{off: 61, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasMemberLoc | hasGNUAnnotation, name: "p", typ: 50, annotation: 40},
 	}
 	got := dump(convert(t, DefaultFeatures, false, 0x1d, dies))
 	want := `INT "int" size=4 enc=1 off=0 bits=32
@@ -66,12 +67,12 @@ func TestBitfieldsDWARF4(t *testing.T) {
 	// bit. For a 4-byte unit at byte 4, a 3-bit field at bit_offset 29 is
 	// at bits 32..34 on little-endian targets, 61..63 on big-endian ones.
 	dies := []die{
-		{off: 10, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "unsigned int", byteSize: 4, encoding: ateUnsigned},
-		{off: 15, depth: 1, tag: tagTypedef, has: hasName | hasType, name: "u32", typ: 10},
-		{off: 20, depth: 1, tag: tagStructureType, children: true, has: hasName | hasByteSize, name: "b", byteSize: 8},
-		{off: 21, depth: 2, tag: tagMember, has: hasName | hasType | hasMemberLoc | hasBitSize | hasBitOffset, name: "x", typ: 15, memberLoc: 4, bitSize: 3, bitOffset: 29},
-		{off: 22, depth: 2, tag: tagMember, has: hasName | hasType | hasMemberLoc, name: "static_like", typ: 10}, // no location in a struct: static, skipped
-		{off: 23, depth: 2, tag: tagMember, has: hasName | hasType | hasDataBitOffset | hasBitSize, name: "y", typ: 10, dataBitOff: 7, bitSize: 1},
+		{off: 10, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "unsigned int", byteSize: 4, encoding: dwarf.EncUnsigned},
+		{off: 15, depth: 1, tag: dwarf.TagTypedef, has: hasName | hasType, name: "u32", typ: 10},
+		{off: 20, depth: 1, tag: dwarf.TagStructureType, children: true, has: hasName | hasByteSize, name: "b", byteSize: 8},
+		{off: 21, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasMemberLoc | hasBitSize | hasBitOffset, name: "x", typ: 15, memberLoc: 4, bitSize: 3, bitOffset: 29},
+		{off: 22, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasMemberLoc, name: "static_like", typ: 10}, // no location in a struct: static, skipped
+		{off: 23, depth: 2, tag: dwarf.TagMember, has: hasName | hasType | hasDataBitOffset | hasBitSize, name: "y", typ: 10, dataBitOff: 7, bitSize: 1},
 	}
 	dies[4].has &^= hasMemberLoc
 	le := dump(convert(t, DefaultFeatures, false, 0x1d, dies))
@@ -86,18 +87,18 @@ func TestBitfieldsDWARF4(t *testing.T) {
 
 func TestOddTypes(t *testing.T) {
 	dies := []die{
-		{off: 10, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "_BitInt", byteSize: 3, encoding: ateSigned},
-		{off: 20, depth: 1, tag: tagUnspecifiedType, has: hasName, name: "decltype(nullptr)"},
-		{off: 30, depth: 1, tag: tagPointerType, has: hasType, typ: 20},
-		{off: 40, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: ateSigned},
-		{off: 50, depth: 1, tag: tagAtomicType, has: hasType, typ: 40},
-		{off: 60, depth: 1, tag: tagConstType, has: hasType, typ: 50},
-		{off: 70, depth: 1, tag: tagBaseType, has: hasName | hasByteSize | hasEncoding, name: "complex float", byteSize: 8, encoding: ateComplexFloat},
-		{off: 80, depth: 1, tag: tagEnumerationType, children: true, has: hasName | hasByteSize | hasType, name: "e", byteSize: 8, typ: 40},
-		{off: 81, depth: 2, tag: tagEnumerator, has: hasName | hasConstValue, name: "M", constValue: ^uint64(0)},
-		{off: 82, depth: 2, tag: tagEnumerator, has: hasName | hasConstValue, name: "B", constValue: 1 << 40},
-		{off: 90, depth: 1, tag: tagArrayType, children: true, has: hasType, typ: 40},
-		{off: 91, depth: 2, tag: tagSubrangeType, has: hasUpperBoundVar},
+		{off: 10, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "_BitInt", byteSize: 3, encoding: dwarf.EncSigned},
+		{off: 20, depth: 1, tag: dwarf.TagUnspecifiedType, has: hasName, name: "decltype(nullptr)"},
+		{off: 30, depth: 1, tag: dwarf.TagPointerType, has: hasType, typ: 20},
+		{off: 40, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "int", byteSize: 4, encoding: dwarf.EncSigned},
+		{off: 50, depth: 1, tag: dwarf.TagAtomicType, has: hasType, typ: 40},
+		{off: 60, depth: 1, tag: dwarf.TagConstType, has: hasType, typ: 50},
+		{off: 70, depth: 1, tag: dwarf.TagBaseType, has: hasName | hasByteSize | hasEncoding, name: "complex float", byteSize: 8, encoding: dwarf.EncComplexFloat},
+		{off: 80, depth: 1, tag: dwarf.TagEnumerationType, children: true, has: hasName | hasByteSize | hasType, name: "e", byteSize: 8, typ: 40},
+		{off: 81, depth: 2, tag: dwarf.TagEnumerator, has: hasName | hasConstValue, name: "M", constValue: ^uint64(0)},
+		{off: 82, depth: 2, tag: dwarf.TagEnumerator, has: hasName | hasConstValue, name: "B", constValue: 1 << 40},
+		{off: 90, depth: 1, tag: dwarf.TagArrayType, children: true, has: hasType, typ: 40},
+		{off: 91, depth: 2, tag: dwarf.TagSubrangeType, has: hasUpperBoundVar},
 	}
 	got := dump(convert(t, DefaultFeatures, false, 0x1d, dies))
 	for _, w := range []string{

@@ -43,10 +43,8 @@ func EachUnit(path string, o Options, fn func(Unit) error) error {
 	if f.FindDebug(".debug_info") == nil {
 		return ErrNoDWARF
 	}
-	o.elf = nil
-	o.facts = true
 	i := 0
-	err = walk(f, path, o, func(fr *fragment) error {
+	err = walk(f, walkConfig{Options: o, facts: true}, func(fr *fragment) error {
 		u := Unit{Index: i, Spec: fr.spec(), Facts: fr.facts}
 		i++
 		return fn(u)

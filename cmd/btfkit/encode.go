@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/spf13/cobra"
 )
 
@@ -24,6 +25,8 @@ var encodeOpts struct {
 	langExclude string
 	verbose     bool
 	listFeat    bool
+	sort        bool   // encode_post.go
+	target      string // encode_post.go
 }
 
 var encodeCmd = &cobra.Command{
@@ -79,6 +82,7 @@ func init() {
 	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
 	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
 	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
+	addEncodePostFlags(f)
 	rootCmd.AddCommand(encodeCmd)
 }
 
@@ -90,6 +94,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	if encodeModulesMode() {
+		if err := checkEncodePostModules(); err != nil {
+			return err
+		}
 		return runEncodeModules(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	t0 := time.Now()
@@ -103,13 +110,16 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	var rep *encode.FuncReport
+	var rep *funcvar.Report
 	if encodeOpts.verbose {
-		rep = new(encode.FuncReport)
+		rep = new(funcvar.Report)
 	}
 	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep})
 	if err != nil {
 		return err
+	}
+	if spec, err = encodePost(spec, os.Stderr); err != nil {
+		return fmt.Errorf("%s: %w", args[0], err)
 	}
 	t1 := time.Now()
 	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {
@@ -125,7 +135,7 @@ func runEncode(cmd *cobra.Command, args []string) error {
 
 // writeSkipReport prints the functions left out, one per line, then a
 // count per reason.
-func writeSkipReport(w io.Writer, rep *encode.FuncReport) {
+func writeSkipReport(w io.Writer, rep *funcvar.Report) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	counts := map[string]int{}

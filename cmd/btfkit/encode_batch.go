@@ -25,6 +25,7 @@ import (
 	"github.com/btfkit/btfkit/btf/distill"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/kmod"
 )
 
 var encodeModOpts struct {
@@ -111,7 +112,7 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 		return writeOutput(encodeOpts.out, spec.Marshal(nil))
 	}
 
-	var mods []encode.Module
+	var mods []kmod.Module
 	if encodeModOpts.inPlace {
 		// In place: the files named, nothing found by searching.
 		for _, a := range args {
@@ -120,13 +121,13 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 			} else if st.IsDir() {
 				return fmt.Errorf("%s: --in-place takes files, not directories", a)
 			}
-			if encode.IsModuleFile(a) && !strings.HasSuffix(a, ".ko") {
+			if kmod.IsCompressed(a) {
 				return fmt.Errorf("%s: --in-place cannot write into a compressed module", a)
 			}
-			mods = append(mods, encode.Module{Path: a, Name: encode.ModuleName(a)})
+			mods = append(mods, kmod.Module{Path: a, Name: kmod.Name(a)})
 		}
 	} else {
-		if mods, err = encode.FindModules(args); err != nil {
+		if mods, err = kmod.Find(args); err != nil {
 			return err
 		}
 		if err := os.MkdirAll(encodeModOpts.outDir, 0o755); err != nil {

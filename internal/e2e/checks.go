@@ -127,7 +127,25 @@ type progLoadAttr struct {
 	kernVersion uint32
 	progFlags   uint32
 	progName    [16]byte
-	_           [64]byte // the rest of the union, zero
+	// The fields after the name, up to the CO-RE relocations (FindType).
+	progIfindex        uint32
+	expectedAttachType uint32
+	progBTFFd          uint32
+	funcInfoRecSize    uint32
+	funcInfo           uint64
+	funcInfoCnt        uint32
+	lineInfoRecSize    uint32
+	lineInfo           uint64
+	lineInfoCnt        uint32
+	attachBTFID        uint32
+	attachProgFd       uint32
+	coreReloCnt        uint32
+	fdArray            uint64
+	coreRelos          uint64
+	coreReloRecSize    uint32
+	logTrueSize        uint32
+	progTokenFd        int32
+	_                  uint32
 }
 
 func bpf(cmd int, attr unsafe.Pointer, size uintptr) (uintptr, error) {

@@ -1,8 +1,16 @@
-// Command e2etool is scripts/kernel-e2e's host-side helper for the negative
-// control:
+// Command e2etool is scripts/kernel-e2e's host-side helper, for the
+// negative control:
 //
 //	e2etool corrupt IN.btf OUT.btf         corrupt one FUNC_PROTO (see e2e.CorruptFuncProto)
 //	e2etool patch-section ELF NAME DATA    overwrite section NAME of ELF in place with DATA (same size)
+//
+// and for the module checks (modules.go):
+//
+//	e2etool corrupt-name IN.btf OUT.btf              corrupt one name offset (see e2e.CorruptName)
+//	e2etool relocate SPLIT DIST_BASE VMLINUX OUT     the BTF the kernel holds for a module with a distilled base
+//	e2etool distill SPLIT VMLINUX OUT_SPLIT OUT_BASE what distilled_base writes as .BTF and .BTF.base
+//	e2etool module-types VMLINUX FILE...             per module BTF, a type only it defines, and its ID
+//	e2etool func-causes KO DIFF REASONS              the causes of FUNC differences with pahole 1.24
 package main
 
 import (
@@ -23,7 +31,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA")
+		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA | corrupt-name IN OUT | relocate SPLIT DIST_BASE VMLINUX OUT | distill SPLIT VMLINUX OUT_SPLIT OUT_BASE | module-types VMLINUX FILE... | func-causes KO DIFF REASONS")
 	}
 	switch {
 	case args[0] == "corrupt" && len(args) == 3:
@@ -42,6 +50,16 @@ func run(args []string) error {
 		return nil
 	case args[0] == "patch-section" && len(args) == 4:
 		return patchSection(args[1], args[2], args[3])
+	case args[0] == "corrupt-name" && len(args) == 3:
+		return corruptName(args[1], args[2])
+	case args[0] == "relocate" && len(args) == 5:
+		return relocate(args[1], args[2], args[3], args[4])
+	case args[0] == "distill" && len(args) == 5:
+		return distillCmd(args[1], args[2], args[3], args[4])
+	case args[0] == "module-types" && len(args) >= 3:
+		return moduleTypes(args[1], args[2:])
+	case args[0] == "func-causes" && len(args) == 4:
+		return funcCauses(args[1], args[2], args[3])
 	}
 	return fmt.Errorf("bad arguments %q", args)
 }

@@ -2,13 +2,16 @@
 
 // Command guest is the /init of scripts/kernel-e2e's initramfs: a static
 // binary (CGO_ENABLED=0) for a tiny kernel that cannot run scripts. It
-// mounts proc and sysfs, runs the e2e checks against /expected.btf, prints
-// one "CHECK name: PASS|FAIL detail" line per check and a final
+// mounts proc and sysfs, runs the e2e checks against /expected.btf, then
+// loads the modules /modules/manifest names and checks their BTF (when the
+// initramfs has one), prints one "CHECK name: PASS|FAIL detail" line per
+// check and a final
 // "E2E RESULT: ..." line on the console, then restarts the machine (qemu
 // -no-reboot turns that into an exit).
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -42,6 +45,7 @@ func main() {
 	for _, r := range results {
 		fmt.Println(r)
 	}
+	results = append(results, runModules("/modules/manifest")...)
 	summary := e2e.Summary(results)
 	if strings.Contains(summary, "FAIL") {
 		printKernelLog()
@@ -54,15 +58,39 @@ func main() {
 	os.Exit(1)
 }
 
+// runModules loads the modules the manifest at path names, in its order,
+// and checks each (e2e.RunModule). No manifest, no module checks.
+func runModules(path string) []e2e.Result {
+	text, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	var mods []e2e.Module
+	if err == nil {
+		mods, err = e2e.ParseManifest(string(text))
+	}
+	if err != nil {
+		return []e2e.Result{{Name: "modules", Detail: err.Error()}}
+	}
+	var results []e2e.Result
+	for _, m := range mods {
+		fmt.Printf("e2e: module %s: %s %s\n", m.Name, m.Op, m.File)
+		for _, r := range e2e.RunModule(m) {
+			fmt.Println(r)
+			results = append(results, r)
+		}
+	}
+	return results
+}
+
 // printKernelLog prints the kernel log lines that mention BTF.
 func printKernelLog() {
-	buf := make([]byte, 1<<20)
-	n, err := unix.Klogctl(unix.SYSLOG_ACTION_READ_ALL, buf)
+	klog, err := e2e.KernelLog()
 	if err != nil {
-		fmt.Printf("e2e: syslog: %v\n", err)
+		fmt.Printf("e2e: %v\n", err)
 		return
 	}
-	for _, l := range strings.Split(string(buf[:n]), "\n") {
+	for _, l := range strings.Split(klog, "\n") {
 		if strings.Contains(strings.ToLower(l), "btf") {
 			fmt.Printf("e2e: kernel log: %s\n", l)
 		}
