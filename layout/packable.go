@@ -21,43 +21,34 @@ func (u *unit) packable(c *class) bool {
 // printPackable is pahole's print_packable_info: the struct's name, its
 // size, its reorganized size and the bytes saved, separated by the -t
 // separator (a tab by default). An anonymous struct (listed with
-// AnonInclude) goes by the name of the first typedef of it.
+// AnonInclude) goes by the name of the first typedef of it, or else by
+// where it is declared.
 func (l *Listing) printPackable(u *unit, b *buf, id btf.TypeID) {
 	c := u.class(id)
 	r := c.reorganized
 	if r == nil {
 		return
 	}
-	sep := l.opts.Separator
-	if sep == 0 {
-		sep = '\t'
-	}
+	sep := l.opts.separator()
 	name := c.name
 	if name == "" {
-		name = firstTypedefName(u, id)
+		name = u.firstTypedefName(id)
 	}
-	if name == "" {
-		// pahole prints the declaration's file and line, "FILE(LINE)";
-		// BTF has neither (pahole prints "(null)(0)"), and the DWARF
-		// facts do not carry them, so DWARF input prints the same.
-		name = "(null)(0)"
+	if name != "" {
+		b.str(name)
+	} else {
+		// Where it is declared: "FILE(LINE)", from DWARF facts made
+		// with encode.Options.DeclInfo; BTF has neither, and pahole
+		// prints NULL and 0 as "(null)(0)".
+		d := u.facts.Decl(id)
+		b.str(cname(d.File, d.File != ""))
+		b.byte('(')
+		b.uint(uint64(d.Line))
+		b.byte(')')
 	}
-	b.str(name)
 	for _, n := range []uint64{uint64(c.size), uint64(r.size), uint64(c.size - r.size)} {
 		b.byte(sep)
 		b.uint(n)
 	}
 	b.byte('\n')
-}
-
-// firstTypedefName is the name of the first typedef of the type, as
-// pahole's cu__find_first_typedef_of_type finds it; "" when none.
-func firstTypedefName(u *unit, id btf.TypeID) string {
-	for tid := btf.TypeID(1); tid < u.spec.NextID(); tid++ {
-		t := u.spec.Type(tid)
-		if t.Kind() == btf.KindTypedef && t.Ref() == id {
-			return t.Name()
-		}
-	}
-	return ""
 }

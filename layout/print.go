@@ -35,6 +35,8 @@ type conf struct {
 	suppressPacked           bool // --suppress_packed
 	suppressForcePaddings    bool // --suppress_force_paddings
 	classesAsStructs         bool // --classes_as_structs
+
+	showOnlyDataMembers bool // -M, and --show_private_classes
 }
 
 // Spacing pahole uses when the caller sets none.
@@ -687,6 +689,9 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	nested := u.facts.NestedIn(cl.id)
 	ni := 0
 	printNested := func(upto int) {
+		if c.showOnlyDataMembers {
+			return
+		}
 		for ; ni < len(nested) && nested[ni].After <= upto; ni++ {
 			u.printTag(b, nested[ni].ID, c)
 			b.str("\n\n")

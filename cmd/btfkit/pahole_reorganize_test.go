@@ -35,6 +35,7 @@ func TestPaholeReorganize(t *testing.T) {
 		{"-S", obj},
 		{"-P", obj},
 		{"--packable", "-c", "32", obj},
+		{"-a", "-P", obj}, // anonymous structs: a typedef's name, or FILE(LINE)
 	} {
 		runBoth(t, false, args...)
 	}

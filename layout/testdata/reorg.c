@@ -154,6 +154,20 @@ union reorg_union {
 
 typedef struct holes holes_t;
 
+/* Anonymous structs -P lists with -a: by their typedef's name, or by
+ * where they are declared. */
+typedef struct {
+	char a;
+	long b;
+	char c;
+} reorg_anon_t;
+
+struct {
+	char a;
+	long b;
+	char c;
+} v_reorg_anon;
+
 struct holes v_holes;
 struct tail v_tail;
 struct tail_unaligned v_tail_unaligned;
@@ -169,3 +183,4 @@ struct many v_many;
 struct with_enum v_with_enum;
 union reorg_union v_union;
 holes_t v_holes_t;
+reorg_anon_t v_reorg_anon_t;
