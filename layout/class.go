@@ -303,6 +303,8 @@ type class struct {
 	hasFlex         bool
 	embFlexSearched bool
 	hasEmbFlex      bool
+
+	reorganized *class // --packable's reorganized copy (pahole's class->priv)
 }
 
 // class returns the class for a struct, union or FWD, building it on first

@@ -66,6 +66,15 @@
 // A type's text is written out while it is printed (flush.go): with -p or
 // -w, pahole prints gigabytes for one struct of a kernel.
 //
+// reorganize.go is pahole's --reorganize (class__reorganize), which
+// reorganized.go prints for -R and packable.go lists for -P. Debian's
+// pahole 1.24 and 1.31 print the same for -R and -P on structs under
+// 64 KiB; 1.24 crashes on -S after the first move, so -S is tested
+// against committed 1.31 output. Where 1.31's result is broken, btfkit
+// differs (Options.Reorganize says how): structs pahole makes larger,
+// and structs of 64 KiB or more, whose offsets pahole wraps (1.31 never
+// finishes -R of pglist_data, nor -P on a kernel that has it).
+//
 // This package must not know how BTF or DWARF is read or written, nor
 // command lines (cmd/btfkit maps pahole's flags onto Options).
 package layout

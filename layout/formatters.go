@@ -104,7 +104,7 @@ func typeSize(t btf.Type) uint32 {
 // struct {...} name;"), and one without a typedef only with
 // NestedAnonInclude.
 func (l *Listing) formatLayout(u *unit, b *buf, id btf.TypeID) {
-	c := l.printConf() // print_options.go
+	c := l.topConf()
 	t := u.spec.Type(id)
 	if t.Name() == "" {
 		td := u.firstTypedef(id)

@@ -123,6 +123,10 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 		if t.NameOff() != 0 && l.add(u, id, t) {
 			continue
 		}
+		if l.opts.Packable {
+			l.printPackable(u, b, id)
+			continue
+		}
 		if sorted {
 			continue
 		}
@@ -183,10 +187,15 @@ func (l *Listing) printNamed(u *unit, b *buf) bool {
 			l.pending = rest
 			return false
 		}
-		if t := u.spec.Type(id); isStruct(t) {
+		t := u.spec.Type(id)
+		if isStruct(t) {
 			u.class(id).findHoles()
 		}
 		switch {
+		case l.opts.Reorganize:
+			if isStruct(t) {
+				l.printReorganized(u, b, id)
+			}
 		case l.opts.FindContainers:
 			l.printContainers(u, b, id)
 		case l.opts.FindPointers:

@@ -885,7 +885,7 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 	b.str("/* size: ")
 	b.int(int64(int32(cl.size)))
 	b.str(", cachelines: ")
-	sz := u.size(cl.id)
+	sz := cl.tagSize()
 	b.int(int64((sz + uint64(u.cacheline) - 1) / uint64(u.cacheline)))
 	b.str(", members: ")
 	b.uint(uint64(uint16(len(cl.members))))

@@ -5,9 +5,9 @@ package layout
 // --flat_arrays) and those its loader applies before printing
 // (--fixup_silly_bitfields, -w).
 
-// printConf is the conf a type printed on its own starts with: pahole's
-// global conf_fprintf as its command line sets it.
-func (l *Listing) printConf() conf {
+// topConf is pahole's global conf_fprintf as its command line sets it:
+// how a type printed on its own is laid out.
+func (l *Listing) topConf() conf {
 	o := &l.opts
 	return conf{
 		emitStats:                true,
