@@ -13,14 +13,18 @@ type Facts struct {
 	nestedIn    map[btf.TypeID][]Nested
 	entries     map[uint64]btf.TypeID
 	decl        map[btf.TypeID]Decl
+	class       map[btf.TypeID]bool // class.go
+	language    uint16              // class.go
 }
 
 // Decl is where a type is declared: DW_AT_decl_file as a path (the line
 // program's name joined with its directory, as elfutils names it) and
-// DW_AT_decl_line. File is "" when the entry has none.
+// DW_AT_decl_line, and the offset of its entry in .debug_info (pahole -I
+// prints it). File is "" when the entry has none.
 type Decl struct {
-	File string
-	Line uint32
+	File   string
+	Line   uint32
+	Offset uint64
 }
 
 // Nested is a type defined in the body of a struct or union (clang does
