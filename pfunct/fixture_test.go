@@ -31,7 +31,7 @@ import (
 
 var (
 	update     = flag.Bool("update", false, "write testdata/pfunct-1.31/*.txt from -pfunct131's output where it differs from pfunct's on PATH")
-	pfunct131  = flag.String("pfunct131", "/work/pahole-1.31/pfunct", "upstream pahole 1.31's pfunct, for -update")
+	pfunct131  = flag.String("pfunct131", "", "upstream pahole 1.31's pfunct, for -update")
 	goldenDir  = filepath.Join("testdata", "pfunct-1.31")
 	fixtureSrc = []string{"funcs1.c", "funcs2.c"}
 )
@@ -152,6 +152,9 @@ func TestFixtures(t *testing.T) {
 			dwarfObj, btfObj := fixtureObject(t, v)
 			goldenPath := filepath.Join(goldenDir, v.Name()+".txt")
 			if *update {
+				if *pfunct131 == "" {
+					t.Fatal("-update needs -pfunct131=PATH (scripts/pfunct-testdata passes it)")
+				}
 				writeGolden(t, goldenPath, dwarfObj, btfObj)
 				return
 			}
@@ -194,6 +197,22 @@ func compilers(t *testing.T) string {
 	return strings.TrimSuffix(b.String(), "; ")
 }
 
+// testdataMark stands for this package's testdata directory in the
+// committed outputs: pfunct prints the fixtures' source paths, which are
+// absolute (the objects are compiled from testdataDir), and a clone may be
+// anywhere.
+const testdataMark = "@TESTDATA@"
+
+// testdataDir is the absolute path of this package's testdata directory.
+func testdataDir(t *testing.T) string {
+	t.Helper()
+	d, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // The committed output file: a line "# made with: COMPILERS", then for
 // each case whose 1.31 output differs from 1.24's a line "@@ LEN CODE
 // CASE" and LEN bytes of output.
@@ -212,6 +231,7 @@ func writeGolden(t *testing.T, path, dwarfObj, btfObj string) {
 		if old == want {
 			continue
 		}
+		want.out = strings.ReplaceAll(want.out, testdataDir(t), testdataMark)
 		fmt.Fprintf(&b, "@@ %d %d %s\n%s", len(want.out), want.code, c.name(), want.out)
 		n++
 	}
@@ -250,7 +270,7 @@ func readGolden(t *testing.T, path string) map[string]result {
 		if len(f) == 4 {
 			name = f[3]
 		}
-		m[name] = result{string(body[:n]), code}
+		m[name] = result{strings.ReplaceAll(string(body[:n]), testdataMark, testdataDir(t)), code}
 		rest = body[n:]
 	}
 	return m
