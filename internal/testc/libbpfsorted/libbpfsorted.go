@@ -25,13 +25,16 @@ const (
 	MinMinor = 7
 )
 
-var (
-	once    sync.Once
-	binary  string
-	bErr    error
-	bOut    []byte
+// built is a harness built for one test: its path and the libbpf version
+// it linked.
+type built struct {
+	path    string
 	version [2]int
-)
+}
+
+// harnesses maps each test (testing.TB) that asked to its built harness,
+// which lives in the test's TempDir and goes with it.
+var harnesses sync.Map
 
 // Dir is the libbpf directory the harness links: $BTFKIT_LIBBPF when set,
 // else DefaultDir.
@@ -42,52 +45,56 @@ func Dir() string {
 	return DefaultDir
 }
 
-// Harness compiles the harness once per test binary and returns its path.
-// Without a libbpf in Dir the test skips visibly, or fails under CI=true
-// (testenv.SkipOrFail), where scripts/install-test-deps builds it. A
-// libbpf older than 1.7 fails the test: it could not say anything.
+// Harness compiles the harness once per test (into its TempDir) and
+// returns its path. Without a libbpf in Dir the test skips visibly, or
+// fails under CI=true (testenv.SkipOrFail), where
+// scripts/install-test-deps builds it. A libbpf older than 1.7 fails the
+// test: it could not say anything.
 func Harness(t testing.TB) string {
 	t.Helper()
+	return harness(t).path
+}
+
+func harness(t testing.TB) built {
+	t.Helper()
+	if b, ok := harnesses.Load(t); ok {
+		return b.(built)
+	}
 	dir := Dir()
 	for _, f := range []string{"libbpf.a", "include/bpf/btf.h"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			testenv.SkipOrFail(t, "no static libbpf 1.7+ to ask whether it finds the BTF sorted (%v): scripts/libbpf-static builds one into %s, or set BTFKIT_LIBBPF", err, DefaultDir)
 		}
 	}
-	once.Do(func() {
-		tmp, err := os.MkdirTemp("", "btfkit-libbpfsorted-")
-		if err != nil {
-			bErr = err
-			return
-		}
-		_, file, _, _ := runtime.Caller(0)
-		binary = filepath.Join(tmp, "harness")
-		cmd := exec.Command("gcc", "-O2", "-Wall", "-I", filepath.Join(dir, "include"),
-			"-o", binary, filepath.Join(filepath.Dir(file), "c", "harness.c"),
-			"-Wl,--wrap=strcmp", filepath.Join(dir, "libbpf.a"), "-lelf", "-lz")
-		if bOut, bErr = cmd.CombinedOutput(); bErr != nil {
-			return
-		}
-		var out []byte
-		if out, bErr = exec.Command(binary, "-V").Output(); bErr == nil {
-			_, bErr = fmt.Sscan(string(out), &version[0], &version[1])
-		}
-	})
-	if bErr != nil {
-		t.Fatalf("cannot build the libbpf harness against %s: %v\n%s", dir, bErr, bOut)
+	_, file, _, _ := runtime.Caller(0)
+	b := built{path: filepath.Join(t.TempDir(), "harness")}
+	cmd := exec.Command("gcc", "-O2", "-Wall", "-I", filepath.Join(dir, "include"),
+		"-o", b.path, filepath.Join(filepath.Dir(file), "c", "harness.c"),
+		"-Wl,--wrap=strcmp", filepath.Join(dir, "libbpf.a"), "-lelf", "-lz")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cannot build the libbpf harness against %s: %v\n%s", dir, err, out)
 	}
-	if version[0] < MinMajor || version[0] == MinMajor && version[1] < MinMinor {
-		t.Fatalf("%s holds libbpf %d.%d; sorted-BTF detection needs %d.%d or newer", dir, version[0], version[1], MinMajor, MinMinor)
+	out, err := exec.Command(b.path, "-V").Output()
+	if err == nil {
+		_, err = fmt.Sscan(string(out), &b.version[0], &b.version[1])
 	}
-	return binary
+	if err != nil {
+		t.Fatalf("libbpf harness -V: %v", err)
+	}
+	if b.version[0] < MinMajor || b.version[0] == MinMajor && b.version[1] < MinMinor {
+		t.Fatalf("%s holds libbpf %d.%d; sorted-BTF detection needs %d.%d or newer", dir, b.version[0], b.version[1], MinMajor, MinMinor)
+	}
+	harnesses.Store(t, b)
+	t.Cleanup(func() { harnesses.Delete(t) })
+	return b
 }
 
 // Version is the libbpf version the harness linked, as libbpf reports it
 // (libbpf_major_version, libbpf_minor_version).
 func Version(t testing.TB) (major, minor int) {
 	t.Helper()
-	Harness(t)
-	return version[0], version[1]
+	b := harness(t)
+	return b.version[0], b.version[1]
 }
 
 // Query says what to ask libbpf.
