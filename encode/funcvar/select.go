@@ -158,7 +158,7 @@ func (s *Selection) Finish(out *btf.Spec, intern func(string) uint32, rep *Repor
 			syms = elf.findFunc(name)
 		}
 		if syms == nil {
-			if fn.hasAddr && (fn.addr != 0 || elf.relocatable) {
+			if fn.fromBTF || fn.hasAddr && (fn.addr != 0 || elf.relocatable) {
 				noSym[name] = true
 			}
 			continue
@@ -224,6 +224,9 @@ func (s *Selection) Finish(out *btf.Spec, intern func(string) uint32, rep *Repor
 		}
 		if s.skipOptimized(canon) {
 			reason = ReasonOptimized
+		}
+		if st.fromBTF && clonesOnly(st.symbols) {
+			reason = ReasonClonesOnly
 		}
 		if st.symbols.ambiguous {
 			reason = ReasonAmbiguous
