@@ -69,6 +69,7 @@ type paholeConfig struct {
 	features    encode.Features
 	langExclude []uint16
 	file        string
+	from        []string // -F with -J: the formats to encode from, in order (pahole_frombtf.go)
 
 	version, numericVersion, supported, help bool
 
@@ -170,7 +171,7 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.StringArrayVar(strictStrs, "btf_features_strict", nil, "Like --btf_features, but unrecognized features will trigger an error.")
 	fs.BoolVar(&c.supported, "supported_btf_features", false, "Show list of btf_features supported by pahole and exit.")
 	fs.StringArrayVar(langStrs, "lang_exclude", nil, "Don't consider compilation units written in these languages")
-	fs.StringArrayVarP(formats, "format_path", "F", nil, "List of debugging formats to try (btfkit pahole: dwarf)")
+	fs.StringArrayVarP(formats, "format_path", "F", nil, "List of debugging formats to try; with -J: dwarf, or btf to merge the .BTF archive of objects compiled with BTF (gcc -gbtf); see below")
 	for _, f := range paholeFeatureFlags {
 		m := adds
 		if f.skip {
@@ -228,20 +229,8 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	if c.jobs < 0 {
 		return nil, fs, paholeUsageError("invalid number of jobs %d", c.jobs)
 	}
-	for _, list := range formats {
-		ok := false
-		for _, f := range strings.Split(list, ",") {
-			switch strings.TrimSpace(f) {
-			case "dwarf":
-				ok = true
-			case "btf", "ctf", "":
-			default:
-				return nil, fs, &paholeError{1, fmt.Sprintf("pahole: unknown format %q in -F %s", f, list)}
-			}
-		}
-		if !ok {
-			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: -F %s: btfkit pahole encodes BTF from DWARF only (-F dwarf)", list)}
-		}
+	if err := paholeEncodeFormats(c, formats); err != nil { // pahole_frombtf.go
+		return nil, fs, err
 	}
 
 	// Features: pahole's legacy set, or the union of every --btf_features
@@ -439,6 +428,7 @@ func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
 			fmt.Fprintf(w, "%-29s%s\n", left, f.Usage)
 		}
 	})
+	fmt.Fprint(w, paholeFromBTFHelp)
 	fmt.Fprintf(w, "\nMandatory or optional arguments to long options are also mandatory or optional\nfor any corresponding short options.\n")
 }
 
@@ -472,7 +462,8 @@ func paholeEncode(c *paholeConfig) error {
 	// Split BTF against the base, as pahole makes for modules, by the
 	// library call `btfkit encode --base` makes (encode/split.go): the
 	// module's types deduplicated once onto the base, VARs never merged.
-	spec, err := encode.EncodeSplit(c.file, base, paholeEncodeOptions(c))
+	// With -F btf, the file's .BTF archive instead (pahole_frombtf.go).
+	spec, err := paholeEncodeSpec(c, base)
 	if err != nil {
 		return err
 	}
