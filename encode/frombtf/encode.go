@@ -90,6 +90,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		return nil, err
 	}
 	firsts := dedup.FirstIDs(nil, members)
+	fixEnumForwards(merged)
 	members = nil
 	t = st.lap(t, &st.Merge)
 

@@ -1,6 +1,8 @@
 package frombtf
 
 import (
+	"strings"
+
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
 )
@@ -31,7 +33,7 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 		case btf.KindArray:
 			arrays = true
 		case btf.KindFloat:
-			reshape = reshape || !f.Has(encode.FeatFloat)
+			reshape = reshape || !f.Has(encode.FeatFloat) || isComplex(m.String(name))
 		case btf.KindEnum64:
 			reshape = reshape || !f.Has(encode.FeatEnum64)
 		case btf.KindTypeTag:
@@ -63,6 +65,13 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 				m.SetRaw(id, name, info, st, ext...)
 			}
 		}
+		if inner := flattenArrays(m); inner != nil {
+			for id, drop := range inner {
+				if drop {
+					alias = setAlias(alias, m, id, noType)
+				}
+			}
+		}
 	}
 	if alias == nil && !reshape {
 		return m
@@ -73,7 +82,7 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 	return rebuild(m, alias, func(id btf.TypeID, name, info, st uint32, ext []uint32) (uint32, uint32, uint32, []uint32) {
 		switch btf.KindOf(info) {
 		case btf.KindFloat:
-			if !f.Has(encode.FeatFloat) {
+			if !f.Has(encode.FeatFloat) || isComplex(m.String(name)) {
 				return name, btf.Info(btf.KindInt, 0, false), st, append(ext[:0], st*8)
 			}
 		case btf.KindEnum64:
@@ -100,4 +109,100 @@ func setAlias(alias []btf.TypeID, m *btf.Spec, id, to btf.TypeID) []btf.TypeID {
 	}
 	alias[id-m.FirstID()] = to
 	return alias
+}
+
+// isComplex reports whether a FLOAT's name is a complex type's, which
+// the DWARF route writes as an INT of its size (pahole has no BTF kind
+// for it); gcc's BTF calls it a FLOAT.
+func isComplex(name string) bool {
+	return strings.HasPrefix(name, "complex ") || strings.HasPrefix(name, "_Complex")
+}
+
+// flattenArrays turns each array of arrays into one array of the
+// innermost element type whose length is the product of the lengths, as
+// the DWARF route writes a C multi-dimensional array (one DWARF array
+// type with a subrange per dimension); gcc's BTF nests one ARRAY per
+// dimension. It returns the inner arrays that nothing refers to any more
+// (to drop), or nil when there was no array of arrays.
+func flattenArrays(m *btf.Spec) map[btf.TypeID]bool {
+	first, next := m.FirstID(), m.NextID()
+	isArray := func(id uint32) bool {
+		if id < uint32(first) || id >= uint32(next) {
+			return false
+		}
+		_, info, _, _ := m.RawType(btf.TypeID(id))
+		return btf.KindOf(info) == btf.KindArray
+	}
+	type flat struct{ elem, nelems uint32 }
+	var flats map[btf.TypeID]flat
+	var inner map[btf.TypeID]bool
+	for id := first; id < next; id++ {
+		_, info, _, ext := m.RawType(id)
+		if btf.KindOf(info) != btf.KindArray || !isArray(ext[0]) {
+			continue
+		}
+		elem, n := ext[0], uint64(ext[2])
+		for hops := 0; isArray(elem) && hops < 64; hops++ {
+			_, _, _, e := m.RawType(btf.TypeID(elem))
+			if inner == nil {
+				inner = map[btf.TypeID]bool{}
+				flats = map[btf.TypeID]flat{}
+			}
+			inner[btf.TypeID(elem)] = true
+			n *= uint64(e[2])
+			elem = e[0]
+		}
+		if n > 1<<32-1 {
+			n = 1<<32 - 1
+		}
+		flats[id] = flat{elem, uint32(n)}
+	}
+	if flats == nil {
+		return nil
+	}
+	for id, fl := range flats {
+		name, info, st, ext := m.RawType(id)
+		ext[0], ext[2] = fl.elem, fl.nelems
+		m.SetRaw(id, name, info, st, ext...)
+	}
+	// An inner array something else still refers to stays.
+	for id := first; id < next; id++ {
+		_, info, st, ext := m.RawType(id)
+		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
+			if inner[btf.TypeID(*p)] {
+				inner[btf.TypeID(*p)] = false
+			}
+		})
+	}
+	return inner
+}
+
+// fixEnumForwards turns each FWD of merged that names an enum (an ENUM
+// or ENUM64 of that name exists, and no struct or union) into the
+// forward-declared ENUM the DWARF route writes for "enum foo;": gcc 12
+// writes a FWD of a struct for it.
+func fixEnumForwards(merged *btf.Spec) {
+	const isEnum, isStruct = 1, 2
+	names := map[uint32]uint8{}
+	hasFwd := false
+	for id := merged.FirstID(); id < merged.NextID(); id++ {
+		name, info, _, _ := merged.RawType(id)
+		switch btf.KindOf(info) {
+		case btf.KindEnum, btf.KindEnum64:
+			names[name] |= isEnum
+		case btf.KindStruct, btf.KindUnion:
+			names[name] |= isStruct
+		case btf.KindFwd:
+			hasFwd = true
+		}
+	}
+	if !hasFwd {
+		return
+	}
+	for id := merged.FirstID(); id < merged.NextID(); id++ {
+		name, info, _, _ := merged.RawType(id)
+		if btf.KindOf(info) == btf.KindFwd && !btf.KindFlagOf(info) && names[name] == isEnum {
+			merged.SetRaw(id, name, btf.Info(btf.KindEnum, 0, false), 4)
+		}
+	}
 }
