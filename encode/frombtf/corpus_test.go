@@ -5,13 +5,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/routediff"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
 	"github.com/btfkit/btfkit/internal/testenv"
@@ -112,10 +113,13 @@ func TestCorpusArchive(t *testing.T) {
 		if spec.NumTypes() > lib.NumTypes() {
 			t.Errorf("ours %d types > libbpf's %d", spec.NumTypes(), lib.NumTypes())
 		}
-		// Kind by kind, the types both keep: the same number, but for
-		// the functions and variables this route decides again.
-		r := diff.Compare(spec, lib, diff.Options{ExcludeKinds: []btf.Kind{btf.KindFunc, btf.KindFuncProto, btf.KindVar, btf.KindDatasec}})
-		for k := btf.Kind(1); k <= btf.MaxKind; k++ {
+		// Kind by kind, the same number of the types no rule of this
+		// route changes (it decides functions and variables again,
+		// flattens arrays, writes complex floats as INT, adds kfunc
+		// DECL_TAGs).
+		r := diff.Compare(spec, lib, diff.Options{})
+		for _, k := range []btf.Kind{btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64, btf.KindTypedef,
+			btf.KindPtr, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindFwd} {
 			if r.CountsA[k] != r.CountsB[k] {
 				t.Errorf("%v: ours %d, libbpf %d", k, r.CountsA[k], r.CountsB[k])
 			}
@@ -124,70 +128,58 @@ func TestCorpusArchive(t *testing.T) {
 }
 
 // TestCorpusAgainstDWARF: the same linked object through the DWARF route
-// (package encode) and this one. Every difference outside FUNC,
-// FUNC_PROTO, VAR and DATASEC is one of gcc 12's known losses, an ENUM
-// whose DWARF has a negative value or does not fit 32 bits; the
-// functions and variables differ by known causes only (see doc.go).
+// (package encode) and this one. Every difference btfkit diff finds is
+// one of a known cause (internal/routediff), checked against the two
+// BTFs, the object's DWARF and both routes' reports; the corpus has
+// examples of gcc 12's enum losses, of a type defined in a function body
+// and of an enum declared but never defined.
 func TestCorpusAgainstDWARF(t *testing.T) {
 	file := corpusArchive(t)
-	fromBTF, err := EncodeFile(file, Options{Features: encode.DefaultFeatures, Jobs: 2})
+	var repB, repD funcvar.Report
+	fromBTF, err := EncodeFile(file, Options{Features: encode.DefaultFeatures, Jobs: 2, Report: &repB})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromDWARF, err := encode.EncodeFile(file, encode.Options{Features: encode.DefaultFeatures, Jobs: 2})
+	fromDWARF, err := encode.EncodeFile(file, encode.Options{Features: encode.DefaultFeatures, Jobs: 2, Report: &repD})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := diff.Compare(fromDWARF, fromBTF, diff.Options{ExcludeKinds: []btf.Kind{btf.KindFunc, btf.KindFuncProto, btf.KindVar, btf.KindDatasec}})
-	lossy := gcc12LossyEnums(fromDWARF)
-	lossy[countLine] = len(lossy) > 0
-	for _, d := range r.Diffs {
-		if name, ok := enumOfDiff(d); ok && lossy[name] {
-			continue
-		}
-		t.Errorf("DWARF route vs BTF route: %s", d)
+	in := routediff.Inputs{DWARF: fromDWARF, Archive: fromBTF,
+		DWARFReport: reasons(repD), ArchiveReport: reasons(repB)}
+	if in.Local, err = routediff.LocalTypes(file); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("%d difference lines outside functions and variables, all gcc 12 enum losses (%d such enums)", len(r.Diffs), len(lossy))
+	if in.MultiDefined, err = routediff.MultiDefined(file); err != nil {
+		t.Fatal(err)
+	}
+	funcKinds := []btf.Kind{btf.KindFunc, btf.KindFuncProto, btf.KindVar, btf.KindDatasec}
+	types := diff.Compare(fromDWARF, fromBTF, diff.Options{ExcludeKinds: funcKinds})
+	funcs := diff.Compare(fromDWARF, fromBTF, diff.Options{Kinds: []btf.Kind{btf.KindFunc, btf.KindVar, btf.KindDatasec}})
+	for _, g := range []struct {
+		name string
+		r    *diff.Result
+	}{{"types", types}, {"functions and variables", funcs}} {
+		res := routediff.Classify(g.r.Diffs, in)
+		for _, u := range res.Unexplained {
+			t.Errorf("%s: no known cause: %s", g.name, u)
+		}
+		t.Logf("%s: %d difference lines: %v", g.name, len(g.r.Diffs), res.Summary())
+	}
+	// The corpus shows each gcc 12 loss at least once, so that the
+	// classification is exercised.
+	res := routediff.Classify(types.Diffs, in)
+	for _, c := range []string{routediff.CauseEnum, routediff.CauseLocal, routediff.CauseEnumFwd} {
+		if len(res.Causes[c]) == 0 {
+			t.Errorf("no difference of cause %q: the corpus has an example of it", c)
+		}
+	}
 }
 
-// gcc12LossyEnums names the enums whose gcc 12 BTF cannot be right: a
-// negative value (gcc 12 sets no signedness flag) or an 8-byte enum
-// (gcc 12 writes no ENUM64 and drops the values above 32 bits).
-func gcc12LossyEnums(s *btf.Spec) map[string]bool {
-	out := map[string]bool{}
-	for id := s.FirstID(); id < s.NextID(); id++ {
-		t := s.Type(id)
-		switch t.Kind() {
-		case btf.KindEnum64:
-			out[t.Name()] = true
-		case btf.KindEnum:
-			if t.KindFlag() {
-				out[t.Name()] = true
-			}
-		}
+// reasons maps each function a report leaves out to its reason.
+func reasons(r funcvar.Report) map[string]string {
+	m := map[string]string{}
+	for _, s := range r.Skipped {
+		m[s.Name] = s.Reason
 	}
-	return out
-}
-
-// countLine is what enumOfDiff returns for a count line of ENUM or
-// ENUM64, which gcc 12's 8-byte enums change.
-const countLine = "# count"
-
-// enumOfDiff returns the enum a diff line is about.
-func enumOfDiff(line string) (string, bool) {
-	f := strings.Fields(line)
-	if len(f) < 3 {
-		return "", false
-	}
-	switch f[0] {
-	case "-", "+", "~":
-		if f[1] == "ENUM" || f[1] == "ENUM64" {
-			return strings.TrimSuffix(f[2], ":"), true
-		}
-	case "#":
-		if f[1] == "count" && (f[2] == "ENUM:" || f[2] == "ENUM64:") {
-			return countLine, true
-		}
-	}
-	return "", false
+	return m
 }

@@ -16,7 +16,10 @@ import (
 // one here, where the rules of the DWARF route decide again, against the
 // same ELF symbol table:
 //
-//   - a FUNC is a candidate like a DWARF subprogram (AddFunc): it needs an
+//   - a FUNC is a candidate like a DWARF subprogram (AddFunc): its
+//     parameters must have names (gcc writes a FUNC without them for each
+//     function a unit only declares; the DWARF route never takes a
+//     declaration, nor a definition with unnamed parameters), it needs an
 //     ELF function symbol of its name, its prototypes must agree between
 //     members (consistent_func), its symbols must be at one address, and
 //     kfuncs get their DECL_TAGs from .BTF_ids. BTF carries no parameter
@@ -103,10 +106,21 @@ func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
 		return
 	}
 	c := merged{candidate: candidate{name: name, ret: ret, fromBTF: true, allParams: true}}
-	if i, ok := s.elf.funcByName[name]; ok {
-		c.symbolsIndex = i
-	} else {
-		c.flags |= noSymbol
+	// A FUNC whose parameters have no names is a declaration (gcc
+	// writes one for every function a unit calls, without names) or a
+	// definition the DWARF route leaves out too (unnamed parameters).
+	for i := 0; i+1 < len(params); i += 2 {
+		variadic := i+2 == len(params) && params[i] == 0 && params[i+1] == 0
+		if params[i] == 0 && !variadic {
+			c.flags |= unnamedParams
+		}
+	}
+	if c.flags&unnamedParams == 0 {
+		if i, ok := s.elf.funcByName[name]; ok {
+			c.symbolsIndex = i
+		} else {
+			c.flags |= noSymbol
+		}
 	}
 	c.params0 = uint32(len(s.words))
 	c.nParams = uint32(len(params) / 2)

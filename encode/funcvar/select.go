@@ -158,7 +158,7 @@ func (s *Selection) Finish(out *btf.Spec, intern func(string) uint32, rep *Repor
 			syms = elf.findFunc(name)
 		}
 		if syms == nil {
-			if fn.fromBTF || fn.hasAddr && (fn.addr != 0 || elf.relocatable) {
+			if fn.hasAddr && (fn.addr != 0 || elf.relocatable) {
 				noSym[name] = true
 			}
 			continue
