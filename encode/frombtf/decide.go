@@ -5,189 +5,84 @@ import (
 	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
-// A compiler's functions and variables, taken out of the merged members
-// and decided again (doc.go).
-
-// btfFunc is a FUNC of a member.
-type btfFunc struct {
-	name  string
-	proto btf.TypeID // in the merged Spec
-	id    btf.TypeID // the FUNC's own ID
-}
-
-// btfVar is a VAR listed in a member's DATASEC.
-type btfVar struct {
-	id      btf.TypeID // the VAR, in the merged Spec
-	section string     // the DATASEC's name
-	member  int
-}
-
-// decide takes the FUNCs, VARs and DATASECs (and what only they use) out
-// of merged, lets sel decide them with the ELF's symbols and returns the
-// types with the decided functions and variables appended.
-func decide(merged *btf.Spec, firsts []btf.TypeID, info *funcvar.ELF, sel *funcvar.Selection, rep *funcvar.Report) (*btf.Spec, error) {
-	n := merged.NumTypes()
-	alias := make([]btf.TypeID, n)
-	var funcs []btfFunc
-	var vars []btfVar
-	tags := map[btf.TypeID][]uint32{} // FUNC or VAR -> DECL_TAG pairs (value, component)
-	protoUsed := make([]bool, n)      // FUNC_PROTO referred to by a type that stays
-	member := 0
-	for id := btf.TypeID(1); id < merged.NextID(); id++ {
-		for member+1 < len(firsts) && id >= firsts[member+1] {
-			member++
-		}
-		name, info, st, ext := merged.RawType(id)
-		switch btf.KindOf(info) {
-		case btf.KindFunc:
-			funcs = append(funcs, btfFunc{name: merged.String(name), proto: btf.TypeID(st), id: id})
-			alias[id-1] = noType
-			continue
-		case btf.KindVar:
-			alias[id-1] = noType
-			continue
-		case btf.KindDatasec:
-			sec := merged.String(name)
-			for i := 0; i < btf.VlenOf(info); i++ {
-				vars = append(vars, btfVar{id: btf.TypeID(ext[3*i]), section: sec, member: member})
+// decide hands the members' functions and variables, in member order, to
+// sel, which appends those it keeps to out (the merged types) as the
+// DWARF route's rules decide (doc.go).
+func decide(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Selection, rep *funcvar.Report) error {
+	addVars(out, members, info, sel)
+	var params, tags []uint32
+	for i := range members {
+		for _, fn := range members[i].funcs {
+			if !sel.WantsFunc(fn.name) {
+				continue
 			}
-			alias[id-1] = noType
-			continue
-		case btf.KindDeclTag:
-			if st != 0 && merged.Has(btf.TypeID(st)) {
-				if k := merged.Type(btf.TypeID(st)).Kind(); k == btf.KindFunc || k == btf.KindVar {
-					tags[btf.TypeID(st)] = append(tags[btf.TypeID(st)], name, ext[0])
-					alias[id-1] = noType
-					continue
-				}
+			params = params[:0]
+			for _, p := range fn.params {
+				params = append(params, out.AddString(p.name), uint32(p.typ))
 			}
+			tags = tagWords(out, tags[:0], fn.tags)
+			sel.AddFunc(fn.name, uint32(fn.ret), params, tags)
 		}
-		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
-			if *p != 0 && *p <= uint32(n) && btf.KindOf(rawInfo(merged, *p)) == btf.KindFuncProto {
-				protoUsed[*p-1] = true
-			}
-		})
-	}
-	// FUNC_PROTOs only FUNCs use go with them (AddFunc writes each kept
-	// function's own).
-	for id := btf.TypeID(1); id < merged.NextID(); id++ {
-		if !protoUsed[id-1] && btf.KindOf(rawInfo(merged, uint32(id))) == btf.KindFuncProto {
-			alias[id-1] = noType
-		}
-	}
-	out := rebuild(merged, alias, nil)
-	// Old IDs of kept types -> out's.
-	newID := make([]uint32, n+1)
-	next := uint32(1)
-	for i := 0; i < n; i++ {
-		if alias[i] == 0 {
-			newID[i+1] = next
-			next++
-		}
-	}
-	remap := func(id uint32) uint32 {
-		if id == 0 || id > uint32(n) {
-			return 0
-		}
-		return newID[id]
-	}
-
-	addVars(merged, out, vars, tags, info, sel, remap)
-
-	var params []uint32
-	for _, fn := range funcs {
-		if fn.name == "" || !merged.Has(fn.proto) {
-			continue
-		}
-		p := merged.Type(fn.proto)
-		if p.Kind() != btf.KindFuncProto {
-			continue
-		}
-		params = params[:0]
-		ok := true
-		for i := 0; i < p.Vlen(); i++ {
-			pa := p.Param(i)
-			t := remap(uint32(pa.Type))
-			if pa.Type != 0 && t == 0 {
-				ok = false // a parameter of a type this route dropped
-			}
-			params = append(params, pa.NameOff, t)
-		}
-		ret := remap(p.SizeType())
-		if !ok || p.SizeType() != 0 && ret == 0 {
-			continue
-		}
-		sel.AddFunc(fn.name, ret, params, tags[fn.id])
 	}
 	intern := func(s string) uint32 { return out.AddString(s) }
-	if err := sel.Finish(out, intern, rep); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return sel.Finish(out, intern, rep)
 }
 
-// rawInfo is the info word of type id of s.
-func rawInfo(s *btf.Spec, id uint32) uint32 {
-	_, info, _, _ := s.RawType(btf.TypeID(id))
-	return info
+// tagWords appends the (value offset, component) pairs of tags to w.
+func tagWords(out *btf.Spec, w []uint32, tags []memberTag) []uint32 {
+	for _, t := range tags {
+		w = append(w, out.AddString(t.value), t.comp)
+	}
+	return w
 }
 
 // addVars places the members' variables by the ELF symbols and hands
 // them to sel in member order: for each place the first VAR whose type
 // has the symbol's size, else the first.
-func addVars(merged, out *btf.Spec, vars []btfVar, tags map[btf.TypeID][]uint32, info *funcvar.ELF, sel *funcvar.Selection, remap func(uint32) uint32) {
+func addVars(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Selection) {
 	type key struct {
 		name, section string
 	}
 	statics := map[key]int{} // members so far with a static of this name in this section
 	type placed struct {
-		v    btfVar
+		v    *memberVar
 		p    funcvar.VarPlace
 		size uint64
 		fits bool
 	}
 	var all []placed
 	best := map[funcvar.VarPlace]int{} // place -> index in all of the VAR kept there
-	for _, v := range vars {
-		if !merged.Has(v.id) || merged.Type(v.id).Kind() != btf.KindVar {
-			continue
-		}
-		t := merged.Type(v.id)
-		name := t.Name()
-		global := t.Linkage() != btf.LinkageStatic
-		nth := 0
-		if !global {
-			k := key{name, v.section}
-			nth = statics[k]
-			statics[k]++
-		}
-		p, ok := info.VarSymbol(name, v.section, global, nth)
-		if !ok {
-			continue
-		}
-		size := typeSize(merged, t.Ref())
-		pl := placed{v: v, p: p, size: size, fits: size == p.SymbolSize}
-		place := funcvar.VarPlace{Section: p.Section, Off: p.Off}
-		if i, seen := best[place]; seen {
-			if !all[i].fits && pl.fits {
-				all[i] = pl
+	for i := range members {
+		for k := range members[i].vars {
+			v := &members[i].vars[k]
+			global := v.linkage != btf.LinkageStatic
+			nth := 0
+			if !global {
+				kk := key{v.name, v.section}
+				nth = statics[kk]
+				statics[kk]++
 			}
-			continue
+			p, ok := info.VarSymbol(v.name, v.section, global, nth)
+			if !ok {
+				continue
+			}
+			size := typeSize(out, v.typ)
+			pl := placed{v: v, p: p, size: size, fits: size == p.SymbolSize}
+			place := funcvar.VarPlace{Section: p.Section, Off: p.Off}
+			if j, seen := best[place]; seen {
+				if !all[j].fits && pl.fits {
+					all[j] = pl
+				}
+				continue
+			}
+			best[place] = len(all)
+			all = append(all, pl)
 		}
-		best[place] = len(all)
-		all = append(all, pl)
 	}
-	// In member order (then DATASEC order), as the variables were met.
-	var tagBuf []uint32
+	var tags []uint32
 	for _, pl := range all {
-		t := merged.Type(pl.v.id)
-		typ := remap(uint32(t.Ref()))
-		if typ == 0 {
-			continue
-		}
-		tagBuf = tagBuf[:0]
-		tagBuf = append(tagBuf, tags[pl.v.id]...)
-		sel.AddVar(out, t.NameOff(), typ, t.Linkage(), pl.p, pl.size, tagBuf)
+		tags = tagWords(out, tags[:0], pl.v.tags)
+		sel.AddVar(out, out.AddString(pl.v.name), uint32(pl.v.typ), pl.v.linkage, pl.p, pl.size, tags)
 	}
 }
 

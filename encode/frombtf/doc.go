@@ -2,12 +2,24 @@
 // `pahole -J -F btf` does in a kernel built with BTF per object
 // (KCFLAGS=-gbtf). The linker, unaware of BTF, concatenates the objects'
 // .BTF sections into the linked file's .BTF, one blob per object in link
-// order (a BTF archive). EncodeFile reads every member (in parallel),
-// fixes what the compiler's BTF gets wrong for the kernel, merges the
-// members in order (libbpf's btf__add_btf), decides the functions and
-// variables again against the file's ELF symbol table with the DWARF
-// route's rules (package encode/funcvar), and deduplicates. No DWARF is
-// read. A plain (single) .BTF goes the same way: it is re-deduplicated.
+// order (a BTF archive). EncodeFile reads every member, fixes what the
+// compiler's BTF gets wrong for the kernel and takes out its functions
+// and variables; merges the members in order (libbpf's btf__add_btf) and
+// deduplicates; decides the functions and variables again against the
+// file's ELF symbol table with the DWARF route's rules (package
+// encode/funcvar) and adds those kept; and deduplicates once more. No
+// DWARF is read. A plain (single) .BTF goes the same way: it is
+// re-deduplicated.
+//
+// The work is spread over the jobs by groups of 16 consecutive members
+// (groupSize, fixed so that the output does not depend on the number of
+// jobs): each group's members are parsed, fixed, merged and deduplicated
+// in parallel with the other groups, without resolving FWDs by name, which
+// only the last deduplication does, over the merged groups (in member
+// order), when every definition is there. Deduplicating a group's members
+// first gives the types deduplicating them all at once gives (checked on
+// the 6.12 archive with btfkit diff); the last deduplication sees a small
+// fraction of the archive's types.
 //
 // The aim is the DWARF route's BTF (package encode) for the same file:
 // the same types in every kind but FUNC, FUNC_PROTO, VAR and DATASEC,

@@ -62,6 +62,12 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	return spec, elfx.NamingFile(path, err)
 }
 
+// groupSize is how many consecutive members are merged and deduplicated
+// together, in parallel with the other groups, before the groups are
+// merged and deduplicated as one. It is fixed, so that the output does
+// not depend on the number of jobs.
+const groupSize = 16
+
 // Encode is EncodeFile on an open file; its errors do not name the file.
 func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	st := o.Stats
@@ -76,22 +82,30 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	members, err := loadMembers(data, o.Features, o.Jobs)
+	groups, err := loadGroups(data, o.Features, o.Jobs, st)
 	if err != nil {
 		return nil, err
-	}
-	st.Members = len(members)
-	for _, m := range members {
-		st.TypesIn += m.NumTypes()
 	}
 	t = st.lap(t, &st.Load)
-	merged, err := dedup.Merge(members...)
+	specs := make([]*btf.Spec, len(groups))
+	for i := range groups {
+		specs[i] = groups[i].spec
+	}
+	merged, err := dedup.Merge(specs...)
 	if err != nil {
 		return nil, err
 	}
-	firsts := dedup.FirstIDs(nil, members)
+	firsts := dedup.FirstIDs(nil, specs)
+	var members []member
+	for i := range groups {
+		for k := range groups[i].members {
+			mb := &groups[i].members[k]
+			mb.shift(firsts[i]-1, nil)
+			members = append(members, *mb)
+		}
+		groups[i] = group{}
+	}
 	fixEnumForwards(merged)
-	members = nil
 	t = st.lap(t, &st.Merge)
 
 	fo := funcOptions(o.Features)
@@ -100,12 +114,11 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		return nil, err
 	}
 	sel := funcvar.NewSelection(info, fo)
-	out, err := decide(merged, firsts, info, sel, o.Report)
-	if err != nil {
+	if err := decide(merged, members, info, sel, o.Report); err != nil {
 		return nil, err
 	}
 	t = st.lap(t, &st.Decide)
-	res, _, err := dedup.Dedup(out, dedup.Options{KeepDuplicateVars: true, Base: o.Base})
+	res, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, Base: o.Base})
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +145,19 @@ func funcOptions(f encode.Features) funcvar.Options {
 	}
 }
 
-// loadMembers splits data into its members and parses and fixes each,
-// jobs at a time; the result is in member order whatever the
+// group is a group of members merged (and deduplicated, when there are
+// several groups), and its members' functions and variables with types
+// of the group's Spec.
+type group struct {
+	spec    *btf.Spec
+	members []member
+}
+
+// loadGroups splits data into its members and, jobs groups at a time,
+// parses, fixes and extracts each member (member.go) and merges and
+// deduplicates each group. The result is in member order whatever the
 // parallelism.
-func loadMembers(data []byte, f encode.Features, jobs int) ([]*btf.Spec, error) {
+func loadGroups(data []byte, f encode.Features, jobs int, st *Stats) ([]group, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, fmt.Errorf("section %s: %w", Section, err)
@@ -143,42 +165,82 @@ func loadMembers(data []byte, f encode.Features, jobs int) ([]*btf.Spec, error) 
 	offs := make([]int, len(blobs))
 	for i := 1; i < len(blobs); i++ {
 		// A member's offset in the section: blobs are views of data.
-		offs[i] = int(cap(data) - cap(blobs[i]))
+		offs[i] = cap(data) - cap(blobs[i])
 	}
+	st.Members = len(blobs)
+	n := (len(blobs) + groupSize - 1) / groupSize
+	groups := make([]group, n)
+	errs := make([]error, n)
+	typesIn := make([]int, n)
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	specs := make([]*btf.Spec, len(blobs))
-	errs := make([]error, len(blobs))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := 0
-	for w := 0; w < jobs && w < len(blobs); w++ {
+	for w := 0; w < jobs && w < n; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				mu.Lock()
-				i := next
+				g := next
 				next++
 				mu.Unlock()
-				if i >= len(blobs) {
+				if g >= n {
 					return
 				}
-				s, err := btf.Parse(blobs[i], nil)
-				if err != nil {
-					errs[i] = fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", Section, i, offs[i], err)
-					continue
-				}
-				specs[i] = fixMember(s, f)
+				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
+				groups[g], typesIn[g], errs[g] = loadGroup(blobs[lo:hi], offs[lo:hi], lo, f, n > 1)
 			}
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for g, err := range errs {
 		if err != nil {
 			return nil, err
 		}
+		st.TypesIn += typesIn[g]
 	}
-	return specs, nil
+	return groups, nil
+}
+
+// loadGroup parses, fixes and extracts the members of one group (blobs,
+// the first being member number first), merges them and, with
+// dedupIt, deduplicates the result. It also returns the members' number
+// of types as parsed.
+func loadGroup(blobs [][]byte, offs []int, first int, f encode.Features, dedupIt bool) (group, int, error) {
+	g := group{members: make([]member, len(blobs))}
+	specs := make([]*btf.Spec, len(blobs))
+	typesIn := 0
+	for i, b := range blobs {
+		s, err := btf.Parse(b, nil)
+		if err != nil {
+			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", Section, first+i, offs[i], err)
+		}
+		typesIn += s.NumTypes()
+		g.members[i] = extract(fixMember(s, f))
+		specs[i] = g.members[i].spec
+		g.members[i].spec = nil
+	}
+	merged, err := dedup.Merge(specs...)
+	if err != nil {
+		return group{}, 0, err
+	}
+	firsts := dedup.FirstIDs(nil, specs)
+	var mapID func(btf.TypeID) btf.TypeID
+	if dedupIt {
+		// FWDs are resolved by name only in the last deduplication,
+		// which sees every member's definitions.
+		out, m, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
+		if err != nil {
+			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", Section, first, first+len(blobs)-1, err)
+		}
+		merged, mapID = out, m.Map
+	}
+	for i := range g.members {
+		g.members[i].shift(firsts[i]-1, mapID)
+	}
+	g.spec = merged
+	return g, typesIn, nil
 }

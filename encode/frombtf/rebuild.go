@@ -11,6 +11,13 @@ import "github.com/btfkit/btfkit/btf"
 // ID and returns the header words and trailing words to write. The string
 // table is shared, not copied.
 func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, info, sizeType uint32, ext []uint32) (uint32, uint32, uint32, []uint32)) *btf.Spec {
+	out, _ := rebuildMap(s, alias, edit)
+	return out
+}
+
+// rebuildMap is rebuild that also returns each old type's new ID
+// (indexed by old ID - first; 0 for a dropped type).
+func rebuildMap(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, info, sizeType uint32, ext []uint32) (uint32, uint32, uint32, []uint32)) (*btf.Spec, []uint32) {
 	first := s.FirstID()
 	n := s.NumTypes()
 	newID := make([]uint32, n)
@@ -62,7 +69,7 @@ func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, inf
 		btf.ForEachTypeRef(info, &st, buf, func(p *uint32) { *p = resolve(*p) })
 		out.AddRaw(name, info, st, buf...)
 	}
-	return out
+	return out, newID
 }
 
 // noType in an alias table marks a dropped type that nothing kept

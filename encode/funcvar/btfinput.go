@@ -102,7 +102,7 @@ func (e *ELF) VarSymbol(name, section string, global bool, nth int) (VarPlace, b
 // offset and type ID in out) and its DECL_TAGs (pairs of value offset in
 // out and component index). Call it in member order; Finish decides.
 func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
-	if name == "" {
+	if !s.WantsFunc(name) {
 		return
 	}
 	c := merged{candidate: candidate{name: name, ret: ret, fromBTF: true, allParams: true}}
@@ -116,11 +116,7 @@ func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
 		}
 	}
 	if c.flags&unnamedParams == 0 {
-		if i, ok := s.elf.funcByName[name]; ok {
-			c.symbolsIndex = i
-		} else {
-			c.flags |= noSymbol
-		}
+		c.symbolsIndex = s.elf.funcByName[name]
 	}
 	c.params0 = uint32(len(s.words))
 	c.nParams = uint32(len(params) / 2)
@@ -131,6 +127,15 @@ func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
 		s.words = append(s.words, tags...)
 	}
 	s.funcs = append(s.funcs, c)
+}
+
+// WantsFunc reports whether AddFunc would consider a FUNC of this name:
+// only names of ELF functions can be encoded (and BTF gives no address
+// to report the others by), so a caller may skip the rest before
+// building their parameters.
+func (s *Selection) WantsFunc(name string) bool {
+	_, ok := s.elf.funcByName[name]
+	return ok && name != ""
 }
 
 // clonesOnly reports whether every symbol of a name is an optimized
