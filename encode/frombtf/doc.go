@@ -11,7 +11,7 @@
 // DWARF is read. A plain (single) .BTF goes the same way: it is
 // re-deduplicated.
 //
-// The work is spread over the jobs by groups of 16 consecutive members
+// The work is spread over the jobs by groups of 32 consecutive members
 // (groupSize, fixed so that the output does not depend on the number of
 // jobs): each group's members are parsed, fixed, merged and deduplicated
 // in parallel with the other groups, without resolving FWDs by name, which

@@ -66,7 +66,7 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 // together, in parallel with the other groups, before the groups are
 // merged and deduplicated as one. It is fixed, so that the output does
 // not depend on the number of jobs.
-const groupSize = 16
+const groupSize = 32
 
 // Encode is EncodeFile on an open file; its errors do not name the file.
 func Encode(f *elfx.File, o Options) (*btf.Spec, error) {

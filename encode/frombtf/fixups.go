@@ -66,9 +66,9 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 			}
 		}
 		if inner := flattenArrays(m); inner != nil {
-			for id, drop := range inner {
+			for i, drop := range inner {
 				if drop {
-					alias = setAlias(alias, m, id, noType)
+					alias = setAlias(alias, m, m.FirstID()+btf.TypeID(i), noType)
 				}
 			}
 		}
@@ -122,9 +122,10 @@ func isComplex(name string) bool {
 // innermost element type whose length is the product of the lengths, as
 // the DWARF route writes a C multi-dimensional array (one DWARF array
 // type with a subrange per dimension); gcc's BTF nests one ARRAY per
-// dimension. It returns the inner arrays that nothing refers to any more
-// (to drop), or nil when there was no array of arrays.
-func flattenArrays(m *btf.Spec) map[btf.TypeID]bool {
+// dimension. It returns, indexed by ID - first, the inner arrays that
+// nothing refers to any more (to drop), or nil when there was no array
+// of arrays.
+func flattenArrays(m *btf.Spec) []bool {
 	first, next := m.FirstID(), m.NextID()
 	isArray := func(id uint32) bool {
 		if id < uint32(first) || id >= uint32(next) {
@@ -133,9 +134,12 @@ func flattenArrays(m *btf.Spec) map[btf.TypeID]bool {
 		_, info, _, _ := m.RawType(btf.TypeID(id))
 		return btf.KindOf(info) == btf.KindArray
 	}
-	type flat struct{ elem, nelems uint32 }
-	var flats map[btf.TypeID]flat
-	var inner map[btf.TypeID]bool
+	type flat struct {
+		id           btf.TypeID
+		elem, nelems uint32
+	}
+	var flats []flat
+	var inner []bool
 	for id := first; id < next; id++ {
 		_, info, _, ext := m.RawType(id)
 		if btf.KindOf(info) != btf.KindArray || !isArray(ext[0]) {
@@ -145,34 +149,31 @@ func flattenArrays(m *btf.Spec) map[btf.TypeID]bool {
 		for hops := 0; isArray(elem) && hops < 64; hops++ {
 			_, _, _, e := m.RawType(btf.TypeID(elem))
 			if inner == nil {
-				inner = map[btf.TypeID]bool{}
-				flats = map[btf.TypeID]flat{}
+				inner = make([]bool, m.NumTypes())
 			}
-			inner[btf.TypeID(elem)] = true
+			inner[elem-uint32(first)] = true
 			n *= uint64(e[2])
 			elem = e[0]
 		}
-		if n > 1<<32-1 {
-			n = 1<<32 - 1
-		}
-		flats[id] = flat{elem, uint32(n)}
+		flats = append(flats, flat{id, elem, uint32(min(n, 1<<32-1))})
 	}
 	if flats == nil {
 		return nil
 	}
-	for id, fl := range flats {
-		name, info, st, ext := m.RawType(id)
+	for _, fl := range flats {
+		name, info, st, ext := m.RawType(fl.id)
 		ext[0], ext[2] = fl.elem, fl.nelems
-		m.SetRaw(id, name, info, st, ext...)
+		m.SetRaw(fl.id, name, info, st, ext...)
 	}
 	// An inner array something else still refers to stays.
+	keep := func(p *uint32) {
+		if *p >= uint32(first) && *p < uint32(next) {
+			inner[*p-uint32(first)] = false
+		}
+	}
 	for id := first; id < next; id++ {
 		_, info, st, ext := m.RawType(id)
-		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
-			if inner[btf.TypeID(*p)] {
-				inner[btf.TypeID(*p)] = false
-			}
-		})
+		btf.ForEachTypeRef(info, &st, ext, keep)
 	}
 	return inner
 }

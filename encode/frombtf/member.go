@@ -65,6 +65,11 @@ func extract(m *btf.Spec) member {
 		return btf.KindOf(info)
 	}
 	found := false
+	markProto := func(p *uint32) {
+		if kindOf(*p) == btf.KindFuncProto {
+			protoUsed[*p-uint32(first)] = true
+		}
+	}
 	for id := first; id < next; id++ {
 		name, info, st, ext := m.RawType(id)
 		i := id - first
@@ -89,11 +94,7 @@ func extract(m *btf.Spec) member {
 				continue
 			}
 		}
-		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
-			if kindOf(*p) == btf.KindFuncProto {
-				protoUsed[*p-uint32(first)] = true
-			}
-		})
+		btf.ForEachTypeRef(info, &st, ext, markProto)
 	}
 	if !found {
 		return member{spec: m}

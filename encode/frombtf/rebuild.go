@@ -56,6 +56,7 @@ func rebuildMap(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, 
 	}
 	out.Reserve(int(next-1), words)
 	var buf []uint32
+	fix := func(p *uint32) { *p = resolve(*p) }
 	for i := 0; i < n; i++ {
 		if alias[i] != 0 {
 			continue
@@ -66,7 +67,7 @@ func rebuildMap(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, 
 		if edit != nil {
 			name, info, st, buf = edit(id, name, info, st, buf)
 		}
-		btf.ForEachTypeRef(info, &st, buf, func(p *uint32) { *p = resolve(*p) })
+		btf.ForEachTypeRef(info, &st, buf, fix)
 		out.AddRaw(name, info, st, buf...)
 	}
 	return out, newID
