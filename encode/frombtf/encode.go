@@ -82,9 +82,17 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	groups, err := loadGroups(data, o.Features, o.Jobs, st)
+	// The ELF's symbols are read as one more job beside the groups.
+	fo := funcOptions(o.Features)
+	var info *funcvar.ELF
+	var infoErr error
+	readELF := func() { info, infoErr = funcvar.ReadELF(f, fo) }
+	groups, err := loadGroups(data, o.Features, o.Jobs, st, readELF)
 	if err != nil {
 		return nil, err
+	}
+	if infoErr != nil {
+		return nil, infoErr
 	}
 	t = st.lap(t, &st.Load)
 	specs := make([]*btf.Spec, len(groups))
@@ -108,11 +116,6 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	fixEnumForwards(merged)
 	t = st.lap(t, &st.Merge)
 
-	fo := funcOptions(o.Features)
-	info, err := funcvar.ReadELF(f, fo)
-	if err != nil {
-		return nil, err
-	}
 	sel := funcvar.NewSelection(info, fo)
 	if err := decide(merged, members, info, sel, o.Report); err != nil {
 		return nil, err
@@ -153,11 +156,11 @@ type group struct {
 	members []member
 }
 
-// loadGroups splits data into its members and, jobs groups at a time,
-// parses, fixes and extracts each member (member.go) and merges and
-// deduplicates each group. The result is in member order whatever the
-// parallelism.
-func loadGroups(data []byte, f encode.Features, jobs int, st *Stats) ([]group, error) {
+// loadGroups splits data into its members and, jobs at a time, runs
+// other and, for each group, parses, fixes and extracts each member
+// (member.go) and merges and deduplicates the group. The result is in
+// member order whatever the parallelism.
+func loadGroups(data []byte, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, fmt.Errorf("section %s: %w", Section, err)
@@ -178,15 +181,20 @@ func loadGroups(data []byte, f encode.Features, jobs int, st *Stats) ([]group, e
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := 0
-	for w := 0; w < jobs && w < n; w++ {
+	// Job 0 is other, the rest the groups.
+	for w := 0; w < jobs && w <= n; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				mu.Lock()
-				g := next
+				g := next - 1
 				next++
 				mu.Unlock()
+				if g < 0 {
+					other()
+					continue
+				}
 				if g >= n {
 					return
 				}
