@@ -18,6 +18,12 @@ import (
 // links them with ld -r: the .BTF of the result is their archive.
 func linkedArchive(t *testing.T, withBTF bool) string {
 	t.Helper()
+	return linkedArchiveN(t, withBTF, 3)
+}
+
+// linkedArchiveN is linkedArchive of the first n of the C files.
+func linkedArchiveN(t *testing.T, withBTF bool, n int) string {
+	t.Helper()
 	testc.Require(t, "gcc", "ld")
 	dir := t.TempDir()
 	flags := []string{"-O2", "-gdwarf-5"}
@@ -25,7 +31,7 @@ func linkedArchive(t *testing.T, withBTF bool) string {
 		flags = append(flags, "-gbtf")
 	}
 	var objs []string
-	for i := 0; i < 3; i++ {
+	for i := 0; i < n; i++ {
 		src := filepath.Join(dir, fmt.Sprintf("u%d.c", i))
 		code := fmt.Sprintf(`struct u%[1]d_s { int a; long b[%[1]d + 1]; };
 __attribute__((section(".data..percpu"))) struct u%[1]d_s u%[1]d_pcpu;
@@ -154,5 +160,52 @@ func TestPaholeFromBTFBadMember(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("output written despite the error")
+	}
+}
+
+// TestPaholeFromBTFSplitTwice: pahole -J -F btf --btf_base on a module
+// whose .BTF an earlier run already wrote (split BTF, as a kernel build
+// that relinks vmlinux runs the module BTF step again on the same .ko)
+// writes the same .BTF again.
+func TestPaholeFromBTFSplitTwice(t *testing.T) {
+	mod := linkedArchive(t, true)
+	dir := t.TempDir()
+	// A base: the BTF of the first object alone.
+	base := filepath.Join(dir, "base.btf")
+	if _, errOut, code := runPahole(t, "-J", "-F", "btf", "--btf_features=default", "--btf_encode_detached="+base, linkedArchiveN(t, true, 1)); code != 0 {
+		t.Fatalf("base: %s", errOut)
+	}
+	data, err := os.ReadFile(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ko := filepath.Join(dir, "mod.ko")
+	if err := os.WriteFile(ko, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var first []byte
+	for run := 1; run <= 2; run++ {
+		if _, errOut, code := runPahole(t, "-J", "-F", "btf", "--btf_features=default", "--btf_base", base, ko); code != 0 {
+			t.Fatalf("run %d: status %d: %s", run, code, errOut)
+		}
+		got, _, err := btf.ReadBTFBytes(ko)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := btf.LoadFile(base, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := btf.Parse(got, b); err != nil {
+			t.Fatalf("run %d: the .BTF is not split BTF against the base: %v", run, err)
+		}
+		if _, err := btf.Parse(got, nil); err == nil {
+			t.Fatalf("run %d: the split .BTF also reads as standalone BTF: the second run would not take it as split", run)
+		}
+		if run == 1 {
+			first = got
+		} else if !bytes.Equal(got, first) {
+			t.Errorf("the second run wrote %d bytes of .BTF, the first %d: not the same", len(got), len(first))
+		}
 	}
 }

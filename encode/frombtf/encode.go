@@ -87,7 +87,11 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	var info *funcvar.ELF
 	var infoErr error
 	readELF := func() { info, infoErr = funcvar.ReadELF(f, fo) }
-	groups, err := loadGroups(data, o.Features, o.Jobs, st, readELF)
+	var base *btf.Spec
+	if o.Base != nil {
+		base = o.Base.Spec()
+	}
+	groups, err := loadGroups(data, base, o.Features, o.Jobs, st, readELF)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +164,7 @@ type group struct {
 // other and, for each group, parses, fixes and extracts each member
 // (member.go) and merges and deduplicates the group. The result is in
 // member order whatever the parallelism.
-func loadGroups(data []byte, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
+func loadGroups(data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, fmt.Errorf("section %s: %w", Section, err)
@@ -199,7 +203,7 @@ func loadGroups(data []byte, f encode.Features, jobs int, st *Stats, other func(
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
-				groups[g], typesIn[g], errs[g] = loadGroup(blobs[lo:hi], offs[lo:hi], lo, f, n > 1)
+				groups[g], typesIn[g], errs[g] = loadGroup(blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1)
 			}
 		}()
 	}
@@ -217,12 +221,19 @@ func loadGroups(data []byte, f encode.Features, jobs int, st *Stats, other func(
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
 // of types as parsed.
-func loadGroup(blobs [][]byte, offs []int, first int, f encode.Features, dedupIt bool) (group, int, error) {
+func loadGroup(blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
 	specs := make([]*btf.Spec, len(blobs))
 	typesIn := 0
 	for i, b := range blobs {
 		s, err := btf.Parse(b, nil)
+		if err != nil && base != nil {
+			// BTF split against the base (a module whose .BTF a BTF
+			// step wrote before): the same types made standalone.
+			if split, err2 := btf.Parse(b, base); err2 == nil {
+				s, err = unsplit(split), nil
+			}
+		}
 		if err != nil {
 			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", Section, first+i, offs[i], err)
 		}
@@ -251,4 +262,22 @@ func loadGroup(blobs [][]byte, offs []int, first int, f encode.Features, dedupIt
 	}
 	g.spec = merged
 	return g, typesIn, nil
+}
+
+// unsplit returns split BTF as a standalone Spec with the same type IDs
+// and string offsets: its base's types and strings, then its own. The
+// last deduplication against the base takes the base's types out again.
+func unsplit(split *btf.Spec) *btf.Spec {
+	base := split.Base()
+	out := btf.NewSpec()
+	strs := append(append([]byte(nil), base.RawStrings()...), split.RawStrings()...)
+	out.SetRawStrings(strs)
+	out.Reserve(base.NumTypes()+split.NumTypes(), 0)
+	for _, s := range []*btf.Spec{base, split} {
+		for id := s.FirstID(); id < s.NextID(); id++ {
+			name, info, st, ext := s.RawType(id)
+			out.AddRaw(name, info, st, ext...)
+		}
+	}
+	return out
 }
