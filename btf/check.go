@@ -30,9 +30,12 @@ const (
 	// RuleLimit: type IDs below 0xfffff (BTF_MAX_TYPE), at most 16 MiB of
 	// raw BTF.
 	RuleLimit Rule = "limit"
-	// RuleInfo: bits 16-23 and 29-30 of a type's info word must be zero.
+	// RuleInfo: bits 16-23 and 29-30 of a type's info word must be zero,
+	// for kernels before Feature24BitVlen (ForKernel); newer ones use
+	// every bit.
 	RuleInfo Rule = "info-bits"
-	// RuleKind: the kind must be one of the known kinds (1..19).
+	// RuleKind: the kind must be one of the known kinds (1..19), and one
+	// the kernel (ForKernel) knows.
 	RuleKind Rule = "kind"
 	// RuleNameOffset: a name offset must lie inside the string section.
 	RuleNameOffset Rule = "name-offset"
@@ -47,7 +50,8 @@ const (
 	// shorter than 512 bytes); VAR and DATASEC names may contain dots.
 	RuleNameInvalid Rule = "name-invalid"
 	// RuleKindFlag: kind_flag is allowed only on STRUCT, UNION, ENUM,
-	// ENUM64, FWD, TYPE_TAG and DECL_TAG.
+	// ENUM64, FWD, TYPE_TAG and DECL_TAG (on ENUM from FeatureEnum64, on
+	// the tags from FeatureTagFlag: see ForKernel).
 	RuleKindFlag Rule = "kind-flag"
 	// RuleVlen: vlen must be 0 for INT, PTR, ARRAY, FWD, the modifiers,
 	// VAR, FLOAT and DECL_TAG.
@@ -89,8 +93,9 @@ const (
 	// RuleParam: only the last FUNC_PROTO parameter may be a vararg (type
 	// 0), and it has no name.
 	RuleParam Rule = "param"
-	// RuleLinkage: FUNC linkage is static or global, VAR linkage static or
-	// global-allocated (extern is resolved by loaders, never loaded).
+	// RuleLinkage: FUNC linkage is static or global (global from
+	// FeatureGlobalFunc), VAR linkage static or global-allocated (extern
+	// is resolved by loaders, never loaded).
 	RuleLinkage Rule = "linkage"
 	// RuleDatasec: DATASEC entries are sorted, do not overlap, lie within
 	// the section, are not empty and are at least as big as their VAR.
@@ -108,11 +113,13 @@ const (
 	// RuleTypeTag: in a chain of modifiers TYPE_TAGs come first: TYPEDEF,
 	// CONST, VOLATILE and RESTRICT must not point at a TYPE_TAG.
 	RuleTypeTag Rule = "type-tag"
-	// RuleKindLayout: no kind layout section (libbpf v1.8's, pahole's
-	// "layout" feature): the kernel (6.18 included) rejects a header
-	// whose bytes past the 24 it knows are not zero, and layout_off and
-	// layout_len are such bytes. Also reported: entries that misdescribe
-	// the records of a known kind.
+	// RuleKindLayout: the kind layout section (libbpf v1.8's, pahole's
+	// "layout" feature) only for kernels from FeatureLayout on: older
+	// ones (6.18 included) reject a header whose bytes past the 24 they
+	// know are not zero, and layout_off and layout_len are such bytes.
+	// Newer ones want it at least one entry long. With Strict, also
+	// entries that misdescribe the records of a known kind (no kernel
+	// checks those).
 	RuleKindLayout Rule = "kind-layout"
 
 	// RuleNameStart (strict): a name offset should point at the start of
@@ -196,7 +203,15 @@ type checkConfig struct {
 	strict    bool
 	max       int
 	hostOrder bool
+	kernel    KernelVersion // zero: the newest kernel
 }
+
+// ForKernel makes Check apply the rules of Linux release v rather than
+// those of the newest kernel this package knows: the kinds, kind_flags,
+// linkages, info-word bits and kind layout section v accepts (Features
+// lists what came when). Use it to tell whether BTF loads into an older
+// kernel, or to compare Check with the running kernel's BPF_BTF_LOAD.
+func ForKernel(v KernelVersion) CheckOption { return func(c *checkConfig) { c.kernel = v } }
 
 // CheckBase makes Check validate the types of a split Spec's base too.
 // By default base types are trusted (check the base on its own first).
@@ -249,7 +264,7 @@ func CheckRaw(data []byte, base *Spec, opts ...CheckOption) (*Spec, error) {
 		add(RuleLayout, "BTF is %s; the running kernel loads only its own byte order", orderName(bo))
 	}
 	if err == nil {
-		checkSections(h, len(data), base != nil, add)
+		checkSections(h, len(data), base != nil, cfg.kernel, add)
 		strs := data[h.HdrLen+h.StrOff:][:h.StrLen]
 		switch {
 		case h.StrLen == 0 && base == nil:

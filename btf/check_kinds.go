@@ -37,12 +37,30 @@ func regularInt(t Type) bool {
 
 func (c *checker) checkType(t Type) {
 	k := t.Kind()
-	if t.Info()&^infoMask != 0 {
-		c.add(t, RuleInfo, "reserved bits set in info word 0x%08x", t.Info())
+	v := c.cfg.kernel
+	if !v.Has(Feature24BitVlen) && t.Info()&^infoMask16 != 0 {
+		c.add(t, RuleInfo, "reserved bits set in info word 0x%08x (Linux %s rejects them; %s widened vlen to 24 bits and kind to 7)", t.Info(), v, Feature24BitVlen.Since)
+		// Read as such a kernel reads the word.
+		k = Kind(t.Info() >> 24 & 0x1f)
 	}
 	if k == KindUnknown || k > MaxKind {
 		c.add(t, RuleKind, "unknown kind %d", uint8(k))
 		return
+	}
+	if f, ok := kindFeature(k); ok && !v.Has(f) {
+		c.add(t, RuleKind, "%s is unknown to Linux %s (added in %s)", k, v, f.Since)
+		return
+	}
+	if t.KindFlag() {
+		switch {
+		case k == KindEnum && !v.Has(FeatureEnum64):
+			c.add(t, RuleKindFlag, "kind_flag (signed) on ENUM: Linux %s rejects it (allowed from %s)", v, FeatureEnum64.Since)
+		case (k == KindDeclTag || k == KindTypeTag) && !v.Has(FeatureTagFlag):
+			c.add(t, RuleKindFlag, "kind_flag (attribute) on %s: Linux %s rejects it (allowed from %s)", k, v, FeatureTagFlag.Since)
+		}
+	}
+	if k == KindFunc && t.Vlen() == LinkageGlobal && !v.Has(FeatureGlobalFunc) {
+		c.add(t, RuleLinkage, "global FUNC: Linux %s knows only static ones (global from %s)", v, FeatureGlobalFunc.Since)
 	}
 	if want := ExtraWords(k, t.Vlen()); want != len(t.Extra()) {
 		c.add(t, RuleLayout, "%d trailing words, %s with vlen %d needs %d", len(t.Extra()), k, t.Vlen(), want)

@@ -14,7 +14,7 @@ const (
 	maxRawSize    = 16 << 20   // BTF_MAX_SIZE
 	maxNameLen    = 512        // KSYM_NAME_LEN: the longest name
 	ptrSize       = 8          // sizeof(void *) of a 64-bit kernel
-	infoMask      = 0x9f00ffff // the info word's defined bits (kind.go)
+	infoMask16    = 0x9f00ffff // the info word's bits before Feature24BitVlen (kind.go)
 	intMask       = 0x0fffffff // an INT encoding word's defined bits
 )
 

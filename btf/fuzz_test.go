@@ -89,7 +89,7 @@ func FuzzCheckKernel(f *testing.F) {
 		if len(data) > 1<<20 {
 			return
 		}
-		_, ours := CheckRaw(data, nil, HostByteOrder())
+		_, ours := CheckRaw(data, nil, HostByteOrder(), hostKernel(t))
 		err := kernload.Load(data)
 		var rej *kernload.RejectedError
 		rejected := errors.As(err, &rej)

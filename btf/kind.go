@@ -2,7 +2,8 @@ package btf
 
 import "fmt"
 
-// Kind is a BTF type kind, the value stored in bits 24-28 of a type's info word.
+// Kind is a BTF type kind, the value stored in bits 24-30 of a type's info
+// word (bits 24-28 before Linux 7.1, whose verifier rejects the other two).
 type Kind uint8
 
 // The kinds the kernel knows, with their numeric values from the BTF format.
@@ -99,29 +100,38 @@ const (
 
 // The info word, the second word of every type record, packs three fields:
 //
-//	bits  0-15  vlen: members, enumerators, parameters or entries
+//	bits  0-23  vlen: members, enumerators, parameters or entries
 //	            (a FUNC's linkage)
-//	bits 24-28  kind
+//	bits 24-30  kind
 //	bit  31     kind_flag (bitfield offsets, a union FWD, a signed enum, ...)
 //
-// The other bits are reserved and must be zero (Check's RuleInfo). Info
+// The format (libbpf v1.8, include/uapi/linux/btf.h's BTF_MAX_VLEN and
+// BTF_MAX_KIND) uses every bit. Kernels before the one that widened the
+// fields (Feature24BitVlen) know a 16-bit vlen and a 5-bit kind and
+// reject the bits in between (Check's RuleInfo for such a kernel). Info
 // builds the word and KindOf, VlenOf and KindFlagOf take it apart; nothing
 // else in btfkit shifts or masks an info word.
 
+// MaxVlen is the largest vlen an info word holds (24 bits).
+const MaxVlen = 0xffffff
+
+// MaxVlen16 is the largest vlen kernels before Feature24BitVlen accept.
+const MaxVlen16 = 0xffff
+
 // Info builds a type's info word from its kind, vlen and kind_flag.
 func Info(k Kind, vlen int, kindFlag bool) uint32 {
-	i := uint32(k)<<24 | uint32(vlen)&0xffff
+	i := uint32(k&0x7f)<<24 | uint32(vlen)&MaxVlen
 	if kindFlag {
 		i |= 1 << 31
 	}
 	return i
 }
 
-// KindOf returns the kind stored in an info word (bits 24-28).
-func KindOf(info uint32) Kind { return Kind(info >> 24 & 0x1f) }
+// KindOf returns the kind stored in an info word (bits 24-30).
+func KindOf(info uint32) Kind { return Kind(info >> 24 & 0x7f) }
 
-// VlenOf returns the vlen stored in an info word (bits 0-15).
-func VlenOf(info uint32) int { return int(info & 0xffff) }
+// VlenOf returns the vlen stored in an info word (bits 0-23).
+func VlenOf(info uint32) int { return int(info & MaxVlen) }
 
 // KindFlagOf reports whether an info word's kind_flag (bit 31) is set.
 func KindFlagOf(info uint32) bool { return info>>31 != 0 }

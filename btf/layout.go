@@ -76,19 +76,26 @@ func (s *Spec) SetKindLayouts(l []KindLayout) {
 	}
 }
 
-// checkKindLayouts reports a kind layout section: the kernel's loader,
-// up to 6.18 at least, knows a 24-byte header and rejects BTF with
-// non-zero bytes past it ("Unsupported btf_header", E2BIG), which a layout
-// section's offset and length are; libbpf v1.8 strips the section before
-// loading BTF into such a kernel. Entries for kinds this package knows
-// must also describe their records as they are, or a reader trusting the
-// table would misread the types.
+// checkKindLayouts reports a kind layout section to a kernel before
+// FeatureLayout: such a kernel (6.18 included) knows a 24-byte header and
+// rejects BTF with non-zero bytes past it ("Unsupported btf_header",
+// E2BIG), which a layout section's offset and length are; libbpf v1.8
+// strips the section before loading BTF into it (bpf_object__sanitize_btf).
+// Newer kernels keep the section without looking at its entries; under
+// Strict, entries for kinds this package knows must describe their
+// records as they are, or a reader trusting the table would misread the
+// types.
 func (c *checker) checkKindLayouts() {
 	l := c.s.layout
 	if len(l) == 0 {
 		return
 	}
-	c.addBlob(RuleKindLayout, "kind layout section of %d entries (layout_off and layout_len set in the header): the kernel rejects header bytes it does not know (\"Unsupported btf_header\"); write without it (no \"layout\" feature) to load this BTF", len(l))
+	if v := c.cfg.kernel; !v.Has(FeatureLayout) {
+		c.addBlob(RuleKindLayout, "kind layout section of %d entries (layout_off and layout_len set in the header): Linux %s rejects header bytes it does not know (\"Unsupported btf_header\"; the section came in %s); write without it (no \"layout\" feature, or btfkit downgrade) to load this BTF there", len(l), v, FeatureLayout.Since)
+	}
+	if !c.cfg.strict {
+		return
+	}
 	std := StandardKindLayouts()
 	for k := 0; k < len(l) && k < len(std); k++ {
 		if l[k] != std[k] {

@@ -256,11 +256,11 @@ func TestKindLayoutKernel(t *testing.T) {
 	staleOff := append([]byte(nil), without...)
 	le.PutUint32(staleOff[24:], 4*uint32(len(handTypes))) // layout_off without a section
 
-	if _, err := CheckRaw(without, nil); err != nil {
+	if _, err := CheckRaw(without, nil, hostKernel(t)); err != nil {
 		t.Fatalf("CheckRaw, 32-byte header without a layout section: %v", err)
 	}
 	for name, raw := range map[string][]byte{"with a layout section": with, "with layout_off only": staleOff} {
-		s, err := CheckRaw(raw, nil)
+		s, err := CheckRaw(raw, nil, hostKernel(t))
 		var ce *CheckError
 		if !errors.As(err, &ce) || !ce.Has(RuleKindLayout) || len(ce.Problems) != 1 {
 			t.Errorf("CheckRaw %s: %v; want exactly one %s problem", name, err, RuleKindLayout)
@@ -272,14 +272,14 @@ func TestKindLayoutKernel(t *testing.T) {
 		}
 	}
 	s, _ := Parse(with, nil)
-	if err := s.Check(); err == nil || !err.(*CheckError).Has(RuleKindLayout) {
+	if err := s.Check(hostKernel(t)); err == nil || !err.(*CheckError).Has(RuleKindLayout) {
 		t.Errorf("Check of a Spec with a kind layout section: %v; want %s", err, RuleKindLayout)
 	}
 	// An entry that misdescribes a known kind is a second problem.
 	bad := libbpfTable()
 	bad[KindInt].InfoSize = 8
 	s.SetKindLayouts(bad)
-	if err := s.Check(); err == nil || len(err.(*CheckError).Problems) != 2 || !strings.Contains(err.(*CheckError).Problems[1].Detail, "INT") {
+	if err := s.Check(hostKernel(t), Strict()); err == nil || len(err.(*CheckError).Problems) != 2 || !strings.Contains(err.(*CheckError).Problems[1].Detail, "INT") {
 		t.Errorf("Check with INT's entry {8, 0}: %v; want the section and the INT entry reported", err)
 	}
 

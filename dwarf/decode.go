@@ -31,6 +31,9 @@ type unitCtx struct {
 	producer       string
 	name           string
 	compDir        string
+	hasCompDir     bool
+	stmtList       uint64 // DW_AT_stmt_list (linefiles.go)
+	hasStmtList    bool
 }
 
 // ctx returns the decoding context of unit i, building it on first use.
@@ -115,6 +118,9 @@ func (d *Data) newCtx(u *Unit) (*unitCtx, error) {
 			c.name, _ = d.String(f)
 		case AttrCompDir:
 			c.compDir, _ = d.String(f)
+			c.hasCompDir = true
+		case AttrStmtList:
+			c.stmtList, c.hasStmtList = f.Val, true
 		}
 	}
 	return c, nil

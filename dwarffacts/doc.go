@@ -3,8 +3,9 @@
 // DWARF: alignment attributes (DW_AT_alignment) of structs, unions and
 // members, the dimensions of multi-dimensional arrays (BTF folds them into
 // one element count), whether a type is defined at the top level of its
-// unit rather than inside a function or another type's body, and which
-// types a struct or union's body defines, between which members.
+// unit rather than inside a function or another type's body, which
+// types a struct or union's body defines, between which members, and
+// where types are declared (file and line).
 //
 // The encoder (package encode) fills a Facts beside each unit's Spec when
 // asked; printers that must show what pahole shows from DWARF (package

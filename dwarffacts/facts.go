@@ -11,6 +11,15 @@ type Facts struct {
 	dims        map[btf.TypeID][]uint32
 	nested      map[btf.TypeID]bool
 	nestedIn    map[btf.TypeID][]Nested
+	decl        map[btf.TypeID]Decl
+}
+
+// Decl is where a type is declared: DW_AT_decl_file as a path (the line
+// program's name joined with its directory, as elfutils names it) and
+// DW_AT_decl_line. File is "" when the entry has none.
+type Decl struct {
+	File string
+	Line uint32
 }
 
 // Nested is a type defined in the body of a struct or union (clang does
@@ -109,4 +118,22 @@ func (f *Facts) NestedIn(container btf.TypeID) []Nested {
 // block or another type's body rather than at the top level of its unit.
 func (f *Facts) Nested(id btf.TypeID) bool {
 	return f != nil && f.nested[id]
+}
+
+// SetDecl records where the type id is declared.
+func (f *Facts) SetDecl(id btf.TypeID, d Decl) {
+	if f.decl == nil {
+		f.decl = make(map[btf.TypeID]Decl)
+	}
+	f.decl[id] = d
+}
+
+// Decl is where the type id is declared; the zero Decl when that was not
+// recorded (the encoder records it for structs, unions, enums and
+// typedefs when asked: encode.Options.DeclInfo).
+func (f *Facts) Decl(id btf.TypeID) Decl {
+	if f == nil {
+		return Decl{}
+	}
+	return f.decl[id]
 }

@@ -29,6 +29,11 @@ type Options struct {
 	// Report, when not nil, is filled with the functions left out and
 	// why.
 	Report *funcvar.Report
+	// DeclInfo makes EachUnit also record in each unit's facts where its
+	// structs, unions, enums and typedefs are declared (file and line, as
+	// pahole loads them for -D, -I and -P). It costs a second look at
+	// those entries.
+	DeclInfo bool
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,

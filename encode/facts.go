@@ -99,3 +99,56 @@ func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
 	}
 	return k
 }
+
+// collectDecls records where the unit's structs, unions, enums and
+// typedefs are declared (Options.DeclInfo): their DW_AT_decl_file, named
+// from the unit's line program as elfutils names it (index 0 is no file,
+// as libdw has it for every DWARF version), and DW_AT_decl_line. The
+// entries are decoded again here so that the walk does not carry these
+// attributes for every encode.
+func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) error {
+	var files []string
+	loaded := false
+	var e dwarf.Entry
+	for i := range c.recs {
+		rc := &c.recs[i]
+		id := c.ids[i]
+		if id == noID || id == 0 {
+			continue
+		}
+		switch rc.tag {
+		case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType, dwarf.TagEnumerationType, dwarf.TagTypedef:
+		default:
+			continue
+		}
+		if err := r.EntryAt(dwarf.Offset(rc.off), &e); err != nil {
+			return err
+		}
+		var d dwarffacts.Decl
+		for j := range e.Fields {
+			fl := &e.Fields[j]
+			switch fl.Attr {
+			case dwarf.AttrDeclFile:
+				if fl.Val == 0 {
+					continue
+				}
+				if !loaded {
+					var err error
+					if files, err = r.LineFiles(); err != nil {
+						return err
+					}
+					loaded = true
+				}
+				if fl.Val < uint64(len(files)) {
+					d.File = files[fl.Val] // a copy, shared by the unit's types
+				}
+			case dwarf.AttrDeclLine:
+				d.Line = uint32(fl.Val)
+			}
+		}
+		if d != (dwarffacts.Decl{}) {
+			f.SetDecl(btf.TypeID(id), d)
+		}
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/encode/funcvar"
@@ -45,6 +46,14 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		f := c.emit()
 		if w.funcs != nil && !c.skip {
 			w.funcs.Finish(c, &f.funcs)
+		}
+		if cfg.facts {
+			f.unitName = strings.Clone(r.Name())
+			if cfg.DeclInfo {
+				if err := c.collectDecls(r, f.facts); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {

@@ -22,6 +22,8 @@ type fragment struct {
 	funcs funcvar.Candidates // function candidates and variables
 
 	facts *dwarffacts.Facts // EachUnit only (facts.go)
+
+	unitName string // EachUnit only: the unit's DW_AT_name
 }
 
 type fragHdr struct {
@@ -35,6 +37,7 @@ func (f *fragment) reset() {
 	f.strs = f.strs[:0]
 	f.funcs.Reset()
 	f.facts = nil
+	f.unitName = ""
 }
 
 func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }

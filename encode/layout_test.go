@@ -115,10 +115,14 @@ func TestEncodeLayout(t *testing.T) {
 	if _, err := btf.CheckRaw(without, nil); err != nil {
 		t.Errorf("CheckRaw without layout: %v", err)
 	}
-	_, cerr := btf.CheckRaw(with, nil)
+	if _, err := btf.CheckRaw(with, nil); err != nil {
+		t.Errorf("CheckRaw with layout, newest kernel's rules: %v", err)
+	}
+	linux618 := btf.ForKernel(btf.KernelVersion{Major: 6, Minor: 18})
+	_, cerr := btf.CheckRaw(with, nil, linux618)
 	var ce *btf.CheckError
 	if !errors.As(cerr, &ce) || !ce.Has(btf.RuleKindLayout) || len(ce.Problems) != 1 {
-		t.Errorf("CheckRaw with layout: %v; want exactly one %s problem", cerr, btf.RuleKindLayout)
+		t.Errorf("CheckRaw with layout, Linux 6.18's rules: %v; want exactly one %s problem", cerr, btf.RuleKindLayout)
 	}
 	switch err := kernload.Load(without); {
 	case errors.Is(err, kernload.ErrNotPermitted):
@@ -211,9 +215,12 @@ func TestVmlinuxLayout(t *testing.T) {
 	if !bytes.Equal(raw[32+typeLen+len(table):], ref[32+typeLen:]) {
 		t.Error("string table differs from pahole 1.31's")
 	}
-	_, err = btf.CheckRaw(raw, nil)
+	if _, err := btf.CheckRaw(raw, nil, btf.Strict()); err != nil {
+		t.Errorf("CheckRaw, newest kernel's rules: %v", err)
+	}
+	_, err = btf.CheckRaw(raw, nil, btf.ForKernel(btf.KernelVersion{Major: 6, Minor: 18}))
 	var ce *btf.CheckError
 	if !errors.As(err, &ce) || len(ce.Problems) != 1 || !ce.Has(btf.RuleKindLayout) {
-		t.Errorf("CheckRaw: %v; want only the %s problem", err, btf.RuleKindLayout)
+		t.Errorf("CheckRaw, Linux 6.18's rules: %v; want only the %s problem", err, btf.RuleKindLayout)
 	}
 }

@@ -13,7 +13,8 @@ import (
 // order (before any merging or deduplication), and the DWARF facts BTF
 // cannot hold, keyed by the Spec's IDs.
 type Unit struct {
-	Index int // the unit's position in the file, from 0
+	Index int    // the unit's position in the file, from 0
+	Name  string // the unit's DW_AT_name ("" when it has none)
 	Spec  *btf.Spec
 	Facts *dwarffacts.Facts
 }
@@ -45,7 +46,7 @@ func EachUnit(path string, o Options, fn func(Unit) error) error {
 	}
 	i := 0
 	err = walk(f, walkConfig{Options: o, facts: true}, func(fr *fragment) error {
-		u := Unit{Index: i, Spec: fr.spec(), Facts: fr.facts}
+		u := Unit{Index: i, Name: fr.unitName, Spec: fr.spec(), Facts: fr.facts}
 		i++
 		return fn(u)
 	}, nil)

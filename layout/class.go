@@ -21,6 +21,8 @@ type unit struct {
 	classes   []*class // by type ID, built on first use
 	enumLen   map[btf.TypeID]uint16
 	depth     int // recursion depth of the walks over types (enter)
+
+	typedefOf map[btf.TypeID]btf.TypeID // each type's first typedef (filter.go)
 }
 
 // maxDepth bounds how deep the printer follows types into types: valid
@@ -282,6 +284,8 @@ type class struct {
 	hasFlex         bool
 	embFlexSearched bool
 	hasEmbFlex      bool
+
+	reorganized *class // --packable's reorganized copy (pahole's class->priv)
 }
 
 // class returns the class for a struct, union or FWD, building it on first

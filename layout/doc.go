@@ -22,10 +22,41 @@
 // (with pahole's integer widths and its order-dependent caching); names.go
 // spells types as pahole does; member.go prints one member; print.go
 // prints structs, unions, enums and typedefs with the summary; listing.go
-// decides which types are printed, in which order, and finds -C names;
-// options.go has the options. A new option belongs in Options and, when it
+// walks an input's types and finds -C names; filter.go selects types
+// (pahole's class__filter and cu__filter: -a, -A, -x, -y, -D, -X, -H,
+// -B, -z, --padding_ge, --packed, --structs, --unions, the flexible array
+// filters, --show_private_classes); formatters.go prints what is printed
+// per type (the layout, or -s, -n, -N, -z's one-line fields); find.go
+// lists containers (-i, -d), pointers (-f) and the enum of an enumerator
+// (--contains_enumerator); structures.go remembers the types listed, so
+// that a type defined alike in many DWARF units is listed once, and
+// sorts them (--sort); options.go has the options.
+//
+// Debian's pahole 1.24 and pahole 1.31 differ on these options: 1.24 has
+// no --padding_ge (1.31 has no --padding either; its argp reads
+// --padding=N as that unique prefix), no --with_embedded_flexible_array
+// and no --contains_enumerator; with -C, 1.24 prints each type's layout
+// where 1.31 prints what -s, -n or -N print, and an empty line. The
+// others select and list the same types; where 1.31 prints a layout
+// differently (the "XXX last struct has" notes it added), the listings
+// differ by that. The tests (filter_test.go, filter_kernel_test.go) use
+// 1.24 at test time where the output agrees, else 1.31's committed output.
+//
+// Where pahole reads memory it does not own, the listing prints a defined
+// value instead: -s of a typedef or enum found by -C (the holes column is
+// whatever follows the type object; 0 here), -N and -z of an anonymous
+// type (-a; pahole crashes on strlen and puts of NULL; "(null)" here). A new option belongs in Options and, when it
 // changes how a type is printed, in conf (print.go), which is copied by
 // value into nested printing exactly as pahole copies its conf_fprintf.
+//
+// reorganize.go is pahole's --reorganize (class__reorganize), which
+// reorganized.go prints for -R and packable.go lists for -P. Debian's
+// pahole 1.24 and 1.31 print the same for -R and -P on structs under
+// 64 KiB; 1.24 crashes on -S after the first move, so -S is tested
+// against committed 1.31 output. Where 1.31's result is broken, btfkit
+// differs (Options.Reorganize says how): structs pahole makes larger,
+// and structs of 64 KiB or more, whose offsets pahole wraps (1.31 never
+// finishes -R of pglist_data, nor -P on a kernel that has it).
 //
 // This package must not know how BTF or DWARF is read or written, nor
 // command lines (cmd/btfkit maps pahole's flags onto Options).

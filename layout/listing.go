@@ -16,9 +16,15 @@ import (
 type Listing struct {
 	opts      Options
 	cacheline uint32
-	seen      map[string]struct{}
-	pending   []string // -C names not found yet, in order
+	formatter formatter  // what is printed for each type (formatters.go)
+	structs   structures // types listed so far (structures.go)
+	pending   []string   // -C names not found yet, in order
 	found     int
+
+	// The suffix pahole's conf was left with by the last layout printed
+	// on its own, which --contains_enumerator's enums are printed with.
+	suffix    string
+	hasSuffix bool
 }
 
 // NewListing starts a listing with the given options.
@@ -30,7 +36,8 @@ func NewListing(o Options) *Listing {
 	return &Listing{
 		opts:      o,
 		cacheline: cl,
-		seen:      make(map[string]struct{}),
+		formatter: o.formatter(),
+		structs:   structures{seen: make(map[string]struct{})},
 		pending:   append([]string(nil), o.ClassNames...),
 	}
 }
@@ -41,8 +48,22 @@ func NewListing(o Options) *Listing {
 // its facts (nil for BTF). It reports whether pahole would stop reading
 // further inputs: every -C name has been found.
 func (l *Listing) Unit(w io.Writer, spec *btf.Spec, facts *dwarffacts.Facts) (stop bool, err error) {
+	return l.NamedUnit(w, "", spec, facts)
+}
+
+// NamedUnit is Unit for an input with a name, which CUExcludePrefix
+// is compared with: a DWARF compile unit's DW_AT_name, or for BTF the
+// path of its file as given.
+func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwarffacts.Facts) (stop bool, err error) {
+	if l.unitExcluded(name) {
+		return false, nil
+	}
 	u := newUnit(spec, facts, l.cacheline)
 	var b buf
+	if e := l.opts.ContainsEnumerator; e != "" && l.printEnumWith(u, &b, e) {
+		_, err = w.Write(b)
+		return false, err
+	}
 	if len(l.opts.ClassNames) == 0 {
 		err = l.printClasses(w, u, &b)
 		return false, err
@@ -52,10 +73,20 @@ func (l *Listing) Unit(w io.Writer, spec *btf.Spec, facts *dwarffacts.Facts) (st
 	return stop, err
 }
 
+// Finish prints what is printed after every input was read: with Sort,
+// the layouts in order.
+func (l *Listing) Finish(w io.Writer) error {
+	if l.opts.Sort && l.formatter == formatLayout {
+		return l.printSorted(w)
+	}
+	return nil
+}
+
 // Missing returns the first -C name no input had; pahole reports it as
-// "pahole: type 'NAME' not found" (and still exits with status 0).
+// "pahole: type 'NAME' not found" (and still exits with status 0), except
+// when it sorts layouts (Sort).
 func (l *Listing) Missing() (string, bool) {
-	if len(l.pending) == 0 {
+	if len(l.pending) == 0 || (l.opts.Sort && l.formatter == formatLayout) {
 		return "", false
 	}
 	return l.pending[0], true
@@ -64,27 +95,35 @@ func (l *Listing) Missing() (string, bool) {
 // flushAt is how much output is collected before it is written.
 const flushAt = 256 << 10
 
-// printClasses is pahole's print_classes: every named struct and union
-// that is defined, at the top level of its unit, and not printed before,
-// in type ID order.
+// printClasses is pahole's print_classes: every struct and union the
+// filters select (by default: named, defined, at the top level of its
+// unit) and not listed before, in type ID order. With Sort the layouts
+// are printed by Finish.
 func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
+	anon := l.opts.AnonInclude || l.opts.NestedAnonInclude
+	sorted := l.opts.Sort && l.formatter == formatLayout
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
 		if !isStruct(t) && !isUnion(t) {
 			continue
 		}
-		if t.NameOff() == 0 {
+		if t.NameOff() == 0 && !anon {
 			continue
 		}
 		if !l.filter(u, id, t) {
 			continue
 		}
-		key := structKey(u, t)
-		if _, dup := l.seen[key]; dup {
+		if t.NameOff() != 0 && l.add(u, id, t) {
 			continue
 		}
-		l.seen[key] = struct{}{}
-		l.format(u, b, id)
+		if l.opts.Packable {
+			l.printPackable(u, b, id)
+			continue
+		}
+		if sorted {
+			continue
+		}
+		l.formatType(u, b, id)
 		if len(*b) >= flushAt {
 			if _, err := w.Write(*b); err != nil {
 				return err
@@ -95,24 +134,6 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 	_, err := w.Write(*b)
 	*b = (*b)[:0]
 	return err
-}
-
-// filter is pahole's class__filter with its default options.
-func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
-	if u.facts.Nested(id) {
-		// Defined inside a function or another type: pahole prints it
-		// only with --show_private_classes.
-		u.class(id).findHoles()
-		return false
-	}
-	if t.Kind() == btf.KindFwd {
-		return false
-	}
-	if isUnion(t) {
-		return true
-	}
-	u.class(id).findHoles()
-	return true
 }
 
 // structKey is what pahole compares to tell whether a struct or union was
@@ -142,20 +163,22 @@ func structKey(u *unit, t btf.Type) string {
 	return sb.String()
 }
 
-// format is pahole's class_formatter: the type printed on its own line.
-func (l *Listing) format(u *unit, b *buf, id btf.TypeID) {
-	c := conf{emitStats: true, hex: l.opts.Hex}
-	u.printTop(b, id, c)
-	b.byte('\n')
+// topConf is pahole's global conf_fprintf: how a type printed on its own
+// is laid out.
+func (l *Listing) topConf() conf {
+	return conf{emitStats: true, hex: l.opts.Hex, showOnlyDataMembers: l.opts.ShowOnlyDataMembers}
 }
 
 // printNamed is the -C part of pahole's printing callback: each name still
 // wanted is looked up in this input, in order; a name this input lacks
-// ends the search here unless SkipMissing.
+// ends the search here unless SkipMissing. A type found is printed by the
+// formatter, followed by an empty line, or its containers or the
+// pointers to it are listed.
 func (l *Listing) printNamed(u *unit, b *buf) bool {
 	rest := l.pending[:0:0]
 	for i, name := range l.pending {
-		id := findType(u, name)
+		// -f looks for declarations too (pointers to a type only declared).
+		id := findType(u, name, l.opts.FindPointers)
 		if id == 0 {
 			if l.opts.SkipMissing {
 				rest = append(rest, name)
@@ -165,26 +188,45 @@ func (l *Listing) printNamed(u *unit, b *buf) bool {
 			l.pending = rest
 			return false
 		}
-		if t := u.spec.Type(id); isStruct(t) {
+		t := u.spec.Type(id)
+		if isStruct(t) {
 			u.class(id).findHoles()
 		}
-		l.format(u, b, id)
-		b.byte('\n')
+		switch {
+		case l.opts.Reorganize:
+			if isStruct(t) {
+				l.printReorganized(u, b, id)
+			}
+		case l.opts.FindContainers:
+			l.printContainers(u, b, id)
+		case l.opts.FindPointers:
+			l.printPointersTo(u, b, id)
+		default:
+			l.formatType(u, b, id)
+			b.byte('\n')
+		}
 	}
 	l.pending = rest
 	return len(l.pending) == 0
 }
 
 // findType is pahole's cu__find_type_by_name: the first struct, union,
-// enum or typedef of that name that is not only a declaration.
-func findType(u *unit, name string) btf.TypeID {
+// enum or typedef of that name that is not only a declaration, or with
+// decls, the first of any of them.
+func findType(u *unit, name string, decls bool) btf.TypeID {
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
 		switch t.Kind() {
-		case btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64, btf.KindTypedef:
-			if t.Name() == name {
-				return id
+		case btf.KindFwd:
+			if !decls {
+				continue
 			}
+		case btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64, btf.KindTypedef:
+		default:
+			continue
+		}
+		if t.Name() == name {
+			return id
 		}
 	}
 	return 0

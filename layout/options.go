@@ -32,84 +32,100 @@ type Options struct {
 	// ignored by the printer, and cmd/btfkit refuses their flags until a
 	// file registers them (pahole_layout.go).
 
-	// Which structs and unions the listing prints (pahole's class__filter).
+	// Which structs and unions the listing prints (pahole's class__filter,
+	// filter.go). The prefixes are pointers because an empty prefix given
+	// is not a prefix not given: pahole's -x '' excludes every named type.
 
-	// AnonInclude includes anonymous structs and unions reached through a
-	// typedef (-a/--anon_include). Not implemented yet.
+	// AnonInclude includes anonymous structs and unions; one with a
+	// typedef is printed as that typedef (-a/--anon_include).
 	AnonInclude bool
-	// NestedAnonInclude includes anonymous structs and unions nested in
-	// others (-A/--nested_anon_include). Not implemented yet.
+	// NestedAnonInclude, with AnonInclude, also prints anonymous structs
+	// and unions that no typedef names, such as the types of anonymous
+	// members (-A/--nested_anon_include; alone it selects nothing more).
 	NestedAnonInclude bool
-	// JustStructs prints structs only (--structs). Not implemented yet.
+	// JustStructs prints structs only (--structs).
 	JustStructs bool
-	// JustUnions prints unions only (--unions). Not implemented yet.
+	// JustUnions prints unions only (--unions).
 	JustUnions bool
-	// JustPacked prints only structs inferred __packed__ (--packed). Not
-	// implemented yet.
+	// JustPacked prints only structs inferred __packed__ (--packed, which
+	// also sets JustStructs).
 	JustPacked bool
 	// ShowPrivateClasses also prints types defined inside functions or
-	// other types (--show_private_classes). Not implemented yet.
+	// other types (--show_private_classes; pahole's flag also sets
+	// ShowOnlyDataMembers).
 	ShowPrivateClasses bool
-	// ExcludePrefix skips types whose name starts with it (-x/--exclude).
-	// Not implemented yet.
-	ExcludePrefix string
-	// IncludePrefix prints only types whose name starts with it
-	// (-y/--prefix_filter). Not implemented yet.
-	IncludePrefix string
+	// ExcludePrefix skips types whose name, or an anonymous type's first
+	// typedef's name, starts with it (-x/--exclude).
+	ExcludePrefix *string
+	// IncludePrefix prints only types whose name, or an anonymous type's
+	// first typedef's name, starts with it; anonymous types without a
+	// typedef pass (-y/--prefix_filter).
+	IncludePrefix *string
 	// DeclExcludePrefix skips types declared in files whose name starts
-	// with it (-D/--decl_exclude; DWARF). Not implemented yet.
-	DeclExcludePrefix string
-	// CUExcludePrefix skips compile units whose name starts with it
-	// (-X/--cu_exclude; DWARF). Not implemented yet.
-	CUExcludePrefix string
+	// with it, and types whose file is unknown: from BTF, every type
+	// (-D/--decl_exclude).
+	DeclExcludePrefix *string
+	// CUExcludePrefix skips the compile units whose name starts with it;
+	// a BTF input's unit is named by its file's path (-X/--cu_exclude).
+	CUExcludePrefix *string
 	// NrHoles prints only structs with at least that many holes
-	// (-H/--holes). Not implemented yet.
+	// (-H/--holes).
 	NrHoles int
 	// NrBitHoles prints only structs with at least that many bit holes
-	// (-B/--bit_holes). Not implemented yet.
+	// (-B/--bit_holes).
 	NrBitHoles int
-	// HoleSizeGE prints the names of structs with a hole at least that
-	// large (-z/--hole_size_ge). Not implemented yet.
+	// HoleSizeGE prints only structs with a hole at least that large
+	// (-z/--hole_size_ge, which also sets NamesOnly).
 	HoleSizeGE int
 	// PaddingGE prints only structs with at least that much padding at
-	// their end (--padding_ge, also spelled --padding). Not implemented yet.
+	// their end (--padding_ge; pahole 1.31 reads --padding=N as its
+	// unique prefix).
 	PaddingGE int
-	// Packable prints structs whose holes can be packed, with their size
-	// before and after (-P/--packable). Not implemented yet.
+	// Packable lists, instead of layouts, the structs with holes that
+	// Reorganize makes smaller: name, size, reorganized size and bytes
+	// saved, separated by Separator (-P/--packable). Unions are left out;
+	// with ClassNames it has no effect, as in pahole.
 	Packable bool
 	// WithFlexibleArray prints only structs ending in a flexible array
-	// (--with_flexible_array). Not implemented yet.
+	// (--with_flexible_array).
 	WithFlexibleArray bool
 	// WithEmbeddedFlexibleArray prints only structs containing a struct
-	// with a flexible array (--with_embedded_flexible_array). Not
-	// implemented yet.
+	// with a flexible array, at any depth (--with_embedded_flexible_array,
+	// which also sets JustStructs).
 	WithEmbeddedFlexibleArray bool
 
-	// Other listings instead of layouts.
+	// Other listings instead of layouts (pahole's formatters,
+	// formatters.go): for each type selected, one line of fields. When
+	// several are set the first of Sizes, NrMembers, ClassNameLen and
+	// NamesOnly wins; pahole's command line keeps the last one given.
 
 	// Sizes prints name, size and number of holes per type (-s/--sizes).
-	// Not implemented yet.
 	Sizes bool
 	// NrMembers prints name and number of members per type
-	// (-n/--nr_members). Not implemented yet.
+	// (-n/--nr_members).
 	NrMembers bool
 	// ClassNameLen prints name and name length per type
-	// (-N/--class_name_len). Not implemented yet.
+	// (-N/--class_name_len).
 	ClassNameLen bool
-	// Separator separates the fields of those listings (-t/--separator;
-	// pahole's default is a tab). Not implemented yet.
-	Separator byte
-	// ContainsEnumerator prints the enums with an enumerator of that name
-	// (--contains_enumerator). Not implemented yet.
+	// NamesOnly prints just the names (what -z/--hole_size_ge prints).
+	NamesOnly bool
+	// Separator separates the fields of those listings: its first byte
+	// ("" means pahole's default, a tab; -t/--separator).
+	Separator string
+	// ContainsEnumerator prints, instead of each input's structs, its
+	// first enum with an enumerator of that name; an input without one
+	// is listed as usual (--contains_enumerator).
 	ContainsEnumerator string
-	// Contains prints the types that contain the named one (-i/--contains).
-	// Not implemented yet.
-	Contains string
-	// FindPointersTo prints the members that point to the named type
-	// (-f/--find_pointers_to). Not implemented yet.
-	FindPointersTo string
-	// Recursive applies -i and -f recursively (-d/--recursive). Not
-	// implemented yet.
+	// FindContainers prints, for each -C type, the names of the structs
+	// and unions with a member of that type (-i/--contains NAME, which
+	// also sets ClassNames).
+	FindContainers bool
+	// FindPointers prints, for each -C type, "struct: member" for each
+	// member that points to it (-f/--find_pointers_to NAME, which also
+	// sets ClassNames).
+	FindPointers bool
+	// Recursive makes FindContainers also list, indented, the member
+	// types of each container that contain the type (-d/--recursive).
 	Recursive bool
 
 	// How a layout is printed.
@@ -154,16 +170,24 @@ type Options struct {
 	// FlatArrays prints multi-dimensional arrays with one dimension
 	// (--flat_arrays). Not implemented yet.
 	FlatArrays bool
-	// Sort prints types sorted by name (--sort). Not implemented yet.
+	// Sort prints the layouts sorted by name, then size, number of
+	// members and members, after every input was read (--sort, sort.go).
 	Sort bool
 	// Compile prints compilable C: each type after the types it needs
 	// (--compile). Not implemented yet.
 	Compile bool
-	// Reorganize prints each struct reorganized to remove holes
-	// (-R/--reorganize). Not implemented yet.
+	// Reorganize prints each struct named in ClassNames with its members
+	// moved into holes the way pahole's class__reorganize moves them,
+	// followed by the bytes and cache lines saved (-R/--reorganize).
+	// Unions, enums and typedefs named print nothing; without ClassNames
+	// it has no effect, as in pahole. Two things differ from pahole 1.31,
+	// where its result is broken: a result larger than the original
+	// (pahole's padding rule makes 350 of embedded.btf's structs larger,
+	// "saved -4 bytes") is replaced by the original, and offsets are
+	// computed in 32 bits where pahole wraps them at 64 KiB.
 	Reorganize bool
-	// ShowReorgSteps prints each step of the reorganization
-	// (-S/--show_reorg_steps). Not implemented yet.
+	// ShowReorgSteps also prints, with Reorganize, each member moved and
+	// the struct after each move (-S/--show_reorg_steps).
 	ShowReorgSteps bool
 }
 

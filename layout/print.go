@@ -35,6 +35,8 @@ type conf struct {
 	suppressPacked           bool // --suppress_packed
 	suppressForcePaddings    bool // --suppress_force_paddings
 	classesAsStructs         bool // --classes_as_structs
+
+	showOnlyDataMembers bool // -M, and --show_private_classes
 }
 
 // Spacing pahole uses when the caller sets none.
@@ -687,6 +689,9 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	nested := u.facts.NestedIn(cl.id)
 	ni := 0
 	printNested := func(upto int) {
+		if c.showOnlyDataMembers {
+			return
+		}
 		for ; ni < len(nested) && nested[ni].After <= upto; ni++ {
 			u.printTag(b, nested[ni].ID, c)
 			b.str("\n\n")
@@ -848,7 +853,7 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 	b.str("/* size: ")
 	b.int(int64(int32(cl.size)))
 	b.str(", cachelines: ")
-	sz := u.size(cl.id)
+	sz := cl.tagSize()
 	b.int(int64((sz + uint64(u.cacheline) - 1) / uint64(u.cacheline)))
 	b.str(", members: ")
 	b.uint(uint64(uint16(len(cl.members))))

@@ -24,14 +24,18 @@ var checkOpts struct {
 	strict    bool
 	max       int
 	kernelLog int
+	target    string
 }
 
 var checkCmd = &cobra.Command{
-	Use:   "check [--base FILE] [--kernel] [--strict] FILE...",
+	Use:   "check [--base FILE] [--kernel] [--target-kernel VERSION] [--strict] FILE...",
 	Short: "Validate BTF by the Linux kernel verifier's rules (and optionally by the kernel itself)",
 	Long: `Validate each FILE by the rules the Linux kernel's BTF verifier applies when
-BTF is loaded with bpf(BPF_BTF_LOAD) (kernel/bpf/btf.c, as of Linux 6.18):
-header and section layout, string offsets, names (which kinds must or must not
+BTF is loaded with bpf(BPF_BTF_LOAD) (kernel/bpf/btf.c): by default those of
+the newest kernel btfkit knows (a kind layout section, 24-bit vlen and 7-bit
+kinds are fine), with --target-kernel VERSION those of that release (which
+kinds, kind_flags and header it accepts: see 'btfkit downgrade --list'), with
+--kernel those of the running kernel. The rules: header and section layout, string offsets, names (which kinds must or must not
 be named, valid identifiers and section names), kind_flag and vlen, sizes,
 INT encodings, type IDs and the kinds they may refer to, reference loops and
 the kernel's resolve depth of 32, member offsets, bitfields, arrays, function
@@ -87,6 +91,7 @@ func init() {
 	f.BoolVar(&checkOpts.kernel, "kernel", false, "also load each input with BPF_BTF_LOAD into the running kernel and report its verdict")
 	f.BoolVar(&checkOpts.strict, "strict", false, "also check conventions the kernel does not enforce")
 	f.IntVar(&checkOpts.max, "max-problems", 0, "print at most `N` problems per input (0: all)")
+	f.StringVar(&checkOpts.target, "target-kernel", "", "apply the rules of Linux `VERSION` (6.1, 6.12, ...; default: the newest, or the running kernel's with --kernel)")
 	f.IntVar(&checkOpts.kernelLog, "kernel-log-lines", 20, "print the last `N` lines of the kernel verifier's log on rejection (0: all)")
 	rootCmd.AddCommand(checkCmd)
 }
@@ -114,6 +119,21 @@ func runCheck(cmd *cobra.Command, args []string) error {
 	if checkOpts.kernel {
 		// The running kernel loads only BTF in its own byte order.
 		opts = append(opts, btf.HostByteOrder())
+	}
+	switch {
+	case checkOpts.target != "":
+		v, err := btf.ParseKernelVersion(checkOpts.target)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, btf.ForKernel(v))
+	case checkOpts.kernel:
+		var uts unix.Utsname
+		if err := unix.Uname(&uts); err == nil {
+			if v, err := btf.ParseKernelVersion(unix.ByteSliceToString(uts.Release[:])); err == nil {
+				opts = append(opts, btf.ForKernel(v))
+			}
+		}
 	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()

@@ -26,6 +26,8 @@ var encodeOpts struct {
 	verbose     bool
 	listFeat    bool
 	from        string // dwarf or btf (encode_frombtf.go)
+	sort        bool   // encode_post.go
+	target      string // encode_post.go
 }
 
 var encodeCmd = &cobra.Command{
@@ -90,6 +92,7 @@ func init() {
 	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
 	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
 	f.StringVar(&encodeOpts.from, "from", "dwarf", "what to read: `dwarf`, or btf for the .BTF archive that objects compiled with BTF (gcc -gbtf) leave (see 'btfkit help encode')")
+	addEncodePostFlags(f)
 	rootCmd.AddCommand(encodeCmd)
 }
 
@@ -103,6 +106,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if encodeModulesMode() {
 		if encodeOpts.from != "dwarf" {
 			return fmt.Errorf("--from %s: only with one input and -o", encodeOpts.from)
+		}
+		if err := checkEncodePostModules(); err != nil {
+			return err
 		}
 		return runEncodeModules(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
@@ -131,6 +137,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep})
 	if err != nil {
 		return err
+	}
+	if spec, err = encodePost(spec, os.Stderr); err != nil {
+		return fmt.Errorf("%s: %w", args[0], err)
 	}
 	t1 := time.Now()
 	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {

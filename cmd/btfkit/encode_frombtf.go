@@ -35,6 +35,9 @@ func runEncodeFromBTF(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
+	if spec, err = encodePost(spec, os.Stderr); err != nil { // encode_post.go
+		return err
+	}
 	t1 := time.Now()
 	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {
 		return err

@@ -73,6 +73,11 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 			}
 			o.ClassNames = names
 		}
+		for _, hook := range layoutFlagHooks {
+			if err := hook(cmd, &o); err != nil {
+				return err
+			}
+		}
 		formats, err := layoutFormats(layoutOpts.formats)
 		if err != nil {
 			return err
@@ -104,6 +109,10 @@ func init() {
 	f.IntVarP(&layoutOpts.jobs, "jobs", "j", 0, "DWARF compile units converted in parallel (default: one per CPU; the output does not depend on it)")
 	rootCmd.AddCommand(layoutCmd)
 }
+
+// layoutFlagHooks set the options of the flags other files add to
+// layoutCmd (each file's init appends its hook), after -C, --hex and -c.
+var layoutFlagHooks []func(cmd *cobra.Command, o *layout.Options) error
 
 // layoutClassNames splits a -C list: names separated by commas; @FILE (or
 // pahole's file://FILE) reads names from FILE, one a line.
@@ -204,7 +213,7 @@ func (r *layoutRun) run(w io.Writer, files []string) error {
 			break
 		}
 	}
-	return nil
+	return r.listing.Finish(w)
 }
 
 func slicesContains(list []string, s string) bool {
@@ -244,8 +253,11 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 // dwarfFile lists the compile units of an ELF file with DWARF; ok is false
 // when the file has no DWARF.
 func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs}, func(u encode.Unit) error {
-		s, err := r.listing.Unit(w, u.Spec, u.Facts)
+	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs,
+		// -D compares declaration files; -P names an anonymous struct
+		// without a typedef by its declaration.
+		DeclInfo: r.opts.DeclExcludePrefix != nil || (r.opts.Packable && r.opts.AnonInclude)}, func(u encode.Unit) error {
+		s, err := r.listing.NamedUnit(w, u.Name, u.Spec, u.Facts)
 		if err != nil {
 			return err
 		}
@@ -303,7 +315,8 @@ func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error)
 		specs[i] = s
 	}
 	for _, s := range specs {
-		if stop, err := r.listing.Unit(w, s, nil); err != nil || stop {
+		// pahole names a BTF input's unit by the file's path.
+		if stop, err := r.listing.NamedUnit(w, path, s, nil); err != nil || stop {
 			return true, stop, err
 		}
 	}

@@ -71,6 +71,8 @@ type paholeConfig struct {
 	file        string
 	from        []string // -F with -J: the formats to encode from, in order (pahole_frombtf.go)
 
+	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
+
 	version, numericVersion, supported, help bool
 
 	layout     *paholeLayout // layout options (pahole_layout.go)
@@ -130,7 +132,6 @@ var paholeFeatureFlags = []struct {
 }{
 	{"btf_encode_force", encode.FeatEncodeForce, false, "Ignore those symbols found invalid when encoding BTF."},
 	{"btf_gen_floats", encode.FeatFloat, false, "Allow producing BTF_KIND_FLOAT entries."},
-	{"btf_gen_all", encode.FeatFloat, false, "Allow using all the BTF features supported by pahole."},
 	{"btf_gen_optimized", encode.FeatOptimizedFunc, false, "Generate BTF for functions with optimization-related suffixes (.isra, .constprop)."},
 	{"btf_attributes", encode.FeatAttributes, false, "Allow generation of attributes in BTF."},
 	{"reproducible_build", encode.FeatReproducibleBuild, false, "Generate reproducile BTF output"},
@@ -169,6 +170,12 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.StringVar(&c.base, "btf_base", "", "Path to the base BTF file")
 	fs.StringArrayVar(featStrs, "btf_features", nil, "Specify supported BTF features in FEATURE_LIST or 'default' for default set of supported features.")
 	fs.StringArrayVar(strictStrs, "btf_features_strict", nil, "Like --btf_features, but unrecognized features will trigger an error.")
+	// pahole 1.31 handles --btf_gen_all as --btf_features=all: a list
+	// that names no feature, so it only starts the feature set from
+	// nothing (VAR, decl and type tags, ENUM64 and floats all off) where
+	// a plain -J starts from the legacy set (pahole.c, parse_btf_features
+	// after init_btf_features). pahole 1.24 took it to mean floats.
+	fs.BoolVar(&c.genAll, "btf_gen_all", false, "Allow using all the BTF features supported by pahole.")
 	fs.BoolVar(&c.supported, "supported_btf_features", false, "Show list of btf_features supported by pahole and exit.")
 	fs.StringArrayVar(langStrs, "lang_exclude", nil, "Don't consider compilation units written in these languages")
 	fs.StringArrayVarP(formats, "format_path", "F", nil, "List of debugging formats to try; with -J: dwarf, or btf to merge the .BTF archive of objects compiled with BTF (gcc -gbtf); see below")
@@ -236,7 +243,7 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	// Features: pahole's legacy set, or the union of every --btf_features
 	// list, then the per-feature flags on top.
 	c.features = encode.LegacyFeatures
-	if len(featStrs)+len(strictStrs) > 0 {
+	if len(featStrs)+len(strictStrs) > 0 || c.genAll {
 		c.features = 0
 	}
 	for i, lists := range [][]string{featStrs, strictStrs} {

@@ -64,8 +64,9 @@ func paholeLongPrefixes(fs *pflag.FlagSet, args []string) ([]string, error) {
 				name = matches[0]
 				f = fs.Lookup(name)
 			default:
-				return nil, paholeUsageError("option '--%s' is ambiguous; possibilities: '--%s'",
-					name, strings.Join(matches, "' '--"))
+				// getopt quotes the argument as given, "=value" too.
+				return nil, paholeUsageError("option '%s' is ambiguous; possibilities: '--%s'",
+					a, strings.Join(matches, "' '--"))
 			}
 		}
 		if hasVal && f.Value.Type() == "bool" {

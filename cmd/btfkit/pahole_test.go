@@ -84,7 +84,10 @@ func TestPaholeParse(t *testing.T) {
 		{[]string{"-J", "--btf_gen_floats", "--skip_encoding_btf_inconsistent_proto", "--btf_gen_optimized", "-j", "f.o"}, 0,
 			encode.LegacyFeatures | encode.FeatFloat | encode.FeatConsistentFunc | encode.FeatOptimizedFunc, "", "", "f.o", 0},
 		{[]string{"-J", "--skip_encoding_btf_vars", "--skip_encoding_btf_enum64", "--skip_encoding_btf_decl_tag", "--skip_encoding_btf_type_tag", "f.o"}, 0, 0, "", "", "f.o", 0},
-		{[]string{"-J", "--btf_gen_all", "--btf_encode_force", "-F", "dwarf", "f.o"}, 0, encode.LegacyFeatures | encode.FeatFloat | encode.FeatEncodeForce, "", "", "f.o", 0},
+		// pahole 1.31: --btf_gen_all is --btf_features=all, which names no
+		// feature: nothing but what other flags add (TestPaholeGenAll).
+		{[]string{"-J", "--btf_gen_all", "--btf_encode_force", "-F", "dwarf", "f.o"}, 0, encode.FeatEncodeForce, "", "", "f.o", 0},
+		{[]string{"-J", "--btf_gen_all", "--btf_features=float", "f.o"}, 0, encode.FeatFloat, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_features=float,nonexistent", "f.o"}, 0, encode.FeatFloat, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_features_strict=default,global_var", "f.o"}, 0, encode.DefaultFeatures | encode.FeatGlobalVar, "", "", "f.o", 0},
 		{[]string{"--btf_encode_detached=OUT", "--lang_exclude=rust,c++", "f.o"}, 0, encode.LegacyFeatures, "OUT", "", "f.o", 2},
@@ -117,7 +120,8 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "--btf_features_strict=float,nonexistent", "f.o"}, 1, "Feature 'nonexistent' in 'float,nonexistent' is not supported."},
 		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
 		{[]string{"-J", "-C", "task_struct", "vmlinux"}, 1, "pahole: option '--class_name' prints layouts; it does not combine with -J"},
-		{[]string{"-s", "vmlinux"}, 1, "pahole: option '--sizes' is pahole's, but btfkit pahole does not implement it yet"},
+		{[]string{"-T", "vmlinux"}, 1, "pahole: option '--nr_definitions' is pahole's, but btfkit pahole does not implement it yet"},
+		{[]string{"-J", "-s", "vmlinux"}, 1, "pahole: option '--sizes' prints layouts; it does not combine with -J"},
 		{[]string{"--c", "32", "vmlinux"}, 64, "pahole: option '--c' is ambiguous; possibilities: '--cacheline_size' '--class_name' '--count' '--contains' '--contains_enumerator' '--class_name_len' '--cu_exclude' '--ctf_encode' '--classes_as_structs' '--compile'" + try},
 		{[]string{"--hex=1", "vmlinux"}, 64, "pahole: option '--hex' doesn't allow an argument" + try},
 		{[]string{"-C"}, 64, "pahole: option requires an argument -- 'C'" + try},
@@ -396,5 +400,55 @@ func TestPaholeDetachedTargets(t *testing.T) {
 	}
 	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the FIFO was replaced")
+	}
+}
+
+// TestPaholeGenAll: pahole 1.31 reads --btf_gen_all as --btf_features=all,
+// a list naming no feature, so the set starts empty: floats stay INT, no
+// VAR or DATASEC, 8-byte enums as ENUM (pahole 1.24 read it as floats on
+// top of the legacy set). Other flags still add features. (Checked against
+// upstream pahole 1.31 on this fixture with cmp: identical bytes.)
+func TestPaholeGenAll(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "genall.c")
+	if err := os.WriteFile(src, []byte(`struct s { float f; double d; int a; };
+enum big { B1 = 1, B2 = 0x100000000ULL };
+int fn(struct s *p, enum big b) { return p->a + b; }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	obj := testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}})
+	kinds := func(args ...string) map[btf.Kind]int {
+		t.Helper()
+		out := filepath.Join(dir, "out.btf")
+		args = append(append([]string{"-J"}, args...), "--btf_encode_detached="+out, obj)
+		if _, errOut, code := runPahole(t, args...); code != 0 {
+			t.Fatalf("pahole %q: status %d: %s", args, code, errOut)
+		}
+		s, err := btf.LoadFile(out, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[btf.Kind]int{}
+		for id := s.FirstID(); id < s.NextID(); id++ {
+			n[s.Type(id).Kind()]++
+		}
+		return n
+	}
+	legacy := kinds()
+	if legacy[btf.KindEnum64] != 1 || legacy[btf.KindFloat] != 0 {
+		t.Fatalf("plain -J: %v; want ENUM64 and no FLOAT (the legacy set)", legacy)
+	}
+	all := kinds("--btf_gen_all")
+	for _, k := range []btf.Kind{btf.KindVar, btf.KindDatasec, btf.KindEnum64, btf.KindFloat} {
+		if all[k] != 0 {
+			t.Errorf("--btf_gen_all: %d %s; pahole 1.31 encodes none", all[k], k)
+		}
+	}
+	if all[btf.KindEnum] != 1 || all[btf.KindInt] != legacy[btf.KindInt] {
+		t.Errorf("--btf_gen_all: %v; want the 8-byte enum as ENUM and float, double as INT", all)
+	}
+	if withFloat := kinds("--btf_gen_all", "--btf_features=float"); withFloat[btf.KindFloat] != 2 || withFloat[btf.KindEnum64] != 0 {
+		t.Errorf("--btf_gen_all --btf_features=float: %v; want 2 FLOAT and no ENUM64", withFloat)
 	}
 }

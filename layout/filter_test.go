@@ -1,0 +1,553 @@
+package layout_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/layout"
+)
+
+// The type filters and the other listings (filter.go, formatters.go,
+// find.go, structures.go) on C compiled by gcc and clang at test time:
+// testdata/filter.c (one unit), testdata/filterunits[12].c (two units
+// linked into one object) and testdata/filter131.c, each from its DWARF
+// and from the BTF pahole -J makes of it.
+//
+// The oracle is the pahole on PATH, Debian's 1.24, for every option and
+// input on which it prints what pahole 1.31 prints. The options 1.24 lacks
+// (--padding_ge and its prefix --padding, --with_embedded_flexible_array,
+// --contains_enumerator) and those it prints differently (-s, -n and -N
+// with -C: 1.24 prints the layouts there; --with_flexible_array on the
+// flexible arrays of filter131.c, whose layouts 1.31 annotates) are
+// compared with pahole 1.31's output, committed as
+// testdata/filter131-VARIANT.txt. Regenerate those with
+// scripts/layout-testdata, which runs this test with -pahole131.
+
+var pahole131 = flag.String("pahole131", "", "`PATH` of pahole 1.31: regenerate the committed pahole 1.31 outputs of the filter tests with it")
+
+// filterCase is a pahole command line and the layout options meaning the
+// same.
+type filterCase struct {
+	name string
+	args []string
+	opts layout.Options
+}
+
+func prefix(s string) *string { return &s }
+
+func list(s string) []string { return strings.Split(s, ",") }
+
+// filterCases are run on testdata/filter.c against pahole 1.24.
+var filterCases = []filterCase{
+	{"default", nil, layout.Options{}},
+	{"sizes", []string{"-s"}, layout.Options{Sizes: true}},
+	{"nr_members", []string{"-n"}, layout.Options{NrMembers: true}},
+	{"class_name_len", []string{"-N"}, layout.Options{ClassNameLen: true}},
+	{"separator", []string{"-t", ",", "-s"}, layout.Options{Sizes: true, Separator: ","}},
+	{"separator-long", []string{"-t", ":;", "-n"}, layout.Options{NrMembers: true, Separator: ":;"}},
+	{"separator-nul", []string{"-t", "", "-s"}, layout.Options{Sizes: true, Separator: "\x00"}},
+	{"holes2", []string{"-H", "2"}, layout.Options{NrHoles: 2}},
+	{"holes3-sizes", []string{"-H", "3", "-s"}, layout.Options{NrHoles: 3, Sizes: true}},
+	{"holes-negative", []string{"-H", "-1"}, layout.Options{NrHoles: -1}},
+	{"bit_holes", []string{"-B", "1"}, layout.Options{NrBitHoles: 1}},
+	{"bit_holes2-n", []string{"-B", "2", "-n"}, layout.Options{NrBitHoles: 2, NrMembers: true}},
+	{"hole_size_ge4", []string{"-z", "4"}, layout.Options{HoleSizeGE: 4, NamesOnly: true}},
+	{"hole_size_ge7", []string{"-z", "7"}, layout.Options{HoleSizeGE: 7, NamesOnly: true}},
+	{"hole_size_ge0", []string{"-z", "0"}, layout.Options{NamesOnly: true}},
+	{"z-then-s", []string{"-z", "4", "-s"}, layout.Options{HoleSizeGE: 4, Sizes: true}},
+	{"packed", []string{"--packed"}, layout.Options{JustStructs: true, JustPacked: true}},
+	{"packed-sizes", []string{"--packed", "-s"}, layout.Options{JustStructs: true, JustPacked: true, Sizes: true}},
+	{"structs", []string{"--structs"}, layout.Options{JustStructs: true}},
+	{"unions", []string{"--unions"}, layout.Options{JustUnions: true}},
+	{"unions-holes", []string{"--unions", "-H", "1"}, layout.Options{JustUnions: true, NrHoles: 1}},
+	{"structs-unions", []string{"--structs", "--unions"}, layout.Options{JustStructs: true, JustUnions: true}},
+	{"anon", []string{"-a"}, layout.Options{AnonInclude: true}},
+	{"nested_anon", []string{"-A"}, layout.Options{NestedAnonInclude: true}},
+	{"anon-nested_anon", []string{"-a", "-A"}, layout.Options{AnonInclude: true, NestedAnonInclude: true}},
+	{"anon-sizes", []string{"-a", "-s"}, layout.Options{AnonInclude: true, Sizes: true}},
+	{"anon-unions", []string{"-a", "-A", "--unions"}, layout.Options{AnonInclude: true, NestedAnonInclude: true, JustUnions: true}},
+	{"exclude", []string{"-x", "flt_c"}, layout.Options{ExcludePrefix: prefix("flt_c")}},
+	{"anon-exclude", []string{"-a", "-x", "flt_anon_td"}, layout.Options{AnonInclude: true, ExcludePrefix: prefix("flt_anon_td")}},
+	{"exclude-empty", []string{"-a", "-A", "-x", ""}, layout.Options{AnonInclude: true, NestedAnonInclude: true, ExcludePrefix: prefix("")}},
+	{"prefix_filter", []string{"-y", "flt_h"}, layout.Options{IncludePrefix: prefix("flt_h")}},
+	{"anon-prefix_filter", []string{"-a", "-A", "-y", "flt_anon", "-n"},
+		layout.Options{AnonInclude: true, NestedAnonInclude: true, IncludePrefix: prefix("flt_anon"), NrMembers: true}},
+	{"exclude-prefix_filter", []string{"-y", "flt_", "-x", "flt_c", "-s"},
+		layout.Options{IncludePrefix: prefix("flt_"), ExcludePrefix: prefix("flt_c"), Sizes: true}},
+	{"with_flexible_array", []string{"--with_flexible_array"}, layout.Options{WithFlexibleArray: true}},
+	{"contains", []string{"-i", "flt_target"}, layout.Options{FindContainers: true, ClassNames: list("flt_target")}},
+	{"contains-recursive", []string{"-i", "flt_target", "-d"},
+		layout.Options{FindContainers: true, Recursive: true, ClassNames: list("flt_target")}},
+	{"contains-two", []string{"-d", "-i", "flt_target,flt_c1"},
+		layout.Options{FindContainers: true, Recursive: true, ClassNames: list("flt_target,flt_c1")}},
+	{"contains-unions", []string{"--unions", "-i", "flt_h1"}, layout.Options{JustUnions: true, FindContainers: true, ClassNames: list("flt_h1")}},
+	{"contains-missing", []string{"-i", "no_such_type"}, layout.Options{FindContainers: true, ClassNames: list("no_such_type")}},
+	{"find_pointers_to", []string{"-f", "flt_target"}, layout.Options{FindPointers: true, ClassNames: list("flt_target")}},
+	{"find_pointers_to-decl", []string{"-f", "flt_fwd_only"}, layout.Options{FindPointers: true, ClassNames: list("flt_fwd_only")}},
+	{"find_pointers_to-two", []string{"-f", "flt_c1,flt_target"}, layout.Options{FindPointers: true, ClassNames: list("flt_c1,flt_target")}},
+	{"sort", []string{"--sort"}, layout.Options{Sort: true}},
+	{"sort-sizes", []string{"-s", "--sort"}, layout.Options{Sizes: true, Sort: true}},
+	{"sort-anon", []string{"--sort", "-a", "-A"}, layout.Options{Sort: true, AnonInclude: true, NestedAnonInclude: true}},
+	{"sort-C", []string{"--sort", "-C", "flt_h1,no_such_type"}, layout.Options{Sort: true, ClassNames: list("flt_h1,no_such_type")}},
+	{"sort-contains", []string{"--sort", "-i", "flt_target"}, layout.Options{Sort: true, FindContainers: true, ClassNames: list("flt_target")}},
+	{"show_private_classes", []string{"--show_private_classes"}, layout.Options{ShowPrivateClasses: true, ShowOnlyDataMembers: true}},
+	{"show_private_classes-sizes", []string{"--show_private_classes", "-s"},
+		layout.Options{ShowPrivateClasses: true, ShowOnlyDataMembers: true, Sizes: true}},
+}
+
+// filterCases131 are run on testdata/filter.c against pahole 1.31's
+// committed output.
+var filterCases131 = []filterCase{
+	{"padding_ge", []string{"--padding_ge=4"}, layout.Options{PaddingGE: 4}},
+	{"padding_ge-sizes", []string{"--padding_ge=1", "-s"}, layout.Options{PaddingGE: 1, Sizes: true}},
+	// pahole 1.31 has no --padding: argp reads it as --padding_ge.
+	{"padding", []string{"--padding=4"}, layout.Options{PaddingGE: 4}},
+	{"contains_enumerator", []string{"--contains_enumerator=FLT_GREEN"}, layout.Options{ContainsEnumerator: "FLT_GREEN"}},
+	{"contains_enumerator-hex", []string{"--hex", "--contains_enumerator=FLT_SQUARE"}, layout.Options{Hex: true, ContainsEnumerator: "FLT_SQUARE"}},
+	// A unit without the enumerator is listed as usual.
+	{"contains_enumerator-none", []string{"--contains_enumerator=FLT_NONE", "-s"}, layout.Options{ContainsEnumerator: "FLT_NONE", Sizes: true}},
+	// With -C pahole 1.31 prints each type with the formatter and an
+	// empty line (1.24 prints the layout).
+	{"sizes-C", []string{"-s", "-C", "flt_h3,flt_union,flt_b2"}, layout.Options{Sizes: true, ClassNames: list("flt_h3,flt_union,flt_b2")}},
+	{"nr_members-C", []string{"-n", "-C", "flt_h3,flt_colors,flt_anon_td"}, layout.Options{NrMembers: true, ClassNames: list("flt_h3,flt_colors,flt_anon_td")}},
+	{"class_name_len-C", []string{"-N", "-C", "flt_h1,flt_colors"}, layout.Options{ClassNameLen: true, ClassNames: list("flt_h1,flt_colors")}},
+}
+
+// flex131Cases are run on testdata/filter131.c against pahole 1.31.
+var flex131Cases = []filterCase{
+	{"with_flexible_array", []string{"--with_flexible_array"}, layout.Options{WithFlexibleArray: true}},
+	{"with_embedded_flexible_array", []string{"--with_embedded_flexible_array"}, layout.Options{JustStructs: true, WithEmbeddedFlexibleArray: true}},
+	{"with_embedded_flexible_array-sizes", []string{"--with_embedded_flexible_array", "-s"},
+		layout.Options{JustStructs: true, WithEmbeddedFlexibleArray: true, Sizes: true}},
+	{"flexible-both", []string{"--with_flexible_array", "--with_embedded_flexible_array", "-n"},
+		layout.Options{JustStructs: true, WithFlexibleArray: true, WithEmbeddedFlexibleArray: true, NrMembers: true}},
+}
+
+// unitsCases are run on filterunits1.c and filterunits2.c linked into one
+// object, from DWARF (two units), against pahole 1.24.
+var unitsCases = []filterCase{
+	{"default", nil, layout.Options{}},
+	{"sizes", []string{"-s"}, layout.Options{Sizes: true}},
+	// Only the first unit with the type is searched.
+	{"contains", []string{"-i", "fu_shared", "-d"}, layout.Options{FindContainers: true, Recursive: true, ClassNames: list("fu_shared")}},
+	{"find_pointers_to", []string{"-f", "fu_variant"}, layout.Options{FindPointers: true, ClassNames: list("fu_variant")}},
+	// --sort keeps every unit's types, and two alike make pahole sort
+	// again by member types, each distinct type once; with -s nothing is
+	// deduplicated.
+	{"sort", []string{"--sort"}, layout.Options{Sort: true}},
+	{"sort-sizes", []string{"--sort", "-s"}, layout.Options{Sort: true, Sizes: true}},
+	{"sort-contains", []string{"--sort", "-i", "fu_shared"}, layout.Options{Sort: true, FindContainers: true, ClassNames: list("fu_shared")}},
+	{"sort-C", []string{"--sort", "-C", "fu_zz,no_such_type"}, layout.Options{Sort: true, ClassNames: list("fu_zz,no_such_type")}},
+	{"exclude", []string{"-x", "fu_s", "-n"}, layout.Options{ExcludePrefix: prefix("fu_s"), NrMembers: true}},
+}
+
+// units131Cases are run on the linked units against pahole 1.31.
+var units131Cases = []filterCase{
+	// Printed once per unit that has the enumerator; the other units'
+	// structs are listed.
+	{"contains_enumerator", []string{"--contains_enumerator=FU_A"}, layout.Options{ContainsEnumerator: "FU_A"}},
+	{"contains_enumerator-second", []string{"--contains_enumerator=FU_C"}, layout.Options{ContainsEnumerator: "FU_C"}},
+	{"contains_enumerator-anon", []string{"-a", "-A", "--contains_enumerator=FU_C", "-y", "fu_z"},
+		layout.Options{AnonInclude: true, NestedAnonInclude: true, ContainsEnumerator: "FU_C", IncludePrefix: prefix("fu_z")}},
+}
+
+// variants131 are the compilations the committed pahole 1.31 outputs were
+// made from (as scripts/layout-testdata compiles differ.c).
+func variants131() []testc.Variant {
+	var vs []testc.Variant
+	for _, cc := range []testc.Compiler{testc.GCC, testc.Clang} {
+		for _, dw := range []string{"-gdwarf-4", "-gdwarf-5"} {
+			vs = append(vs, testc.Variant{CC: cc, Flags: []string{dw, "-O2"}})
+		}
+	}
+	return vs
+}
+
+// fixtureSource is the absolute path of a fixture (compilers record it as
+// the unit's name and the declarations' file).
+func fixtureSource(t *testing.T, name string) string {
+	t.Helper()
+	src, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// withBTF copies an object and lets pahole -J add its .BTF.
+func withBTF(t *testing.T, obj string) string {
+	t.Helper()
+	cp := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(obj), ".o")+"-btf.o")
+	b, err := os.ReadFile(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testc.Run(t, "pahole", "-J", cp)
+	return cp
+}
+
+// linkUnits compiles filterunits1.c and filterunits2.c and links them.
+func linkUnits(t *testing.T, v testc.Variant) string {
+	t.Helper()
+	testc.Require(t, "ld")
+	var objs []string
+	for _, f := range []string{"filterunits1.c", "filterunits2.c"} {
+		objs = append(objs, testc.Compile(t, fixtureSource(t, f), v))
+	}
+	linked := filepath.Join(t.TempDir(), "filterunits.o")
+	testc.Run(t, "ld", append([]string{"-r", "-o", linked}, objs...)...)
+	return linked
+}
+
+// listFile is what `pahole [-F btf] OPTIONS path` prints, printed with
+// the library as btfkit pahole does: each unit (a DWARF compile unit, or
+// the file's BTF) named, then Finish.
+func listFile(t *testing.T, path string, fromBTF bool, o layout.Options) (out, missing string) {
+	t.Helper()
+	if fromBTF {
+		s, err := btf.LoadFile(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return listSpec(t, path, s, o)
+	}
+	l := layout.NewListing(o)
+	var b bytes.Buffer
+	errStop := errors.New("stop")
+	eo := encode.Options{Features: encode.DefaultFeatures, DeclInfo: o.DeclExcludePrefix != nil}
+	err := encode.EachUnit(path, eo, func(u encode.Unit) error {
+		stop, err := l.NamedUnit(&b, u.Name, u.Spec, u.Facts)
+		if err != nil {
+			return err
+		}
+		if stop {
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := l.Finish(&b); err != nil {
+		t.Fatal(err)
+	}
+	missing, _ = l.Missing()
+	return b.String(), missing
+}
+
+// listSpec is listFile for a BTF file already loaded.
+func listSpec(t *testing.T, path string, s *btf.Spec, o layout.Options) (out, missing string) {
+	t.Helper()
+	l := layout.NewListing(o)
+	var b bytes.Buffer
+	if _, err := l.NamedUnit(&b, path, s, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Finish(&b); err != nil {
+		t.Fatal(err)
+	}
+	missing, _ = l.Missing()
+	return b.String(), missing
+}
+
+// paholeArgs is a pahole command line for a case and an input.
+func paholeArgs(c filterCase, path string, fromBTF bool) []string {
+	args := append([]string{}, c.args...)
+	if fromBTF {
+		args = append([]string{"-F", "btf"}, args...)
+	}
+	return append(args, path)
+}
+
+// checkAgainst124 compares btfkit with the pahole on PATH on one input.
+func checkAgainst124(t *testing.T, c filterCase, path string, fromBTF bool) {
+	t.Helper()
+	args := paholeArgs(c, path, fromBTF)
+	// With -C pahole 1.31 prints an empty line after each type (1.24
+	// does not); -i and -f list other things for their names.
+	oc := optionCase{c.name, nil, c.opts}
+	if c.opts.FindContainers || c.opts.FindPointers {
+		oc.opts.ClassNames = nil
+	}
+	want, wantMissing := pahole(t, oc, args...)
+	got, missing := listFile(t, path, fromBTF, c.opts)
+	if got != want {
+		t.Errorf("pahole %s: %s\n--- got\n%.3000s\n--- want\n%.3000s", strings.Join(args, " "), diffTypes(got, want), got, want)
+	}
+	if missing != wantMissing {
+		t.Errorf("pahole %s: type not found: %q, want %q", strings.Join(args, " "), missing, wantMissing)
+	}
+}
+
+// TestFilters: testdata/filter.c from gcc and clang, DWARF 4 and 5, -O0
+// and -O2, and the BTF pahole -J makes of the -O2 objects.
+func TestFilters(t *testing.T) {
+	testc.Require(t, "pahole")
+	src := fixtureSource(t, "filter.c")
+	for _, v := range testc.DWARFVariants() {
+		obj := testc.Compile(t, src, v)
+		inputs := []struct {
+			kind    string
+			path    string
+			fromBTF bool
+		}{{"dwarf", obj, false}}
+		if v.Flags[1] == "-O2" {
+			inputs = append(inputs, struct {
+				kind    string
+				path    string
+				fromBTF bool
+			}{"btf", withBTF(t, obj), true})
+		}
+		for _, in := range inputs {
+			for _, c := range filterCases {
+				t.Run(v.Name()+"/"+in.kind+"/"+c.name, func(t *testing.T) {
+					checkAgainst124(t, c, in.path, in.fromBTF)
+				})
+			}
+		}
+	}
+}
+
+// TestFiltersDeclAndUnits: -D (declaration files) and -X (unit names),
+// whose arguments are paths the compilers recorded, and what pahole does
+// across two units.
+func TestFiltersDeclAndUnits(t *testing.T) {
+	testc.Require(t, "pahole")
+	src := fixtureSource(t, "filter.c")
+	dir := filepath.Dir(src)
+	header := filepath.Join(dir, "filter.h")
+	for _, v := range testc.DWARFVariants() {
+		obj := testc.Compile(t, src, v)
+		for _, c := range []filterCase{
+			{"decl_exclude-header", []string{"-D", header}, layout.Options{DeclExcludePrefix: prefix(header)}},
+			{"decl_exclude-source", []string{"-D", src, "-s"}, layout.Options{DeclExcludePrefix: prefix(src), Sizes: true}},
+			{"decl_exclude-dir", []string{"-D", dir}, layout.Options{DeclExcludePrefix: prefix(dir)}},
+			{"decl_exclude-other", []string{"-D", "/nonexistent", "-n"}, layout.Options{DeclExcludePrefix: prefix("/nonexistent"), NrMembers: true}},
+			{"cu_exclude", []string{"-X", src}, layout.Options{CUExcludePrefix: prefix(src)}},
+			{"cu_exclude-other", []string{"-X", "/nonexistent", "-s"}, layout.Options{CUExcludePrefix: prefix("/nonexistent"), Sizes: true}},
+		} {
+			t.Run(v.Name()+"/"+c.name, func(t *testing.T) { checkAgainst124(t, c, obj, false) })
+		}
+		if v.Flags[1] != "-O2" {
+			continue
+		}
+		// From BTF no type has a declaration file, and the unit is named
+		// by the file's path as given.
+		btfObj := withBTF(t, obj)
+		for _, c := range []filterCase{
+			{"btf-decl_exclude", []string{"-D", "/nonexistent", "-s"}, layout.Options{DeclExcludePrefix: prefix("/nonexistent"), Sizes: true}},
+			{"btf-cu_exclude", []string{"-X", filepath.Dir(btfObj)}, layout.Options{CUExcludePrefix: prefix(filepath.Dir(btfObj))}},
+			{"btf-cu_exclude-other", []string{"-X", src, "-n"}, layout.Options{CUExcludePrefix: prefix(src), NrMembers: true}},
+		} {
+			t.Run(v.Name()+"/"+c.name, func(t *testing.T) { checkAgainst124(t, c, btfObj, true) })
+		}
+	}
+	// Compiled from relative paths: clang records "." as a directory,
+	// which libdw does not join with the comp dir ("./filter.h").
+	relDir := t.TempDir()
+	for _, f := range []string{"filter.c", "filter.h"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(relDir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, v := range variants131() {
+		testc.Require(t, string(v.CC))
+		obj := filepath.Join(relDir, v.Name()+".o")
+		cmd := exec.Command(string(v.CC), append(append([]string{"-c", "-o", obj}, v.Flags...), "filter.c")...)
+		cmd.Dir = relDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, out)
+		}
+		for _, c := range []filterCase{
+			{"relative-decl_exclude-dot", []string{"-D", "./", "-s"}, layout.Options{DeclExcludePrefix: prefix("./"), Sizes: true}},
+			{"relative-decl_exclude-dir", []string{"-D", relDir, "-s"}, layout.Options{DeclExcludePrefix: prefix(relDir), Sizes: true}},
+			{"relative-cu_exclude", []string{"-X", "filter", "-s"}, layout.Options{CUExcludePrefix: prefix("filter"), Sizes: true}},
+		} {
+			t.Run(v.Name()+"/"+c.name, func(t *testing.T) { checkAgainst124(t, c, obj, false) })
+		}
+	}
+	for _, cc := range []testc.Compiler{testc.GCC, testc.Clang} {
+		v := testc.Variant{CC: cc, Flags: []string{"-gdwarf-5", "-O2"}}
+		linked := linkUnits(t, v)
+		second := fixtureSource(t, "filterunits2.c")
+		cases := append(append([]filterCase{}, unitsCases...),
+			filterCase{"cu_exclude", []string{"-X", second}, layout.Options{CUExcludePrefix: prefix(second)}},
+			filterCase{"cu_exclude-sort", []string{"--sort", "-X", strings.TrimSuffix(second, "2.c")},
+				layout.Options{Sort: true, CUExcludePrefix: prefix(strings.TrimSuffix(second, "2.c"))}})
+		for _, c := range cases {
+			t.Run("units-"+v.Name()+"/"+c.name, func(t *testing.T) { checkAgainst124(t, c, linked, false) })
+		}
+	}
+}
+
+// golden131 is one committed file of pahole 1.31 outputs: sections, each
+// a line "### pahole ARGS INPUT" and the output.
+type golden131 struct {
+	path     string
+	sections map[string]string
+	order    []string
+}
+
+const goldenMark = "### pahole "
+
+func readGolden131(t *testing.T, path string) *golden131 {
+	t.Helper()
+	g := &golden131{path: path, sections: map[string]string{}}
+	if *pahole131 != "" {
+		return g
+	}
+	data := readFile(t, path)
+	key := ""
+	var cur strings.Builder
+	flush := func() {
+		if key != "" {
+			g.sections[key] = cur.String()
+			g.order = append(g.order, key)
+		}
+		cur.Reset()
+	}
+	for _, line := range strings.SplitAfter(data, "\n") {
+		if strings.HasPrefix(line, goldenMark) {
+			flush()
+			key = strings.TrimSuffix(line, "\n")
+			continue
+		}
+		cur.WriteString(line)
+	}
+	flush()
+	return g
+}
+
+// want returns pahole 1.31's output for args on the input, which is
+// named INPUT in the file; with -pahole131 it runs that pahole instead
+// and records the output.
+func (g *golden131) want(t *testing.T, args []string, input string) string {
+	t.Helper()
+	key := goldenMark + strings.Join(append(args[:len(args)-1:len(args)-1], input), " ")
+	if *pahole131 == "" {
+		want, ok := g.sections[key]
+		if !ok {
+			t.Fatalf("%s has no %q: regenerate it with scripts/layout-testdata", g.path, key)
+		}
+		return want
+	}
+	if _, dup := g.sections[key]; !dup {
+		g.order = append(g.order, key)
+	}
+	cmd := exec.Command(*pahole131, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", *pahole131, strings.Join(args, " "), err, stderr.String())
+	}
+	g.sections[key] = string(out)
+	return string(out)
+}
+
+// write saves the outputs recorded with -pahole131.
+func (g *golden131) write(t *testing.T) {
+	t.Helper()
+	if *pahole131 == "" {
+		return
+	}
+	var b strings.Builder
+	for _, k := range g.order {
+		b.WriteString(k + "\n" + g.sections[k])
+	}
+	if err := os.WriteFile(g.path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkPahole131Version(t *testing.T) {
+	t.Helper()
+	if *pahole131 == "" {
+		return
+	}
+	out, err := exec.Command(*pahole131, "--version").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "v1.31" {
+		t.Fatalf("-pahole131 %s: version %q (%v), want v1.31", *pahole131, out, err)
+	}
+}
+
+// TestFilters131: the cases whose expected output is pahole 1.31's,
+// committed as testdata/filter131-VARIANT.txt.
+func TestFilters131(t *testing.T) {
+	testc.Require(t, "pahole")
+	checkPahole131Version(t)
+	for _, v := range variants131() {
+		g := readGolden131(t, filepath.Join("testdata", "filter131-"+v.Name()+".txt"))
+		type input struct {
+			name, path string
+			fromBTF    bool
+			cases      []filterCase
+		}
+		filter := testc.Compile(t, fixtureSource(t, "filter.c"), v)
+		flex := testc.Compile(t, fixtureSource(t, "filter131.c"), v)
+		inputs := []input{
+			{"filter.o", filter, false, filterCases131},
+			{"filter-btf.o", withBTF(t, filter), true, filterCases131},
+			{"filter131.o", flex, false, flex131Cases},
+			{"filter131-btf.o", withBTF(t, flex), true, flex131Cases},
+		}
+		if v.Flags[0] == "-gdwarf-5" {
+			inputs = append(inputs, input{"filterunits.o", linkUnits(t, v), false, units131Cases})
+		}
+		for _, in := range inputs {
+			for _, c := range in.cases {
+				args := paholeArgs(c, in.path, in.fromBTF)
+				want := g.want(t, args, in.name)
+				got, _ := listFile(t, in.path, in.fromBTF, c.opts)
+				if got != want {
+					t.Errorf("%s: pahole %s: %s\n--- got\n%.3000s\n--- want\n%.3000s", v.Name(),
+						strings.Join(args, " "), diffTypes(got, want), got, want)
+				}
+			}
+		}
+		g.write(t)
+	}
+}
+
+// TestFiltersSelect: on the fixture each filter case selects some types
+// and not all, so that no case passes by printing nothing, or everything,
+// on both sides.
+func TestFiltersSelect(t *testing.T) {
+	testc.Require(t, "pahole")
+	obj := testc.Compile(t, fixtureSource(t, "filter.c"), testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O0"}})
+	for _, c := range filterCases {
+		o := c.opts
+		got, _ := listFile(t, obj, false, o)
+		// These select nothing, as pahole's do: -H -1 asks for 65535
+		// holes; --structs --unions for types both.
+		if got == "" && c.name != "contains-missing" && c.name != "holes-negative" && c.name != "structs-unions" {
+			t.Errorf("%s prints nothing", c.name)
+		}
+		filtering := o.NrHoles != 0 || o.NrBitHoles != 0 || o.HoleSizeGE != 0 || o.JustStructs || o.JustUnions ||
+			o.AnonInclude || o.ExcludePrefix != nil || o.IncludePrefix != nil || o.WithFlexibleArray || o.ShowPrivateClasses
+		if !filtering {
+			continue
+		}
+		base := layout.Options{Sizes: o.Sizes, NrMembers: o.NrMembers, ClassNameLen: o.ClassNameLen,
+			NamesOnly: o.NamesOnly, Separator: o.Separator, ShowOnlyDataMembers: o.ShowOnlyDataMembers}
+		if all, _ := listFile(t, obj, false, base); got == all {
+			t.Errorf("%s prints what it prints without its filters", c.name)
+		}
+	}
+}
