@@ -31,6 +31,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 )
 
@@ -69,7 +70,8 @@ type paholeConfig struct {
 	features    encode.Features
 	langExclude []uint16
 	file        string
-	from        []string // -F with -J: the formats to encode from, in order (pahole_frombtf.go)
+	from        []string       // -F with -J: the formats to encode from, in order (pahole_frombtf.go)
+	keep        []elfx.Section // more sections to write in place (pahole_frombtf.go)
 
 	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
 
@@ -477,6 +479,7 @@ func paholeEncode(c *paholeConfig) error {
 	if c.detached != "" {
 		return writeOutput(c.detached, spec.Marshal(nil))
 	}
-	// .BTF, and with distilled_base .BTF.base (encode_batch.go).
-	return writeInPlace(c.file, spec, base != nil && c.features.Has(encode.FeatDistilledBase))
+	// .BTF, and with distilled_base .BTF.base (encode_batch.go); -F btf
+	// keeps the archive it read (pahole_frombtf.go).
+	return writeInPlace(c.file, spec, base != nil && c.features.Has(encode.FeatDistilledBase), c.keep...)
 }

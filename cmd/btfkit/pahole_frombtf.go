@@ -26,7 +26,8 @@ order, fixed with FILE's section and symbol tables and deduplicated
 else encodes its DWARF. What BTF does not carry does not apply to -F btf:
 parameter locations (the optimized, reordered or unexpectedly placed
 parameter checks of optimized_func and consistent_func, true_signature)
-and --lang_exclude.
+and --lang_exclude. Written in place, the archive read stays in the file as
+.BTF.archive, which a later run reads instead of .BTF.
 `
 
 // paholeEncodeFormats checks -F for -J and records the formats to try.
@@ -87,6 +88,24 @@ func paholeEncodeSpec(c *paholeConfig, base *dedup.Base) (*btf.Spec, error) {
 	if c.features.Has(encode.FeatTrueSignature) {
 		return nil, fmt.Errorf("%s: true_signature needs DWARF (parameter locations and addresses); -F btf cannot apply it", c.file)
 	}
+	if c.detached == "" {
+		// The .BTF about to be replaced is the archive: keep it as
+		// .BTF.archive, which a later run reads (a kernel build runs a
+		// module's BTF step again, on the same .ko, when vmlinux changes).
+		f, err := elfx.Open(c.file)
+		if err != nil {
+			return nil, err
+		}
+		if f.Section(frombtf.ArchiveSection) == nil && f.Section(frombtf.Section) != nil {
+			data, err := f.SectionData(frombtf.Section)
+			if err != nil {
+				f.Close()
+				return nil, err
+			}
+			c.keep = []elfx.Section{{Name: frombtf.ArchiveSection, Data: append([]byte(nil), data...)}}
+		}
+		f.Close()
+	}
 	return frombtf.EncodeFile(c.file, frombtf.Options{Features: c.features, Jobs: c.jobs, Base: base})
 }
 
@@ -99,7 +118,7 @@ func paholeFileHas(path, format string) (bool, error) {
 	}
 	defer f.Close()
 	if format == "btf" {
-		return f.Section(frombtf.Section) != nil, nil
+		return f.Section(frombtf.Section) != nil || f.Section(frombtf.ArchiveSection) != nil, nil
 	}
 	return f.FindDebug(".debug_info") != nil, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/encode/frombtf"
 	"github.com/btfkit/btfkit/internal/testc"
@@ -164,9 +165,10 @@ func TestPaholeFromBTFBadMember(t *testing.T) {
 }
 
 // TestPaholeFromBTFSplitTwice: pahole -J -F btf --btf_base on a module
-// whose .BTF an earlier run already wrote (split BTF, as a kernel build
-// that relinks vmlinux runs the module BTF step again on the same .ko)
-// writes the same .BTF again.
+// whose .BTF an earlier run already wrote (as a kernel build that relinks
+// vmlinux runs the module BTF step again on the same .ko) writes the same
+// .BTF again; against another base, what a first run against that base
+// writes: the archive stays in .BTF.archive.
 func TestPaholeFromBTFSplitTwice(t *testing.T) {
 	mod := linkedArchive(t, true)
 	dir := t.TempDir()
@@ -207,5 +209,59 @@ func TestPaholeFromBTFSplitTwice(t *testing.T) {
 		} else if !bytes.Equal(got, first) {
 			t.Errorf("the second run wrote %d bytes of .BTF, the first %d: not the same", len(got), len(first))
 		}
+	}
+}
+
+func TestPaholeFromBTFNewBase(t *testing.T) {
+	mod := linkedArchive(t, true)
+	dir := t.TempDir()
+	bases := []string{filepath.Join(dir, "base1.btf"), filepath.Join(dir, "base2.btf")}
+	for i, n := range []int{1, 2} {
+		if _, errOut, code := runPahole(t, "-J", "-F", "btf", "--btf_features=default", "--btf_encode_detached="+bases[i], linkedArchiveN(t, true, n)); code != 0 {
+			t.Fatalf("base %d: %s", i, errOut)
+		}
+	}
+	data, err := os.ReadFile(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ko := filepath.Join(dir, "mod.ko")
+	fresh := filepath.Join(dir, "fresh.ko")
+	for _, p := range []string{ko, fresh} {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, b := range bases {
+		if _, errOut, code := runPahole(t, "-J", "-F", "btf", "--btf_features=default", "--btf_base", b, ko); code != 0 {
+			t.Fatalf("--btf_base %s: status %d: %s", b, code, errOut)
+		}
+	}
+	if _, errOut, code := runPahole(t, "-J", "-F", "btf", "--btf_features=default", "--btf_base", bases[1], fresh); code != 0 {
+		t.Fatalf("fresh: status %d: %s", code, errOut)
+	}
+	got, _, err := btf.ReadBTFBytes(ko)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := btf.ReadBTFBytes(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("encoded against base1 then base2: %d bytes of .BTF; against base2 at once: %d; not the same", len(got), len(want))
+	}
+	raw, _, err := btf.ReadBTFBytes(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elfx.Open(ko)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	kept, err := f.SectionData(frombtf.ArchiveSection)
+	if err != nil || !bytes.Equal(kept, raw) {
+		t.Errorf("%s of the encoded module is not the archive it had (%d bytes, want %d; %v)", frombtf.ArchiveSection, len(kept), len(raw), err)
 	}
 }

@@ -9,7 +9,11 @@
 // file's ELF symbol table with the DWARF route's rules (package
 // encode/funcvar) and adds those kept; and deduplicates once more. No
 // DWARF is read. A plain (single) .BTF goes the same way: it is
-// re-deduplicated.
+// re-deduplicated; so does BTF split against the base the result is split
+// against. A file that has a .BTF.archive section (ArchiveSection: where
+// pahole -J -F btf keeps the archive it replaced in place) is read from
+// there instead, so that a module can be encoded again against a new
+// vmlinux, as a kernel build does when vmlinux changes.
 //
 // The work is spread over the jobs by groups of 32 consecutive members
 // (groupSize, fixed so that the output does not depend on the number of

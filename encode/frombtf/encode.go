@@ -34,6 +34,12 @@ type Options struct {
 // written to by callers that write in place.
 const Section = ".BTF"
 
+// ArchiveSection, when a file has it, holds the archive instead of
+// Section: where a caller that writes the result in place keeps the
+// archive it read (pahole -J -F btf does), so that the file can be
+// encoded again.
+const ArchiveSection = ".BTF.archive"
+
 // ErrNoBTF is the cause of the error for a file without a .BTF section.
 var ErrNoBTF = errors.New("has no .BTF section (the BTF-archive route reads the .BTF that objects compiled with BTF, e.g. gcc -gbtf, leave in the linked file)")
 
@@ -45,7 +51,7 @@ func HasBTF(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	return f.Section(Section) != nil, nil
+	return f.Section(Section) != nil || f.Section(ArchiveSection) != nil, nil
 }
 
 // EncodeFile reads the .BTF of the ELF file at path (vmlinux, a module, an
@@ -75,10 +81,13 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		st = &Stats{}
 	}
 	t := st.start()
-	if f.Section(Section) == nil {
+	sec := Section
+	if f.Section(ArchiveSection) != nil {
+		sec = ArchiveSection
+	} else if f.Section(Section) == nil {
 		return nil, ErrNoBTF
 	}
-	data, err := f.SectionData(Section)
+	data, err := f.SectionData(sec)
 	if err != nil {
 		return nil, err
 	}
@@ -227,10 +236,10 @@ func loadGroup(blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.F
 	typesIn := 0
 	for i, b := range blobs {
 		s, err := btf.Parse(b, nil)
-		if err != nil && base != nil {
+		if base != nil && (err != nil || !selfContained(s)) {
 			// BTF split against the base (a module whose .BTF a BTF
 			// step wrote before): the same types made standalone.
-			if split, err2 := btf.Parse(b, base); err2 == nil {
+			if split, err2 := btf.Parse(b, base); err2 == nil && selfContained(split) {
 				s, err = unsplit(split), nil
 			}
 		}
@@ -280,4 +289,30 @@ func unsplit(split *btf.Spec) *btf.Spec {
 		}
 	}
 	return out
+}
+
+// selfContained reports whether every type and string reference of s
+// (and its base) lands on one of its types or in its strings: a split
+// BTF read as standalone does not.
+func selfContained(s *btf.Spec) bool {
+	last := uint32(s.NextID()) - 1
+	strEnd := s.StringsStart() + uint32(s.StringsLen())
+	ok := true
+	checkType := func(p *uint32) {
+		if *p > last {
+			ok = false
+		}
+	}
+	checkStr := func(p *uint32) {
+		if *p >= strEnd {
+			ok = false
+		}
+	}
+	for id := s.FirstID(); id < s.NextID() && ok; id++ {
+		// The callbacks only read: the record is not changed.
+		name, info, st, ext := s.RawType(id)
+		btf.ForEachTypeRef(info, &st, ext, checkType)
+		btf.ForEachStringRef(info, &name, ext, checkStr)
+	}
+	return ok
 }
