@@ -47,7 +47,13 @@
 //     each value, without type_tag a TYPE_TAG is looked through, without
 //     decl_tag DECL_TAGs are dropped.
 //
-// After the merge, FUNC, VAR and DATASEC records are taken out with the
+// After the merge, a FWD of a struct that names an enum (an ENUM of that
+// name exists and no struct) or that a type uses by value (a parameter,
+// a member: only an enum can be, and the kernel refuses a FWD there)
+// becomes the forward-declared ENUM (vlen 0, size 4) the DWARF route
+// writes for "enum foo;", which gcc 12 writes as a struct FWD.
+//
+// Before the merge, FUNC, VAR and DATASEC records are taken out with the
 // DECL_TAGs that point at them and the FUNC_PROTOs only FUNCs refer to;
 // they are the compiler's view of each object (declarations, variables of
 // every section, offsets 0 and sizes 0 in gcc 12's DATASECs). Then, in

@@ -178,14 +178,16 @@ func flattenArrays(m *btf.Spec) []bool {
 	return inner
 }
 
-// fixEnumForwards turns each FWD of merged that names an enum (an ENUM
-// or ENUM64 of that name exists, and no struct or union) into the
-// forward-declared ENUM the DWARF route writes for "enum foo;": gcc 12
-// writes a FWD of a struct for it.
+// fixEnumForwards turns into the forward-declared ENUM the DWARF route
+// writes for "enum foo;" (gcc 12 writes a FWD of a struct for it) each
+// FWD of merged that names an enum: an ENUM or ENUM64 of that name exists
+// and no struct or union, or the FWD is used by value (a parameter, a
+// return type, a member, an array element; through qualifiers and
+// typedefs), which only an enum can be and the kernel refuses of a FWD.
 func fixEnumForwards(merged *btf.Spec) {
 	const isEnum, isStruct = 1, 2
 	names := map[uint32]uint8{}
-	hasFwd := false
+	var fwds []btf.TypeID
 	for id := merged.FirstID(); id < merged.NextID(); id++ {
 		name, info, _, _ := merged.RawType(id)
 		switch btf.KindOf(info) {
@@ -194,15 +196,49 @@ func fixEnumForwards(merged *btf.Spec) {
 		case btf.KindStruct, btf.KindUnion:
 			names[name] |= isStruct
 		case btf.KindFwd:
-			hasFwd = true
+			if !btf.KindFlagOf(info) {
+				fwds = append(fwds, id)
+			}
 		}
 	}
-	if !hasFwd {
+	if fwds == nil {
 		return
 	}
+	byValue := map[btf.TypeID]bool{}
+	// value follows qualifiers and typedefs from a by-value use to the
+	// type used.
+	value := func(id uint32) {
+		for hops := 0; hops < 32 && merged.Has(btf.TypeID(id)); hops++ {
+			_, info, st, _ := merged.RawType(btf.TypeID(id))
+			switch btf.KindOf(info) {
+			case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag, btf.KindTypedef:
+				id = st
+				continue
+			case btf.KindFwd:
+				byValue[btf.TypeID(id)] = true
+			}
+			return
+		}
+	}
 	for id := merged.FirstID(); id < merged.NextID(); id++ {
-		name, info, _, _ := merged.RawType(id)
-		if btf.KindOf(info) == btf.KindFwd && !btf.KindFlagOf(info) && names[name] == isEnum {
+		_, info, st, ext := merged.RawType(id)
+		switch btf.KindOf(info) {
+		case btf.KindFuncProto:
+			value(st)
+			for k := 0; k < btf.VlenOf(info); k++ {
+				value(ext[2*k+1])
+			}
+		case btf.KindStruct, btf.KindUnion:
+			for k := 0; k < btf.VlenOf(info); k++ {
+				value(ext[3*k+1])
+			}
+		case btf.KindArray:
+			value(ext[0])
+		}
+	}
+	for _, id := range fwds {
+		name, _, _, _ := merged.RawType(id)
+		if names[name] == isEnum || byValue[id] {
 			merged.SetRaw(id, name, btf.Info(btf.KindEnum, 0, false), 4)
 		}
 	}

@@ -21,7 +21,9 @@ var gbtf = testc.Variant{CC: testc.GCC, Flags: []string{"-O2", "-gdwarf-5", "-gb
 // memberSource is member i of the small archives: a struct, a per-CPU
 // variable of its type, a static per-CPU variable of a name every member
 // uses, a function taking the struct, a global outside the per-CPU
-// section, and a function that is always inlined.
+// section, a function that is always inlined, and an enum declared but
+// not defined that a function pointer takes by value (gcc 12 writes a
+// struct FWD for it, which the kernel refuses there).
 func memberSource(i int) string {
 	return fmt.Sprintf(`#define PERCPU __attribute__((section(".data..percpu")))
 struct m%[1]d_s { int a; char b[%[1]d + 2]; unsigned long c%[1]d : %[2]d; struct m%[1]d_s *next; };
@@ -30,6 +32,8 @@ PERCPU m%[1]d_t m%[1]d_pcpu;
 static PERCPU long shared_static[%[1]d + 1];
 int m%[1]d_plain = %[1]d;
 static inline int m%[1]d_inlined(int k) { return k * %[1]d; }
+enum m%[1]d_fwd_e;
+struct m%[1]d_ops { int (*cb)(enum m%[1]d_fwd_e e); } m%[1]d_ops_v;
 __attribute__((noinline)) int m%[1]d_func(struct m%[1]d_s *p, int k)
 {
 	shared_static[0] += k;
