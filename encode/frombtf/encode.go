@@ -100,7 +100,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if o.Base != nil {
 		base = o.Base.Spec()
 	}
-	groups, err := loadGroups(data, base, o.Features, o.Jobs, st, readELF)
+	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF)
 	if err != nil {
 		return nil, err
 	}
@@ -169,14 +169,14 @@ type group struct {
 	members []member
 }
 
-// loadGroups splits data into its members and, jobs at a time, runs
+// loadGroups splits data (section sec) into its members and, jobs at a time, runs
 // other and, for each group, parses, fixes and extracts each member
 // (member.go) and merges and deduplicates the group. The result is in
 // member order whatever the parallelism.
-func loadGroups(data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
-		return nil, fmt.Errorf("section %s: %w", Section, err)
+		return nil, fmt.Errorf("section %s: %w", sec, err)
 	}
 	offs := make([]int, len(blobs))
 	for i := 1; i < len(blobs); i++ {
@@ -212,7 +212,7 @@ func loadGroups(data []byte, base *btf.Spec, f encode.Features, jobs int, st *St
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
-				groups[g], typesIn[g], errs[g] = loadGroup(blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1)
+				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1)
 			}
 		}()
 	}
@@ -230,7 +230,7 @@ func loadGroups(data []byte, base *btf.Spec, f encode.Features, jobs int, st *St
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
 // of types as parsed.
-func loadGroup(blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool) (group, int, error) {
+func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
 	specs := make([]*btf.Spec, len(blobs))
 	typesIn := 0
@@ -244,7 +244,7 @@ func loadGroup(blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.F
 			}
 		}
 		if err != nil {
-			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", Section, first+i, offs[i], err)
+			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
 		}
 		typesIn += s.NumTypes()
 		g.members[i] = extract(fixMember(s, f))
@@ -262,7 +262,7 @@ func loadGroup(blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.F
 		// which sees every member's definitions.
 		out, m, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
 		if err != nil {
-			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", Section, first, first+len(blobs)-1, err)
+			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", sec, first, first+len(blobs)-1, err)
 		}
 		merged, mapID = out, m.Map
 	}
