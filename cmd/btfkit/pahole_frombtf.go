@@ -55,8 +55,9 @@ func paholeEncodeFormats(c *paholeConfig, formats []string) error {
 }
 
 // paholeEncodeSpec makes the BTF of c.file by the first format of c.from
-// the file has.
-func paholeEncodeSpec(c *paholeConfig, base *dedup.Base) (*btf.Spec, error) {
+// the file has, with the encoder options o (its Report, when set, gets
+// the functions left out by either route).
+func paholeEncodeSpec(c *paholeConfig, base *dedup.Base, o encode.Options) (*btf.Spec, error) {
 	from := "dwarf"
 	if len(c.from) > 0 {
 		from = c.from[0]
@@ -78,7 +79,7 @@ func paholeEncodeSpec(c *paholeConfig, base *dedup.Base) (*btf.Spec, error) {
 		}
 	}
 	if from == "dwarf" {
-		return encode.EncodeSplit(c.file, base, paholeEncodeOptions(c))
+		return encode.EncodeSplit(c.file, base, o)
 	}
 	if len(c.langExclude) > 0 {
 		// The kernel passes --lang_exclude=rust; BTF input has no
@@ -106,7 +107,7 @@ func paholeEncodeSpec(c *paholeConfig, base *dedup.Base) (*btf.Spec, error) {
 		}
 		f.Close()
 	}
-	return frombtf.EncodeFile(c.file, frombtf.Options{Features: c.features, Jobs: c.jobs, Base: base})
+	return frombtf.EncodeFile(c.file, frombtf.Options{Features: o.Features, Jobs: o.Jobs, Base: base, Report: o.Report})
 }
 
 // paholeFileHas reports whether the file has debugging information of
