@@ -30,6 +30,10 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 			continue
 		}
 		switch r.tag {
+		case dwarf.TagEnumerationType, dwarf.TagTypedef:
+			if r.nested {
+				f.SetNested(btf.TypeID(id))
+			}
 		case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType:
 			if r.nested {
 				f.SetNested(btf.TypeID(id))

@@ -25,6 +25,7 @@ var encodeOpts struct {
 	langExclude string
 	verbose     bool
 	listFeat    bool
+	from        string // dwarf or btf (encode_frombtf.go)
 	sort        bool   // encode_post.go
 	target      string // encode_post.go
 }
@@ -56,7 +57,15 @@ then one "# COUNT REASON" line per reason. The reasons are pahole's:
 "unexpected register usage for parameter", "inconsistent prototype",
 "uncertain parameter location", "reordered parameters", "optimized
 parameters", "ambiguous address"; and "unnamed parameters", "no ELF function
-symbol" for functions pahole never considers.`,
+symbol" for functions pahole never considers.
+
+With --from btf, encode reads no DWARF: it merges the members of FILE's .BTF
+(the BTF archive that a linker makes of objects compiled with BTF, such as
+gcc -gbtf; or a single BTF), fixes what the compiler's BTF gets wrong for
+the kernel with FILE's section and symbol tables, decides functions and
+variables again by the same rules, and deduplicates: pahole -J -F btf. What
+BTF does not carry is not done: parameter locations (optimized, reordered
+or unexpectedly placed parameters, true_signature) and --lang-exclude.`,
 	Example: `  btfkit encode -o vmlinux.btf vmlinux
   btfkit encode -j2 --features=+global_var --lang-exclude=rust -o vmlinux.btf vmlinux`,
 	Args: func(cmd *cobra.Command, args []string) error {
@@ -82,6 +91,7 @@ func init() {
 	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
 	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
 	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
+	f.StringVar(&encodeOpts.from, "from", "dwarf", "what to read: `dwarf`, or btf for the .BTF archive that objects compiled with BTF (gcc -gbtf) leave (see 'btfkit help encode')")
 	addEncodePostFlags(f)
 	rootCmd.AddCommand(encodeCmd)
 }
@@ -94,10 +104,20 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	if encodeModulesMode() {
+		if encodeOpts.from != "dwarf" {
+			return fmt.Errorf("--from %s: only with one input and -o", encodeOpts.from)
+		}
 		if err := checkEncodePostModules(); err != nil {
 			return err
 		}
 		return runEncodeModules(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	}
+	switch encodeOpts.from {
+	case "dwarf":
+	case "btf":
+		return runEncodeFromBTF(cmd, args[0]) // encode_frombtf.go
+	default:
+		return fmt.Errorf("--from: %q is neither dwarf nor btf", encodeOpts.from)
 	}
 	t0 := time.Now()
 	feat, langs, err := encodeFlags()

@@ -183,18 +183,18 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 // with distilled, spec (split BTF) is distilled first and .BTF.base is
 // written too. Both sections are written into a copy that replaces path
 // only when everything worked, so on any error path is left as it was.
-func writeInPlace(path string, spec *btf.Spec, distilled bool) error {
+func writeInPlace(path string, spec *btf.Spec, distilled bool, extra ...elfx.Section) error {
 	if !distilled {
-		return writeSections(path, []elfx.Section{{Name: ".BTF", Data: spec.Marshal(nil)}})
+		return writeSections(path, append([]elfx.Section{{Name: ".BTF", Data: spec.Marshal(nil)}}, extra...))
 	}
 	dbase, dsplit, err := distill.Distill(spec)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return writeSections(path, []elfx.Section{
+	return writeSections(path, append([]elfx.Section{
 		{Name: ".BTF", Data: dsplit.Marshal(nil)},
 		{Name: ".BTF.base", Data: dbase.Marshal(nil)},
-	})
+	}, extra...))
 }
 
 // inPlaceHook, when set (tests), runs after the sections are written into

@@ -31,6 +31,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/encode/funcvar"
 )
@@ -70,6 +71,8 @@ type paholeConfig struct {
 	features    encode.Features
 	langExclude []uint16
 	file        string
+	from        []string       // -F with -J: the formats to encode from, in order (pahole_frombtf.go)
+	keep        []elfx.Section // more sections to write in place (pahole_frombtf.go)
 
 	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
 
@@ -179,7 +182,7 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.BoolVar(&c.genAll, "btf_gen_all", false, "Allow using all the BTF features supported by pahole.")
 	fs.BoolVar(&c.supported, "supported_btf_features", false, "Show list of btf_features supported by pahole and exit.")
 	fs.StringArrayVar(langStrs, "lang_exclude", nil, "Don't consider compilation units written in these languages")
-	fs.StringArrayVarP(formats, "format_path", "F", nil, "List of debugging formats to try (btfkit pahole: dwarf)")
+	fs.StringArrayVarP(formats, "format_path", "F", nil, "List of debugging formats to try; with -J: dwarf, or btf to merge the .BTF archive of objects compiled with BTF (gcc -gbtf); see below")
 	for _, f := range paholeFeatureFlags {
 		m := adds
 		if f.skip {
@@ -237,20 +240,8 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	if c.jobs < 0 {
 		return nil, fs, paholeUsageError("invalid number of jobs %d", c.jobs)
 	}
-	for _, list := range formats {
-		ok := false
-		for _, f := range strings.Split(list, ",") {
-			switch strings.TrimSpace(f) {
-			case "dwarf":
-				ok = true
-			case "btf", "ctf", "":
-			default:
-				return nil, fs, &paholeError{1, fmt.Sprintf("pahole: unknown format %q in -F %s", f, list)}
-			}
-		}
-		if !ok {
-			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: -F %s: btfkit pahole encodes BTF from DWARF only (-F dwarf)", list)}
-		}
+	if err := paholeEncodeFormats(c, formats); err != nil { // pahole_frombtf.go
+		return nil, fs, err
 	}
 
 	// Features: pahole's legacy set, or the union of every --btf_features
@@ -448,6 +439,7 @@ func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
 			fmt.Fprintf(w, "%-29s%s\n", left, f.Usage)
 		}
 	})
+	fmt.Fprint(w, paholeFromBTFHelp)
 	fmt.Fprintf(w, "\nMandatory or optional arguments to long options are also mandatory or optional\nfor any corresponding short options.\n")
 }
 
@@ -481,11 +473,12 @@ func paholeEncode(c *paholeConfig, stdout io.Writer) error {
 	// Split BTF against the base, as pahole makes for modules, by the
 	// library call `btfkit encode --base` makes (encode/split.go): the
 	// module's types deduplicated once onto the base, VARs never merged.
+	// With -F btf, the file's .BTF archive instead (pahole_frombtf.go).
 	o := paholeEncodeOptions(c)
 	if c.verbose {
 		o.Report = new(funcvar.Report)
 	}
-	spec, err := encode.EncodeSplit(c.file, base, o)
+	spec, err := paholeEncodeSpec(c, base, o)
 	if err != nil {
 		return err
 	}
@@ -497,6 +490,7 @@ func paholeEncode(c *paholeConfig, stdout io.Writer) error {
 	if c.detached != "" {
 		return writeOutput(c.detached, spec.Marshal(nil))
 	}
-	// .BTF, and with distilled_base .BTF.base (encode_batch.go).
-	return writeInPlace(c.file, spec, base != nil && c.features.Has(encode.FeatDistilledBase))
+	// .BTF, and with distilled_base .BTF.base (encode_batch.go); -F btf
+	// keeps the archive it read (pahole_frombtf.go).
+	return writeInPlace(c.file, spec, base != nil && c.features.Has(encode.FeatDistilledBase), c.keep...)
 }

@@ -127,7 +127,7 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-C"}, 64, "pahole: option requires an argument -- 'C'" + try},
 		{[]string{"-J"}, 1, "needs an input file"},
 		{[]string{"-J", "a", "b"}, 1, "one input file"},
-		{[]string{"-J", "-F", "btf", "f.o"}, 1, "DWARF only"},
+		{[]string{"-J", "-F", "ctf", "f.o"}, 1, "from DWARF (-F dwarf) or from a .BTF archive (-F btf)"},
 		{[]string{"-J", "/nonexistent/f.o"}, 1, "no such file"},
 	} {
 		out, errOut, code := runPahole(t, c.args...)

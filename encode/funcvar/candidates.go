@@ -61,6 +61,9 @@ type candidate struct {
 	// the words, in order.
 	origin                 uint64
 	inOtherUnit, allParams bool
+	// fromBTF: a FUNC of a compiler's BTF (AddFunc), without address
+	// or parameter locations.
+	fromBTF bool
 }
 
 // unitVar is one variable of a unit: its VAR and its section entry.

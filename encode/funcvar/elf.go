@@ -26,8 +26,9 @@ type ELF struct {
 	// objectSections finds that section here, where DWARF addresses are
 	// section-relative too.
 	relocatable    bool
-	objectSections map[objectAt]int      // (name, value) -> section index of an STT_OBJECT
-	objects        map[objectIn]struct{} // STT_OBJECT symbols by (name, section)
+	objectSections map[objectAt]int       // (name, value) -> section index of an STT_OBJECT
+	objects        map[objectIn]struct{}  // STT_OBJECT symbols by (name, section)
+	objectsByName  map[string][]objectSym // with Options.FromBTF: defined STT_OBJECTs by name (btfinput.go)
 	// The calling convention: how many parameters are passed in
 	// registers, the DWARF register (DW_OP_regN number) of each, -1 where
 	// pahole does not know it, and whether an aggregate of up to two
@@ -147,6 +148,9 @@ func ReadELF(f *elfx.File, o Options) (*ELF, error) {
 		}
 	}
 	e.foldFuncs()
+	if o.FromBTF {
+		e.indexObjects(syms)
+	}
 	if o.KfuncTags {
 		// The functions of the kfunc sets (BTF_SET8 with
 		// BTF_SET8_KFUNCS) in .BTF_ids, with their flags.

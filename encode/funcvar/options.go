@@ -11,6 +11,10 @@ type Options struct {
 	Consistent    bool // consistent_func: a function whose prototypes differ between units is left out
 	TrueSignature bool // true_signature: a clone whose signature the compiler changed is encoded as it is called
 	Force         bool // encode_force: a variable that cannot be encoded is left out instead of failing
+	// FromBTF: the functions and variables come from a compiler's BTF
+	// (AddFunc, AddVar; btfinput.go), not from DWARF: ReadELF also
+	// indexes the object symbols by name, for VarSymbol.
+	FromBTF bool
 }
 
 func (o Options) vars() bool { return o.PerCPUVars || o.GlobalVars }

@@ -225,6 +225,9 @@ func (s *Selection) Finish(out *btf.Spec, intern func(string) uint32, rep *Repor
 		if s.skipOptimized(canon) {
 			reason = ReasonOptimized
 		}
+		if st.fromBTF && clonesOnly(st.symbols) {
+			reason = ReasonClonesOnly
+		}
 		if st.symbols.ambiguous {
 			reason = ReasonAmbiguous
 		}

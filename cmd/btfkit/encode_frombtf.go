@@ -1,0 +1,53 @@
+package main
+
+// btfkit encode --from btf: the BTF-archive route (encode/frombtf).
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/frombtf"
+	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/spf13/cobra"
+)
+
+// runEncodeFromBTF is `btfkit encode --from btf -o OUT FILE`.
+func runEncodeFromBTF(cmd *cobra.Command, path string) error {
+	t0 := time.Now()
+	feat, langs, err := encodeFlags()
+	if err != nil {
+		return err
+	}
+	if len(langs) > 0 {
+		return fmt.Errorf("--lang-exclude: BTF does not say which language a type came from; it does not apply to --from btf")
+	}
+	if feat.Has(encode.FeatTrueSignature) {
+		return fmt.Errorf("--features true_signature: BTF has no parameter locations or addresses; it does not apply to --from btf")
+	}
+	var rep *funcvar.Report
+	var st frombtf.Stats
+	if encodeOpts.verbose {
+		rep = new(funcvar.Report)
+	}
+	spec, err := frombtf.EncodeFile(path, frombtf.Options{Features: feat, Jobs: encodeOpts.jobs, Report: rep, Stats: &st})
+	if err != nil {
+		return err
+	}
+	if spec, err = encodePost(spec, os.Stderr); err != nil { // encode_post.go
+		return err
+	}
+	t1 := time.Now()
+	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {
+		return err
+	}
+	if encodeOpts.verbose {
+		writeSkipReport(cmd.OutOrStdout(), rep)
+		fmt.Fprintf(os.Stderr, "btfkit encode --from btf: %s: %d members, %d types in, %d types out, %d functions encoded, %d left out; load %v, merge %v, functions and variables %v, dedup %v, write %v (total %v)\n",
+			path, st.Members, st.TypesIn, st.TypesOut, rep.Encoded, len(rep.Skipped),
+			st.Load.Round(time.Millisecond), st.Merge.Round(time.Millisecond), st.Decide.Round(time.Millisecond),
+			st.Dedup.Round(time.Millisecond), time.Since(t1).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond))
+	}
+	return nil
+}

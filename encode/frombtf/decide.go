@@ -1,0 +1,112 @@
+package frombtf
+
+import (
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode/funcvar"
+)
+
+// decide hands the members' functions and variables, in member order, to
+// sel, which appends those it keeps to out (the merged types) as the
+// DWARF route's rules decide (doc.go).
+func decide(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Selection, rep *funcvar.Report) error {
+	addVars(out, members, info, sel)
+	var params, tags []uint32
+	for i := range members {
+		for _, fn := range members[i].funcs {
+			if !sel.WantsFunc(fn.name) {
+				continue
+			}
+			params = params[:0]
+			for _, p := range fn.params {
+				params = append(params, out.AddString(p.name), uint32(p.typ))
+			}
+			tags = tagWords(out, tags[:0], fn.tags)
+			sel.AddFunc(fn.name, uint32(fn.ret), params, tags)
+		}
+	}
+	intern := func(s string) uint32 { return out.AddString(s) }
+	return sel.Finish(out, intern, rep)
+}
+
+// tagWords appends the (value offset, component) pairs of tags to w.
+func tagWords(out *btf.Spec, w []uint32, tags []memberTag) []uint32 {
+	for _, t := range tags {
+		w = append(w, out.AddString(t.value), t.comp)
+	}
+	return w
+}
+
+// addVars places the members' variables by the ELF symbols and hands
+// them to sel in member order: for each place the first VAR whose type
+// has the symbol's size, else the first.
+func addVars(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Selection) {
+	type key struct {
+		name, section string
+	}
+	statics := map[key]int{} // members so far with a static of this name in this section
+	type placed struct {
+		v    *memberVar
+		p    funcvar.VarPlace
+		size uint64
+		fits bool
+	}
+	var all []placed
+	best := map[funcvar.VarPlace]int{} // place -> index in all of the VAR kept there
+	for i := range members {
+		for k := range members[i].vars {
+			v := &members[i].vars[k]
+			global := v.linkage != btf.LinkageStatic
+			nth := 0
+			if !global {
+				kk := key{v.name, v.section}
+				nth = statics[kk]
+				statics[kk]++
+			}
+			p, ok := info.VarSymbol(v.name, v.section, global, nth)
+			if !ok {
+				continue
+			}
+			size := typeSize(out, v.typ)
+			pl := placed{v: v, p: p, size: size, fits: size == p.SymbolSize}
+			place := funcvar.VarPlace{Section: p.Section, Off: p.Off}
+			if j, seen := best[place]; seen {
+				if !all[j].fits && pl.fits {
+					all[j] = pl
+				}
+				continue
+			}
+			best[place] = len(all)
+			all = append(all, pl)
+		}
+	}
+	var tags []uint32
+	for _, pl := range all {
+		tags = tagWords(out, tags[:0], pl.v.tags)
+		sel.AddVar(out, out.AddString(pl.v.name), uint32(pl.v.typ), pl.v.linkage, pl.p, pl.size, tags)
+	}
+}
+
+// typeSize is the size of a value of type id (pahole's tag__size for
+// BTF): qualifiers and typedefs looked through, arrays their element's
+// size times their length, pointers 8 bytes.
+func typeSize(s *btf.Spec, id btf.TypeID) uint64 {
+	mult := uint64(1)
+	for hops := 0; hops < 64 && id != 0 && s.Has(id); hops++ {
+		t := s.Type(id)
+		switch t.Kind() {
+		case btf.KindInt, btf.KindFloat, btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64, btf.KindDatasec:
+			return mult * uint64(t.Size())
+		case btf.KindPtr:
+			return mult * 8
+		case btf.KindArray:
+			a := t.Array()
+			mult *= uint64(a.Nelems)
+			id = a.Elem
+		case btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag:
+			id = t.Ref()
+		default:
+			return 0
+		}
+	}
+	return 0
+}

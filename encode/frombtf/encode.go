@@ -1,0 +1,318 @@
+package frombtf
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/funcvar"
+)
+
+// Options controls the archive route.
+type Options struct {
+	// Features are pahole's --btf_features, as for the DWARF route
+	// (encode.Options.Features); see doc.go for what BTF input cannot do.
+	Features encode.Features
+	// Jobs is the number of members parsed and fixed at once; <= 0 means
+	// one per CPU. The output does not depend on it.
+	Jobs int
+	// Base, when not nil, makes the result split BTF deduplicated against
+	// it (a module's BTF against vmlinux).
+	Base *dedup.Base
+	// Report, when not nil, gets the functions left out and why.
+	Report *funcvar.Report
+	// Stats, when not nil, gets counts and timings.
+	Stats *Stats
+}
+
+// Section is the section the archive is read from, and the result is
+// written to by callers that write in place.
+const Section = ".BTF"
+
+// ArchiveSection, when a file has it, holds the archive instead of
+// Section: where a caller that writes the result in place keeps the
+// archive it read (pahole -J -F btf does), so that the file can be
+// encoded again.
+const ArchiveSection = ".BTF.archive"
+
+// ErrNoBTF is the cause of the error for a file without a .BTF section.
+var ErrNoBTF = errors.New("has no .BTF section (the BTF-archive route reads the .BTF that objects compiled with BTF, e.g. gcc -gbtf, leave in the linked file)")
+
+// HasBTF reports whether the ELF file at path has a .BTF section, which
+// `pahole -F btf,dwarf` takes for BTF to read before DWARF.
+func HasBTF(path string) (bool, error) {
+	f, err := elfx.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	return f.Section(Section) != nil || f.Section(ArchiveSection) != nil, nil
+}
+
+// EncodeFile reads the .BTF of the ELF file at path (vmlinux, a module, an
+// object file; compressed modules too), a BTF archive or a single BTF,
+// and returns the merged, fixed and deduplicated BTF (see the package
+// doc). Errors name the file.
+func EncodeFile(path string, o Options) (*btf.Spec, error) {
+	f, err := elfx.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	spec, err := Encode(f, o)
+	return spec, elfx.NamingFile(path, err)
+}
+
+// groupSize is how many consecutive members are merged and deduplicated
+// together, in parallel with the other groups, before the groups are
+// merged and deduplicated as one. It is fixed, so that the output does
+// not depend on the number of jobs.
+const groupSize = 32
+
+// Encode is EncodeFile on an open file; its errors do not name the file.
+func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
+	st := o.Stats
+	if st == nil {
+		st = &Stats{}
+	}
+	t := st.start()
+	sec := Section
+	if f.Section(ArchiveSection) != nil {
+		sec = ArchiveSection
+	} else if f.Section(Section) == nil {
+		return nil, ErrNoBTF
+	}
+	data, err := f.SectionData(sec)
+	if err != nil {
+		return nil, err
+	}
+	// The ELF's symbols are read as one more job beside the groups.
+	fo := funcOptions(o.Features)
+	var info *funcvar.ELF
+	var infoErr error
+	readELF := func() { info, infoErr = funcvar.ReadELF(f, fo) }
+	var base *btf.Spec
+	if o.Base != nil {
+		base = o.Base.Spec()
+	}
+	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF)
+	if err != nil {
+		return nil, err
+	}
+	if infoErr != nil {
+		return nil, infoErr
+	}
+	t = st.lap(t, &st.Load)
+	specs := make([]*btf.Spec, len(groups))
+	for i := range groups {
+		specs[i] = groups[i].spec
+	}
+	merged, err := dedup.Merge(specs...)
+	if err != nil {
+		return nil, err
+	}
+	firsts := dedup.FirstIDs(nil, specs)
+	var members []member
+	for i := range groups {
+		for k := range groups[i].members {
+			mb := &groups[i].members[k]
+			mb.shift(firsts[i]-1, nil)
+			members = append(members, *mb)
+		}
+		groups[i] = group{}
+	}
+	fixEnumForwards(merged)
+	t = st.lap(t, &st.Merge)
+
+	sel := funcvar.NewSelection(info, fo)
+	if err := decide(merged, members, info, sel, o.Report); err != nil {
+		return nil, err
+	}
+	t = st.lap(t, &st.Decide)
+	res, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, Base: o.Base})
+	if err != nil {
+		return nil, err
+	}
+	if o.Features.Has(encode.FeatLayout) && res.Base() == nil {
+		res.SetKindLayouts(btf.StandardKindLayouts())
+	}
+	st.TypesOut = res.NumTypes()
+	st.lap(t, &st.Dedup)
+	return res, nil
+}
+
+// funcOptions are the rules of function and variable selection that the
+// features f switch on, for BTF input.
+func funcOptions(f encode.Features) funcvar.Options {
+	return funcvar.Options{
+		PerCPUVars: f.Has(encode.FeatVar),
+		GlobalVars: f.Has(encode.FeatGlobalVar),
+		DeclTags:   f.Has(encode.FeatDeclTag),
+		KfuncTags:  f.Has(encode.FeatDeclTagKfuncs),
+		ArenaAttrs: f.Has(encode.FeatAttributes),
+		Consistent: f.Has(encode.FeatConsistentFunc),
+		Force:      f.Has(encode.FeatEncodeForce),
+		FromBTF:    true,
+	}
+}
+
+// group is a group of members merged (and deduplicated, when there are
+// several groups), and its members' functions and variables with types
+// of the group's Spec.
+type group struct {
+	spec    *btf.Spec
+	members []member
+}
+
+// loadGroups splits data (section sec) into its members and, jobs at a time, runs
+// other and, for each group, parses, fixes and extracts each member
+// (member.go) and merges and deduplicates the group. The result is in
+// member order whatever the parallelism.
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
+	blobs, err := btf.SplitArchive(data)
+	if err != nil {
+		return nil, fmt.Errorf("section %s: %w", sec, err)
+	}
+	offs := make([]int, len(blobs))
+	for i := 1; i < len(blobs); i++ {
+		// A member's offset in the section: blobs are views of data.
+		offs[i] = cap(data) - cap(blobs[i])
+	}
+	st.Members = len(blobs)
+	n := (len(blobs) + groupSize - 1) / groupSize
+	groups := make([]group, n)
+	errs := make([]error, n)
+	typesIn := make([]int, n)
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	// Job 0 is other, the rest the groups.
+	for w := 0; w < jobs && w <= n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				g := next - 1
+				next++
+				mu.Unlock()
+				if g < 0 {
+					other()
+					continue
+				}
+				if g >= n {
+					return
+				}
+				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
+				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1)
+			}
+		}()
+	}
+	wg.Wait()
+	for g, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+		st.TypesIn += typesIn[g]
+	}
+	return groups, nil
+}
+
+// loadGroup parses, fixes and extracts the members of one group (blobs,
+// the first being member number first), merges them and, with
+// dedupIt, deduplicates the result. It also returns the members' number
+// of types as parsed.
+func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool) (group, int, error) {
+	g := group{members: make([]member, len(blobs))}
+	specs := make([]*btf.Spec, len(blobs))
+	typesIn := 0
+	for i, b := range blobs {
+		s, err := btf.Parse(b, nil)
+		if base != nil && (err != nil || !selfContained(s)) {
+			// BTF split against the base (a module whose .BTF a BTF
+			// step wrote before): the same types made standalone.
+			if split, err2 := btf.Parse(b, base); err2 == nil && selfContained(split) {
+				s, err = unsplit(split), nil
+			}
+		}
+		if err != nil {
+			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
+		}
+		typesIn += s.NumTypes()
+		g.members[i] = extract(fixMember(s, f))
+		specs[i] = g.members[i].spec
+		g.members[i].spec = nil
+	}
+	merged, err := dedup.Merge(specs...)
+	if err != nil {
+		return group{}, 0, err
+	}
+	firsts := dedup.FirstIDs(nil, specs)
+	var mapID func(btf.TypeID) btf.TypeID
+	if dedupIt {
+		// FWDs are resolved by name only in the last deduplication,
+		// which sees every member's definitions.
+		out, m, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
+		if err != nil {
+			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", sec, first, first+len(blobs)-1, err)
+		}
+		merged, mapID = out, m.Map
+	}
+	for i := range g.members {
+		g.members[i].shift(firsts[i]-1, mapID)
+	}
+	g.spec = merged
+	return g, typesIn, nil
+}
+
+// unsplit returns split BTF as a standalone Spec with the same type IDs
+// and string offsets: its base's types and strings, then its own. The
+// last deduplication against the base takes the base's types out again.
+func unsplit(split *btf.Spec) *btf.Spec {
+	base := split.Base()
+	out := btf.NewSpec()
+	strs := append(append([]byte(nil), base.RawStrings()...), split.RawStrings()...)
+	out.SetRawStrings(strs)
+	out.Reserve(base.NumTypes()+split.NumTypes(), 0)
+	for _, s := range []*btf.Spec{base, split} {
+		for id := s.FirstID(); id < s.NextID(); id++ {
+			name, info, st, ext := s.RawType(id)
+			out.AddRaw(name, info, st, ext...)
+		}
+	}
+	return out
+}
+
+// selfContained reports whether every type and string reference of s
+// (and its base) lands on one of its types or in its strings: a split
+// BTF read as standalone does not.
+func selfContained(s *btf.Spec) bool {
+	last := uint32(s.NextID()) - 1
+	strEnd := s.StringsStart() + uint32(s.StringsLen())
+	ok := true
+	checkType := func(p *uint32) {
+		if *p > last {
+			ok = false
+		}
+	}
+	checkStr := func(p *uint32) {
+		if *p >= strEnd {
+			ok = false
+		}
+	}
+	for id := s.FirstID(); id < s.NextID() && ok; id++ {
+		// The callbacks only read: the record is not changed.
+		name, info, st, ext := s.RawType(id)
+		btf.ForEachTypeRef(info, &st, ext, checkType)
+		btf.ForEachStringRef(info, &name, ext, checkStr)
+	}
+	return ok
+}

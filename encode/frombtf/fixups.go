@@ -1,0 +1,245 @@
+package frombtf
+
+import (
+	"strings"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode"
+)
+
+// fixMember applies the per-member rules (doc.go) to m, one archive
+// member as parsed, and returns the fixed member (m itself, edited in
+// place, unless a rule changes the number of types or words).
+func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
+	first, next := m.FirstID(), m.NextID()
+	var alias []btf.TypeID // set when a type must go
+	reshape := false       // a record changes its length
+	intID := btf.TypeID(0)
+	arrays := false
+	for id := first; id < next; id++ {
+		name, info, st, ext := m.RawType(id)
+		switch btf.KindOf(info) {
+		case btf.KindInt:
+			if ext[0]&(btf.IntChar<<24) != 0 {
+				ext[0] &^= btf.IntChar << 24
+			}
+			if intID == 0 && st == 4 && ext[0] == btf.IntSigned<<24|32 && m.String(name) == "int" {
+				intID = id
+			}
+		case btf.KindFwd:
+			if st != 0 {
+				m.SetRaw(id, name, info, 0)
+			}
+		case btf.KindArray:
+			arrays = true
+		case btf.KindFloat:
+			reshape = reshape || !f.Has(encode.FeatFloat) || isComplex(m.String(name))
+		case btf.KindEnum64:
+			reshape = reshape || !f.Has(encode.FeatEnum64)
+		case btf.KindTypeTag:
+			if !f.Has(encode.FeatTypeTag) {
+				to := btf.TypeID(st)
+				if to == 0 {
+					to = noType
+				}
+				alias = setAlias(alias, m, id, to)
+			}
+		case btf.KindDeclTag:
+			if !f.Has(encode.FeatDeclTag) {
+				alias = setAlias(alias, m, id, noType)
+			}
+		}
+	}
+	if arrays && intID == 0 {
+		intID = m.AddRaw(m.AddString("int"), btf.Info(btf.KindInt, 0, false), 4, btf.IntSigned<<24|32)
+		next++
+		if alias != nil {
+			alias = append(alias, 0)
+		}
+	}
+	if arrays {
+		for id := first; id < next; id++ {
+			name, info, st, ext := m.RawType(id)
+			if btf.KindOf(info) == btf.KindArray && ext[1] != uint32(intID) {
+				ext[1] = uint32(intID)
+				m.SetRaw(id, name, info, st, ext...)
+			}
+		}
+		if inner := flattenArrays(m); inner != nil {
+			for i, drop := range inner {
+				if drop {
+					alias = setAlias(alias, m, m.FirstID()+btf.TypeID(i), noType)
+				}
+			}
+		}
+	}
+	if alias == nil && !reshape {
+		return m
+	}
+	if alias == nil {
+		alias = make([]btf.TypeID, m.NumTypes())
+	}
+	return rebuild(m, alias, func(id btf.TypeID, name, info, st uint32, ext []uint32) (uint32, uint32, uint32, []uint32) {
+		switch btf.KindOf(info) {
+		case btf.KindFloat:
+			if !f.Has(encode.FeatFloat) || isComplex(m.String(name)) {
+				return name, btf.Info(btf.KindInt, 0, false), st, append(ext[:0], st*8)
+			}
+		case btf.KindEnum64:
+			if !f.Has(encode.FeatEnum64) {
+				// pahole without enum64: an ENUM of the enum's size,
+				// each value's low 32 bits.
+				vlen := btf.VlenOf(info)
+				w := make([]uint32, 0, 2*vlen)
+				for i := 0; i < vlen; i++ {
+					w = append(w, ext[3*i], ext[3*i+1])
+				}
+				return name, btf.Info(btf.KindEnum, vlen, false), st, w
+			}
+		}
+		return name, info, st, ext
+	})
+}
+
+// setAlias marks id in alias (made on first use for m's types) as
+// dropped in favour of to.
+func setAlias(alias []btf.TypeID, m *btf.Spec, id, to btf.TypeID) []btf.TypeID {
+	if alias == nil {
+		alias = make([]btf.TypeID, m.NumTypes())
+	}
+	alias[id-m.FirstID()] = to
+	return alias
+}
+
+// isComplex reports whether a FLOAT's name is a complex type's, which
+// the DWARF route writes as an INT of its size (pahole has no BTF kind
+// for it); gcc's BTF calls it a FLOAT.
+func isComplex(name string) bool {
+	return strings.HasPrefix(name, "complex ") || strings.HasPrefix(name, "_Complex")
+}
+
+// flattenArrays turns each array of arrays into one array of the
+// innermost element type whose length is the product of the lengths, as
+// the DWARF route writes a C multi-dimensional array (one DWARF array
+// type with a subrange per dimension); gcc's BTF nests one ARRAY per
+// dimension. It returns, indexed by ID - first, the inner arrays that
+// nothing refers to any more (to drop), or nil when there was no array
+// of arrays.
+func flattenArrays(m *btf.Spec) []bool {
+	first, next := m.FirstID(), m.NextID()
+	isArray := func(id uint32) bool {
+		if id < uint32(first) || id >= uint32(next) {
+			return false
+		}
+		_, info, _, _ := m.RawType(btf.TypeID(id))
+		return btf.KindOf(info) == btf.KindArray
+	}
+	type flat struct {
+		id           btf.TypeID
+		elem, nelems uint32
+	}
+	var flats []flat
+	var inner []bool
+	for id := first; id < next; id++ {
+		_, info, _, ext := m.RawType(id)
+		if btf.KindOf(info) != btf.KindArray || !isArray(ext[0]) {
+			continue
+		}
+		elem, n := ext[0], uint64(ext[2])
+		for hops := 0; isArray(elem) && hops < 64; hops++ {
+			_, _, _, e := m.RawType(btf.TypeID(elem))
+			if inner == nil {
+				inner = make([]bool, m.NumTypes())
+			}
+			inner[elem-uint32(first)] = true
+			n *= uint64(e[2])
+			elem = e[0]
+		}
+		flats = append(flats, flat{id, elem, uint32(min(n, 1<<32-1))})
+	}
+	if flats == nil {
+		return nil
+	}
+	for _, fl := range flats {
+		name, info, st, ext := m.RawType(fl.id)
+		ext[0], ext[2] = fl.elem, fl.nelems
+		m.SetRaw(fl.id, name, info, st, ext...)
+	}
+	// An inner array something else still refers to stays.
+	keep := func(p *uint32) {
+		if *p >= uint32(first) && *p < uint32(next) {
+			inner[*p-uint32(first)] = false
+		}
+	}
+	for id := first; id < next; id++ {
+		_, info, st, ext := m.RawType(id)
+		btf.ForEachTypeRef(info, &st, ext, keep)
+	}
+	return inner
+}
+
+// fixEnumForwards turns into the forward-declared ENUM the DWARF route
+// writes for "enum foo;" (gcc 12 writes a FWD of a struct for it) each
+// FWD of merged that names an enum: an ENUM or ENUM64 of that name exists
+// and no struct or union, or the FWD is used by value (a parameter, a
+// return type, a member, an array element; through qualifiers and
+// typedefs), which only an enum can be and the kernel refuses of a FWD.
+func fixEnumForwards(merged *btf.Spec) {
+	const isEnum, isStruct = 1, 2
+	names := map[uint32]uint8{}
+	var fwds []btf.TypeID
+	for id := merged.FirstID(); id < merged.NextID(); id++ {
+		name, info, _, _ := merged.RawType(id)
+		switch btf.KindOf(info) {
+		case btf.KindEnum, btf.KindEnum64:
+			names[name] |= isEnum
+		case btf.KindStruct, btf.KindUnion:
+			names[name] |= isStruct
+		case btf.KindFwd:
+			if !btf.KindFlagOf(info) {
+				fwds = append(fwds, id)
+			}
+		}
+	}
+	if fwds == nil {
+		return
+	}
+	byValue := map[btf.TypeID]bool{}
+	// value follows qualifiers and typedefs from a by-value use to the
+	// type used.
+	value := func(id uint32) {
+		for hops := 0; hops < 32 && merged.Has(btf.TypeID(id)); hops++ {
+			_, info, st, _ := merged.RawType(btf.TypeID(id))
+			switch btf.KindOf(info) {
+			case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag, btf.KindTypedef:
+				id = st
+				continue
+			case btf.KindFwd:
+				byValue[btf.TypeID(id)] = true
+			}
+			return
+		}
+	}
+	for id := merged.FirstID(); id < merged.NextID(); id++ {
+		_, info, st, ext := merged.RawType(id)
+		switch btf.KindOf(info) {
+		case btf.KindFuncProto:
+			value(st)
+			for k := 0; k < btf.VlenOf(info); k++ {
+				value(ext[2*k+1])
+			}
+		case btf.KindStruct, btf.KindUnion:
+			for k := 0; k < btf.VlenOf(info); k++ {
+				value(ext[3*k+1])
+			}
+		case btf.KindArray:
+			value(ext[0])
+		}
+	}
+	for _, id := range fwds {
+		name, _, _, _ := merged.RawType(id)
+		if names[name] == isEnum || byValue[id] {
+			merged.SetRaw(id, name, btf.Info(btf.KindEnum, 0, false), 4)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package frombtf
+
+import "github.com/btfkit/btfkit/btf"
+
+// A member's functions and variables, taken out of its types before the
+// merge (doc.go): their names as strings, their types as IDs that follow
+// the member's types through the merges and deduplications.
+
+// member is one archive member after extract: its other types, and its
+// FUNCs and the VARs of its DATASECs.
+type member struct {
+	spec  *btf.Spec
+	funcs []memberFunc
+	vars  []memberVar
+}
+
+// memberFunc is a FUNC: its name, its prototype's return and parameter
+// types, and the DECL_TAGs that point at it.
+type memberFunc struct {
+	name   string
+	ret    btf.TypeID
+	params []memberParam
+	tags   []memberTag
+}
+
+type memberParam struct {
+	name string
+	typ  btf.TypeID
+}
+
+// memberTag is a DECL_TAG of a FUNC or VAR: its value and component
+// index (-1: the declaration itself).
+type memberTag struct {
+	value string
+	comp  uint32
+}
+
+// memberVar is a VAR listed in a DATASEC.
+type memberVar struct {
+	name    string
+	typ     btf.TypeID
+	linkage uint32
+	section string
+	tags    []memberTag
+}
+
+// extract takes m's FUNCs, VARs and DATASECs out, with the DECL_TAGs
+// that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
+func extract(m *btf.Spec) member {
+	first, next := m.FirstID(), m.NextID()
+	n := m.NumTypes()
+	alias := make([]btf.TypeID, n)
+	protoUsed := make([]bool, n)
+	type funcAt struct {
+		id, proto btf.TypeID
+	}
+	var funcs []funcAt
+	var entries [][2]uint32 // (VAR ID, DATASEC ID)
+	tags := map[btf.TypeID][]memberTag{}
+	kindOf := func(id uint32) btf.Kind {
+		if id < uint32(first) || id >= uint32(next) {
+			return 0
+		}
+		_, info, _, _ := m.RawType(btf.TypeID(id))
+		return btf.KindOf(info)
+	}
+	found := false
+	markProto := func(p *uint32) {
+		if kindOf(*p) == btf.KindFuncProto {
+			protoUsed[*p-uint32(first)] = true
+		}
+	}
+	for id := first; id < next; id++ {
+		name, info, st, ext := m.RawType(id)
+		i := id - first
+		switch btf.KindOf(info) {
+		case btf.KindFunc:
+			funcs = append(funcs, funcAt{id, btf.TypeID(st)})
+			alias[i], found = noType, true
+			continue
+		case btf.KindVar:
+			alias[i], found = noType, true
+			continue
+		case btf.KindDatasec:
+			for k := 0; k < btf.VlenOf(info); k++ {
+				entries = append(entries, [2]uint32{ext[3*k], uint32(id)})
+			}
+			alias[i], found = noType, true
+			continue
+		case btf.KindDeclTag:
+			if k := kindOf(st); k == btf.KindFunc || k == btf.KindVar {
+				tags[btf.TypeID(st)] = append(tags[btf.TypeID(st)], memberTag{m.String(name), ext[0]})
+				alias[i], found = noType, true
+				continue
+			}
+		}
+		btf.ForEachTypeRef(info, &st, ext, markProto)
+	}
+	if !found {
+		return member{spec: m}
+	}
+	for _, f := range funcs {
+		if kindOf(uint32(f.proto)) == btf.KindFuncProto && !protoUsed[f.proto-first] {
+			alias[f.proto-first] = noType
+		}
+	}
+	out, newID := rebuildMap(m, alias, nil)
+	remap := func(id uint32) btf.TypeID {
+		if id < uint32(first) || id >= uint32(next) {
+			return 0
+		}
+		return btf.TypeID(newID[id-uint32(first)])
+	}
+	res := member{spec: out}
+	for _, f := range funcs {
+		if kindOf(uint32(f.proto)) != btf.KindFuncProto {
+			continue
+		}
+		p := m.Type(f.proto)
+		fn := memberFunc{name: m.Type(f.id).Name(), ret: remap(p.SizeType()), tags: tags[f.id]}
+		if p.SizeType() != 0 && fn.ret == 0 {
+			continue // malformed: a return type that is gone
+		}
+		ok := true
+		for k := 0; k < p.Vlen(); k++ {
+			pa := p.Param(k)
+			t := remap(uint32(pa.Type))
+			if pa.Type != 0 && t == 0 {
+				ok = false
+			}
+			fn.params = append(fn.params, memberParam{m.String(pa.NameOff), t})
+		}
+		if ok {
+			res.funcs = append(res.funcs, fn)
+		}
+	}
+	for _, e := range entries {
+		if kindOf(e[0]) != btf.KindVar {
+			continue
+		}
+		v := m.Type(btf.TypeID(e[0]))
+		t := remap(uint32(v.Ref()))
+		if t == 0 {
+			continue
+		}
+		res.vars = append(res.vars, memberVar{name: v.Name(), typ: t, linkage: v.Linkage(),
+			section: m.Type(btf.TypeID(e[1])).Name(), tags: tags[btf.TypeID(e[0])]})
+	}
+	return res
+}
+
+// shift moves the member's function and variable type IDs through a
+// merge (add: the member's first ID in the merged Spec, minus 1) and a
+// deduplication (m, when not nil).
+func (mb *member) shift(add btf.TypeID, m func(btf.TypeID) btf.TypeID) {
+	mv := func(id btf.TypeID) btf.TypeID {
+		if id == 0 {
+			return 0
+		}
+		id += add
+		if m != nil {
+			id = m(id)
+		}
+		return id
+	}
+	for i := range mb.funcs {
+		f := &mb.funcs[i]
+		f.ret = mv(f.ret)
+		for k := range f.params {
+			f.params[k].typ = mv(f.params[k].typ)
+		}
+	}
+	for i := range mb.vars {
+		mb.vars[i].typ = mv(mb.vars[i].typ)
+	}
+}
