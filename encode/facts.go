@@ -22,6 +22,9 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 	f.SetLanguage(c.lang)
 	for i := range c.recs {
 		r := &c.recs[i]
+		if ref := c.idOf(i); ref != 0 {
+			f.SetEntry(r.off, btf.TypeID(ref))
+		}
 		id := c.ids[i]
 		if id == noID || id == 0 {
 			continue

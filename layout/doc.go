@@ -79,6 +79,10 @@
 // and structs of 64 KiB or more, whose offsets pahole wraps (1.31 never
 // finishes -R of pglist_data, nor -P on a kernel that has it).
 //
+// TypePrinter (emit.go) prints single types with the conf pahole's type
+// emission passes (pfunct -b and --compile use it), keeping the unit's
+// state between calls.
+//
 // This package must not know how BTF or DWARF is read or written, nor
 // command lines (cmd/btfkit maps pahole's flags onto Options).
 package layout
