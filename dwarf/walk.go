@@ -19,6 +19,10 @@ import (
 // waited was woken once per unit, 2,172 times for the Debian vmlinux, and
 // made a third goroutine compete with two workers for two CPUs.)
 //
+// At most maxAhead(workers) units are taken ahead of the next one to emit:
+// a worker that would go further waits for emit, so results pile up only
+// that far when emit is slow (a blocked output) or one unit takes long.
+//
 // If work or emit fails, Walk stops handing out units and returns the
 // error of the lowest-indexed unit that failed (emit having seen every
 // unit before it), so the outcome does not depend on scheduling.
@@ -40,6 +44,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		done bool
 	}
 	results := make([]result, n)
+	ahead := maxAhead(workers)
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
@@ -47,16 +52,37 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		next    atomic.Int64
 		stopped atomic.Bool
 		wg      sync.WaitGroup
+
+		// Guarded by mu: units emitted so far, and how many workers
+		// wait on cond for emit to let them take the next unit.
+		emitted int
+		held    int
 	)
-	// take hands out the next unit, or -1 when none is left.
-	take := func() int {
-		if stopped.Load() {
-			return -1
+	// take hands out the next unit, or -1 when none is left. With wait
+	// (the workers) it sleeps while the next unit is too far ahead;
+	// without (the caller, who emits) it returns -1 then.
+	take := func(wait bool) int {
+		mu.Lock()
+		defer mu.Unlock()
+		for {
+			if stopped.Load() {
+				return -1
+			}
+			i := int(next.Load())
+			if i >= n {
+				return -1
+			}
+			if i < emitted+ahead {
+				next.Store(int64(i + 1))
+				return i
+			}
+			if !wait {
+				return -1
+			}
+			held++
+			cond.Wait()
+			held--
 		}
-		if i := int(next.Add(1) - 1); i < n {
-			return i
-		}
-		return -1
 	}
 	run := func(r *UnitReader, i int) {
 		var res R
@@ -68,6 +94,9 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		results[i] = result{res: res, err: err, done: true}
 		if err != nil {
 			stopped.Store(true)
+			if held > 0 {
+				cond.Broadcast()
+			}
 		}
 		if waiting {
 			cond.Broadcast()
@@ -79,7 +108,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		go func() {
 			defer wg.Done()
 			r := d.NewReader()
-			for i := take(); i >= 0; i = take() {
+			for i := take(true); i >= 0; i = take(true) {
 				run(r, i)
 			}
 		}()
@@ -90,7 +119,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		mu.Lock()
 		if !results[i].done {
 			mu.Unlock()
-			if j := take(); j >= 0 {
+			if j := take(false); j >= 0 {
 				if own == nil {
 					own = d.NewReader()
 				}
@@ -122,8 +151,24 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 			break
 		}
 		i++
+		mu.Lock()
+		emitted = i
+		if held > 0 {
+			cond.Broadcast()
+		}
+		mu.Unlock()
 	}
+	mu.Lock()
 	stopped.Store(true)
+	cond.Broadcast()
+	mu.Unlock()
 	wg.Wait()
 	return err
+}
+
+// maxAhead is how many units Walk hands out ahead of the next to emit:
+// enough that workers rarely wait behind one long unit, few enough that
+// the results held stay small.
+func maxAhead(workers int) int {
+	return max(32, 8*workers)
 }

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/btfkit/btfkit/internal/testenv"
 )
@@ -140,6 +142,59 @@ func TestWalkErrorOrder(t *testing.T) {
 		})
 		if err == nil || err.Error() != fmt.Sprintf("unit %d failed", fail) || emitted != fail {
 			t.Fatalf("-j%d: err %v after %d units; want unit %d's error after %d", j, err, emitted, fail, fail)
+		}
+	}
+}
+
+// TestWalkAhead checks that workers take no unit more than maxAhead
+// units past the next one to emit while emit is held up (an output that
+// blocks), and that the walk still ends with every unit emitted in order.
+func TestWalkAhead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short (needs the vmlinux's many units)")
+	}
+	v, _ := testenv.KernelInputs(t)
+	d, err := Open(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	n := len(d.Units())
+	for _, j := range []int{2, 8} {
+		if n < 4*maxAhead(j) {
+			t.Fatalf("%s has %d units; the test needs more than %d", v, n, 4*maxAhead(j))
+		}
+		var emitted, furthest atomic.Int64
+		err := Walk(d, j, func(r *UnitReader) (int, error) {
+			i := r.Unit().Index
+			for {
+				f := furthest.Load()
+				if int64(i) <= f || furthest.CompareAndSwap(f, int64(i)) {
+					break
+				}
+			}
+			if ahead := i - int(emitted.Load()); ahead >= maxAhead(j) {
+				return 0, fmt.Errorf("unit %d taken with %d emitted: more than %d ahead", i, emitted.Load(), maxAhead(j))
+			}
+			return i, nil
+		}, func(u *Unit, i int) error {
+			if i != int(emitted.Load()) {
+				return fmt.Errorf("emitted %d at position %d", i, emitted.Load())
+			}
+			if i%500 == 0 {
+				time.Sleep(50 * time.Millisecond) // a blocked output
+				if f := furthest.Load(); f >= int64(i+maxAhead(j)) {
+					return fmt.Errorf("after unit %d, unit %d was taken", i, f)
+				}
+			}
+			emitted.Add(1)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("-j%d: %v", j, err)
+		}
+		if int(emitted.Load()) != n {
+			t.Fatalf("-j%d: %d of %d units emitted", j, emitted.Load(), n)
 		}
 	}
 }

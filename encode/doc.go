@@ -34,7 +34,8 @@
 //
 // EachUnit hands printers each unit's types unmerged, with the DWARF
 // facts BTF cannot hold (facts.go, package dwarffacts), as pahole's DWARF
-// loader has them.
+// loader has them; MapUnits also runs the printer's per-unit work in the
+// workers (units.go).
 //
 // This package must not know how DWARF is decoded (that is the dwarf
 // package's; only the adapter fastdwarf.go sees the reader, and the test

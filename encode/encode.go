@@ -143,6 +143,10 @@ type walkConfig struct {
 	Options
 	elf   *funcvar.ELF // the file's ELF side: fragments carry functions and variables; nil: none
 	facts bool         // fragments carry their DWARF facts (EachUnit)
+	// unitDone, when not nil, is called in the worker with each unit's
+	// fragment once it is made, before the fragment goes to emit
+	// (MapUnits: the caller's per-unit work runs in parallel).
+	unitDone func(u *dwarf.Unit, f *fragment) error
 }
 
 // walk converts the units of the open file f, cfg.Jobs at a time, and

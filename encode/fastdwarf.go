@@ -21,7 +21,7 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 	}
 	idle := make(chan worker, jobs+1)
 	free := make(chan *fragment, 2*jobs+2)
-	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
+	convert := func(r *dwarf.UnitReader) (*fragment, error) {
 		var w worker
 		select {
 		case w = <-idle:
@@ -56,6 +56,13 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 			}
 		}
 		return f, nil
+	}
+	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
+		f, err := convert(r)
+		if err == nil && cfg.unitDone != nil {
+			err = cfg.unitDone(r.Unit(), f)
+		}
+		return f, err
 	}, func(u *dwarf.Unit, f *fragment) error {
 		if err := emit(f); err != nil {
 			return fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), err)

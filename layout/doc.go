@@ -66,6 +66,10 @@
 // A type's text is written out while it is printed (flush.go): with -p or
 // -w, pahole prints gigabytes for one struct of a kernel.
 //
+// A Batch (parallel.go) lists a DWARF file's compile units on many
+// goroutines with NamedUnit's output: only the lookup of each type's key
+// among those listed before is taken in unit order.
+//
 // reorganize.go is pahole's --reorganize (class__reorganize), which
 // reorganized.go prints for -R and packable.go lists for -P. Debian's
 // pahole 1.24 and 1.31 print the same for -R and -P on structs under

@@ -21,6 +21,16 @@ func (l *Listing) unitExcluded(name string) bool {
 // attributes on the way, for types it then rejects too, which later
 // printing of other types sees (the inference is order-dependent).
 func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
+	return l.filterWith(u, id, t, false)
+}
+
+// filterWith is filter; lazy leaves out what it finds on the way that
+// its answer does not need: the class and its holes, unless an option
+// asks about them (filterNeedsClass). Those are caches that any later
+// use builds alike and every reader of holes searches first, so the
+// answer and what is printed are the same (parallel.go asks lazily, and
+// filter itself for the types it prints).
+func (l *Listing) filterWith(u *unit, id btf.TypeID, t btf.Type, lazy bool) bool {
 	o := &l.opts
 	if o.JustUnions && !isUnion(t) {
 		return false
@@ -34,7 +44,9 @@ func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
 	nested := u.facts.Nested(id)
 	if nested {
 		// Defined inside a function or another type.
-		u.class(id).findHoles()
+		if !lazy {
+			u.class(id).findHoles()
+		}
 		if !o.ShowPrivateClasses {
 			return false
 		}
@@ -71,6 +83,9 @@ func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
 		return !(o.JustStructs || o.Packable || o.NrHoles != 0 || o.NrBitHoles != 0 ||
 			o.HoleSizeGE != 0 || o.PaddingGE != 0)
 	}
+	if lazy && !l.filterNeedsClass() {
+		return true
+	}
 	c := u.class(id)
 	if !nested {
 		c.findHoles()
@@ -92,6 +107,14 @@ func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
 		return false
 	}
 	return true
+}
+
+// filterNeedsClass reports whether filter's answer for a struct depends
+// on its members: holes, padding, packing, flexible arrays.
+func (l *Listing) filterNeedsClass() bool {
+	o := &l.opts
+	return o.NrHoles != 0 || o.PaddingGE != 0 || o.NrBitHoles != 0 || o.HoleSizeGE != 0 ||
+		o.Packable || o.WithFlexibleArray || o.WithEmbeddedFlexibleArray
 }
 
 // hasHoleGE is pahole's class__has_hole_ge: a hole after some member is

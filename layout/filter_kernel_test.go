@@ -2,14 +2,12 @@ package layout_test
 
 import (
 	"bytes"
-	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/internal/testenv"
 	"github.com/btfkit/btfkit/layout"
@@ -89,52 +87,6 @@ func paholeRun(t *testing.T, bin string, args ...string) string {
 		t.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, stderr.String())
 	}
 	return string(out)
-}
-
-// listDWARFMany lists the DWARF of path once per set of options, in one
-// walk over its units.
-func listDWARFMany(t *testing.T, path string, opts []layout.Options) []string {
-	t.Helper()
-	ls := make([]*layout.Listing, len(opts))
-	bufs := make([]bytes.Buffer, len(opts))
-	stopped := make([]bool, len(opts))
-	decl := false
-	for i, o := range opts {
-		ls[i] = layout.NewListing(o)
-		decl = decl || o.DeclExcludePrefix != nil
-	}
-	errStop := errors.New("stop")
-	err := encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, DeclInfo: decl}, func(u encode.Unit) error {
-		left := 0
-		for i, l := range ls {
-			if stopped[i] {
-				continue
-			}
-			stop, err := l.NamedUnit(&bufs[i], u.Name, u.Spec, u.Facts)
-			if err != nil {
-				return err
-			}
-			stopped[i] = stop
-			if !stop {
-				left++
-			}
-		}
-		if left == 0 {
-			return errStop
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		t.Fatalf("%s: %v", path, err)
-	}
-	out := make([]string, len(opts))
-	for i, l := range ls {
-		if err := l.Finish(&bufs[i]); err != nil {
-			t.Fatal(err)
-		}
-		out[i] = bufs[i].String()
-	}
-	return out
 }
 
 // kernelGolden reads (or, with -pahole131, starts) the committed pahole
@@ -221,7 +173,7 @@ func TestFiltersKernel(t *testing.T) {
 		for i, c := range cases {
 			opts[i] = c.opts
 		}
-		got := listDWARFMany(t, vmlinux, opts)
+		got, _ := listDWARFBatches(t, vmlinux, opts, 0)
 		wg.Wait()
 		for _, e := range errs {
 			t.Fatal(e)

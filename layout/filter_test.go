@@ -2,7 +2,6 @@ package layout_test
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"os"
 	"os/exec"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/layout"
 )
@@ -213,7 +211,7 @@ func linkUnits(t *testing.T, v testc.Variant) string {
 
 // listFile is what `pahole [-F btf] OPTIONS path` prints, printed with
 // the library as btfkit pahole does: each unit (a DWARF compile unit, or
-// the file's BTF) named, then Finish.
+// the file's BTF) named, then Finish (listDWARF for DWARF).
 func listFile(t *testing.T, path string, fromBTF bool, o layout.Options) (out, missing string) {
 	t.Helper()
 	if fromBTF {
@@ -223,28 +221,7 @@ func listFile(t *testing.T, path string, fromBTF bool, o layout.Options) (out, m
 		}
 		return listSpec(t, path, s, o)
 	}
-	l := layout.NewListing(o)
-	var b bytes.Buffer
-	errStop := errors.New("stop")
-	eo := encode.Options{Features: encode.DefaultFeatures, DeclInfo: o.DeclExcludePrefix != nil}
-	err := encode.EachUnit(path, eo, func(u encode.Unit) error {
-		stop, err := l.NamedUnit(&b, u.Name, u.Spec, u.Facts)
-		if err != nil {
-			return err
-		}
-		if stop {
-			return errStop
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if err := l.Finish(&b); err != nil {
-		t.Fatal(err)
-	}
-	missing, _ = l.Missing()
-	return b.String(), missing
+	return listDWARF(t, path, o)
 }
 
 // listSpec is listFile for a BTF file already loaded.

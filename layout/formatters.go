@@ -117,8 +117,11 @@ func (l *Listing) formatLayout(u *unit, b *buf, id btf.TypeID) {
 		}
 	}
 	// pahole's conf keeps the suffix until the next type is formatted;
-	// --contains_enumerator's enums are printed with it.
-	l.suffix, l.hasSuffix = c.suffix, c.hasSuffix
+	// --contains_enumerator's enums are printed with it. (Only then: a
+	// Batch prints units on many goroutines.)
+	if l.opts.ContainsEnumerator != "" {
+		l.suffix, l.hasSuffix = c.suffix, c.hasSuffix
+	}
 	if l.opts.Compile {
 		l.formatCompilable(u, b, id, c) // compile.go
 		return

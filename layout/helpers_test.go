@@ -15,8 +15,9 @@ import (
 )
 
 // listDWARF is what `pahole FILE` prints from the DWARF of an ELF file,
-// printed with the library: every compile unit in order, as pahole's loader
-// hands them to its printer.
+// printed with the library as btfkit pahole prints it: every compile
+// unit converted and prepared in parallel (a layout.Batch) and written in
+// order.
 func listDWARF(t *testing.T, path string, o layout.Options) (out string, missing string) {
 	t.Helper()
 	return listDWARFJobs(t, path, o, 0)
@@ -25,10 +26,73 @@ func listDWARF(t *testing.T, path string, o layout.Options) (out string, missing
 // listDWARFJobs is listDWARF converting jobs units at a time.
 func listDWARFJobs(t *testing.T, path string, o layout.Options, jobs int) (out string, missing string) {
 	t.Helper()
+	outs, missings := listDWARFBatches(t, path, []layout.Options{o}, jobs)
+	return outs[0], missings[0]
+}
+
+// listDWARFBatches lists the DWARF of path once per set of options, in
+// one walk over its units, each listing through a layout.Batch.
+func listDWARFBatches(t *testing.T, path string, opts []layout.Options, jobs int) (outs, missing []string) {
+	t.Helper()
+	ls := make([]*layout.Listing, len(opts))
+	batches := make([]*layout.Batch, len(opts))
+	bufs := make([]bytes.Buffer, len(opts))
+	stopped := make([]bool, len(opts))
+	eo := encode.Options{Features: encode.DefaultFeatures, Jobs: jobs}
+	for i, o := range opts {
+		ls[i] = layout.NewListing(o)
+		batches[i] = ls[i].NewBatch()
+		eo.DeclInfo = eo.DeclInfo || o.ShowDeclInfo || o.DeclExcludePrefix != nil || (o.Packable && o.AnonInclude)
+	}
+	errStop := fmt.Errorf("stop")
+	err := encode.MapUnits(path, eo, func(u encode.Unit) ([]*layout.Prepared, error) {
+		ps := make([]*layout.Prepared, len(batches))
+		for i, b := range batches {
+			ps[i] = b.Prepare(u.Index, u.Name, u.Spec, u.Facts)
+		}
+		return ps, nil
+	}, func(ps []*layout.Prepared) error {
+		left := 0
+		for i, b := range batches {
+			if stopped[i] {
+				continue
+			}
+			stop, err := b.Write(&bufs[i], ps[i])
+			if err != nil {
+				return err
+			}
+			stopped[i] = stop
+			if !stop {
+				left++
+			}
+		}
+		if left == 0 {
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for i, l := range ls {
+		if err := l.Finish(&bufs[i]); err != nil {
+			t.Fatal(err)
+		}
+		m, _ := l.Missing()
+		outs = append(outs, bufs[i].String())
+		missing = append(missing, m)
+	}
+	return outs, missing
+}
+
+// listDWARFSerial is listDWARF without a Batch: each unit handed to
+// NamedUnit in order, as the listing's own definition has it.
+func listDWARFSerial(t *testing.T, path string, o layout.Options) string {
+	t.Helper()
 	l := layout.NewListing(o)
 	var b bytes.Buffer
 	errStop := fmt.Errorf("stop")
-	eo := encode.Options{Features: encode.DefaultFeatures, Jobs: jobs, DeclInfo: o.ShowDeclInfo || o.DeclExcludePrefix != nil}
+	eo := encode.Options{Features: encode.DefaultFeatures, DeclInfo: o.ShowDeclInfo || o.DeclExcludePrefix != nil || (o.Packable && o.AnonInclude)}
 	err := encode.EachUnit(path, eo, func(u encode.Unit) error {
 		stop, err := l.NamedUnit(&b, u.Name, u.Spec, u.Facts)
 		if err != nil {
@@ -42,8 +106,10 @@ func listDWARFJobs(t *testing.T, path string, o layout.Options, jobs int) (out s
 	if err != nil && !errors.Is(err, errStop) {
 		t.Fatalf("%s: %v", path, err)
 	}
-	missing, _ = l.Missing()
-	return b.String(), missing
+	if err := l.Finish(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // listBTF is what `pahole -F btf FILE` prints from one BTF Spec.

@@ -1,9 +1,8 @@
 package layout
 
 import (
+	"encoding/binary"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
@@ -141,31 +140,29 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 	return err
 }
 
-// structKey is what pahole compares to tell whether a struct or union was
-// printed already: its name, size and number of members, and each member's
-// name, bit offset and bitfield size.
-func structKey(u *unit, t btf.Type) string {
-	var sb strings.Builder
-	sb.WriteString(t.Name())
-	sb.WriteByte(0)
-	sb.WriteString(strconv.FormatUint(uint64(t.Size()), 10))
-	sb.WriteByte(' ')
-	sb.WriteString(strconv.Itoa(t.Vlen()))
+// appendStructKey appends to key what pahole compares to tell whether a
+// struct or union was printed already: its name, size and number of
+// members, and each member's name, bit offset and bitfield size. Names
+// end at a NUL (which no name has) and numbers take four bytes, so two
+// keys are equal exactly when all of these are.
+func appendStructKey(key []byte, u *unit, t btf.Type) []byte {
+	key = append(key, t.Name()...)
+	key = append(key, 0)
+	key = binary.LittleEndian.AppendUint32(key, t.Size())
+	key = binary.LittleEndian.AppendUint32(key, uint32(t.Vlen()))
 	for i := 0; i < t.Vlen(); i++ {
 		m := t.Member(i)
 		off, bits := t.MemberBits(i)
-		sb.WriteByte(0)
 		if m.NameOff != 0 {
-			sb.WriteString(u.spec.String(m.NameOff))
+			key = append(key, u.spec.String(m.NameOff)...)
 		} else {
-			sb.WriteByte(1)
+			key = append(key, 1) // pahole's NULL name, unlike any other
 		}
-		sb.WriteByte(0)
-		sb.WriteString(strconv.FormatUint(uint64(off), 10))
-		sb.WriteByte(':')
-		sb.WriteString(strconv.FormatUint(uint64(bits), 10))
+		key = append(key, 0)
+		key = binary.LittleEndian.AppendUint32(key, off)
+		key = binary.LittleEndian.AppendUint32(key, bits)
 	}
-	return sb.String()
+	return key
 }
 
 // printNamed is the -C part of pahole's printing callback: each name still

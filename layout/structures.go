@@ -21,7 +21,8 @@ type structure struct {
 
 // structures is the tree.
 type structures struct {
-	seen map[string]struct{} // structKey of each entry
+	seen map[string]struct{} // appendStructKey of each entry
+	key  []byte              // scratch for add's key
 	// With --sort pahole's comparison never finds two types with members
 	// equal, so every one is kept, in the order added; when two were
 	// alike (needResort) they are sorted again comparing member types
@@ -32,11 +33,12 @@ type structures struct {
 // add is pahole's structures__add: it reports whether an equal type was
 // added before; if not the type is added.
 func (l *Listing) add(u *unit, id btf.TypeID, t btf.Type) (existing bool) {
-	key := structKey(u, t)
-	_, dup := l.structs.seen[key]
+	key := appendStructKey(l.structs.key[:0], u, t)
+	l.structs.key = key
+	_, dup := l.structs.seen[string(key)]
 	if !l.opts.Sort {
 		if !dup {
-			l.structs.seen[key] = struct{}{}
+			l.structs.seen[string(key)] = struct{}{}
 		}
 		return dup
 	}
@@ -45,7 +47,7 @@ func (l *Listing) add(u *unit, id btf.TypeID, t btf.Type) (existing bool) {
 	if dup && t.Vlen() == 0 {
 		return true
 	}
-	l.structs.seen[key] = struct{}{}
+	l.structs.seen[string(key)] = struct{}{}
 	l.structs.sorted = append(l.structs.sorted, structure{u, id})
 	return false
 }
