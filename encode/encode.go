@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
@@ -34,6 +35,11 @@ type Options struct {
 	// pahole loads them for -D, -I and -P). It costs a second look at
 	// those entries.
 	DeclInfo bool
+	// Stats, when not nil, gets the time of each stage added to it.
+	// Timing locks the calling goroutine and the workers to their
+	// threads while they run (runtime.LockOSThread) and costs a few
+	// system calls per unit.
+	Stats *Stats
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -43,12 +49,14 @@ type Options struct {
 // mapped once, for its symbols, sections and DWARF alike. Errors name the
 // file (an *elfx.Error).
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
+	clk := newStageClock(o.Stats != nil)
+	defer clk.stop()
 	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	spec, err := encode(f, o)
+	spec, err := encode(f, o, clk)
 	return spec, elfx.NamingFile(path, err)
 }
 
@@ -62,8 +70,10 @@ func openInput(path string) (*elfx.File, error) {
 }
 
 // encode is EncodeFile on the open file f, which it closes once the walk
-// is over. Its errors do not name the file.
-func encode(f *elfx.File, o Options) (*btf.Spec, error) {
+// is over. Its errors do not name the file. clk (nil without o.Stats) has
+// been timing the open since it was started.
+func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
+	st := o.Stats
 	// Functions and variables need the ELF symbols and sections.
 	info, err := funcvar.ReadELF(f, funcOptions(o.Features))
 	if err != nil {
@@ -71,7 +81,8 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	}
 	m := newMerger()
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
-	err = walk(f, walkConfig{Options: o, elf: info}, m.add, func(infoBytes int) {
+	var walk0 time.Time
+	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoBytes int) {
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
 		// saves regrowing (and copying) the largest slices; capacity that
@@ -86,7 +97,15 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
 		m.stableStrings = !info.Relocatable()
+		if st != nil {
+			clk.lap(&st.Open)
+			walk0 = time.Now()
+		}
 	})
+	if st != nil {
+		st.WalkWall += time.Since(walk0)
+		clk.skip()
+	}
 	// The merged tables hold copies: the mapping (all of the DWARF a walk
 	// touched) is released before deduplication adds its own peak.
 	// EncodeFile's Close after this one does nothing.
@@ -94,29 +113,48 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.result(o)
+	if st != nil {
+		clk.lap(&st.Open)
+	}
+	return m.result(o, clk)
 }
 
 // result decides the functions, if the fragments carried any, and
 // deduplicates the merged types unless o.NoDedup.
-func (m *merger) result(o Options) (*btf.Spec, error) {
+func (m *merger) result(o Options, clk *stageClock) (*btf.Spec, error) {
+	st := o.Stats
 	if m.funcs != nil {
 		if err := m.funcs.Finish(m.out, m.intern, o.Report); err != nil {
 			return nil, err
 		}
 	}
 	merged := m.finish()
+	if st != nil {
+		clk.lap(&st.Funcs)
+		st.Types += merged.NumTypes()
+	}
 	if o.NoDedup {
 		return merged, nil
 	}
 	// Like libbpf, never merge VARs: two static variables of one name and
 	// type in two units are two variables (global_var).
-	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true})
+	dopts := dedup.Options{KeepDuplicateVars: true}
+	if st != nil {
+		dopts.Stats = &st.DedupPhases
+	}
+	out, _, err := dedup.Dedup(merged, dopts)
 	if err != nil {
 		return nil, err
 	}
+	if st != nil {
+		clk.lap(&st.Dedup)
+	}
 	keepStringOrder(out, merged) // strorder.go
 	addKindLayouts(out, o.Features)
+	if st != nil {
+		clk.lap(&st.Finish)
+		st.Out += out.NumTypes()
+	}
 	return out, nil
 }
 
@@ -143,6 +181,7 @@ type walkConfig struct {
 	Options
 	elf   *funcvar.ELF // the file's ELF side: fragments carry functions and variables; nil: none
 	facts bool         // fragments carry their DWARF facts (EachUnit)
+	clk   *stageClock  // times the merge (emit) for Options.Stats; nil: no timing
 }
 
 // walk converts the units of the open file f, cfg.Jobs at a time, and

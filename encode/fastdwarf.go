@@ -16,9 +16,11 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 	// Each worker's converter comes with the unit's function and
 	// variable records (none without an ELF side).
 	type worker struct {
-		c     *unitConv
-		funcs *funcvar.Unit
+		c          *unitConv
+		funcs      *funcvar.Unit
+		walk, conv Stage // Options.Stats
 	}
+	st := cfg.Stats
 	idle := make(chan worker, jobs+1)
 	free := make(chan *fragment, 2*jobs+2)
 	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
@@ -34,7 +36,11 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 				w.funcs = funcvar.NewUnit(cfg.elf, funcOptions(cfg.Features))
 			}
 		}
-		defer func() { idle <- w }()
+		clk := newStageClock(st != nil)
+		defer func() {
+			clk.stop()
+			idle <- w
+		}()
 		c := w.c
 		u := r.Unit()
 		if u.Type != dwarf.UTCompile && u.Type != dwarf.UTPartial {
@@ -43,10 +49,12 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		if err := walkUnitFast(r, c, w.funcs); err != nil {
 			return nil, err
 		}
+		clk.lap(&w.walk)
 		f := c.emit()
 		if w.funcs != nil && !c.skip {
 			w.funcs.Finish(c, &f.funcs)
 		}
+		clk.lap(&w.conv)
 		if cfg.facts {
 			f.unitName = strings.Clone(r.Name())
 			if cfg.DeclInfo {
@@ -57,8 +65,13 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
+		cfg.clk.skip()
 		if err := emit(f); err != nil {
 			return fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), err)
+		}
+		if st != nil {
+			cfg.clk.lap(&st.Merge)
+			st.Units++
 		}
 		f.reset()
 		select {
@@ -67,6 +80,21 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		return nil
 	})
+	if st != nil {
+		st.Workers = max(st.Workers, jobs)
+		for {
+			select {
+			case w := <-idle:
+				st.Walk.Wall += w.walk.Wall
+				st.Walk.CPU += w.walk.CPU
+				st.Convert.Wall += w.conv.Wall
+				st.Convert.CPU += w.conv.CPU
+				continue
+			default:
+			}
+			break
+		}
+	}
 	return err
 }
 

@@ -25,6 +25,7 @@ var encodeOpts struct {
 	langExclude string
 	verbose     bool
 	listFeat    bool
+	stats       bool   // encode_stats.go
 	sort        bool   // encode_post.go
 	target      string // encode_post.go
 }
@@ -114,7 +115,8 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if encodeOpts.verbose {
 		rep = new(funcvar.Report)
 	}
-	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep})
+	stats := newEncodeStats()
+	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep, Stats: stats.encoderStats()})
 	if err != nil {
 		return err
 	}
@@ -122,9 +124,10 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("%s: %w", args[0], err)
 	}
 	t1 := time.Now()
-	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {
+	if err := stats.timeWrite(func() error { return writeOutput(encodeOpts.out, spec.Marshal(nil)) }); err != nil {
 		return err
 	}
+	stats.print(os.Stderr)
 	if encodeOpts.verbose {
 		writeSkipReport(cmd.OutOrStdout(), rep)
 		fmt.Fprintf(os.Stderr, "btfkit encode: %s: %d types, %d functions encoded, %d left out, encode %v, write %v\n",

@@ -101,7 +101,8 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--base: %w", err)
 		}
 	}
-	opts := encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs}
+	stats := newEncodeStats()
+	opts := encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Stats: stats.encoderStats()}
 
 	// One file to -o: no batch machinery.
 	if encodeOpts.out != "" {
@@ -109,7 +110,9 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return writeOutput(encodeOpts.out, spec.Marshal(nil))
+		err = stats.timeWrite(func() error { return writeOutput(encodeOpts.out, spec.Marshal(nil)) })
+		stats.print(stderr)
+		return err
 	}
 
 	var mods []kmod.Module
@@ -149,10 +152,19 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	write := func(r encode.BatchResult) error {
 		err := r.Err
 		if err == nil {
+			w0 := time.Now()
 			if encodeModOpts.inPlace {
 				err = writeInPlace(r.Module.Path, r.Spec, distilled)
 			} else {
 				err = writeOutput(filepath.Join(encodeModOpts.outDir, r.Module.Name+".btf"), r.Spec.Marshal(nil))
+			}
+			if stats != nil {
+				// Modules are written on several threads at once: the
+				// elapsed time of each, summed, is the write's share.
+				d := time.Since(w0)
+				mu.Lock()
+				stats.Write.Wall += d
+				mu.Unlock()
 			}
 		}
 		mu.Lock()
@@ -172,6 +184,10 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	wall, cpu := time.Since(wall0), cpuTime()-cpu0
 	fmt.Fprintf(stderr, "btfkit encode: %d modules, %d written, %d failed, %d types; %.2f s wall, %.2f s CPU\n",
 		len(mods), len(mods)-failed, failed, types, wall.Seconds(), cpu.Seconds())
+	if stats != nil {
+		stats.modules = len(mods)
+		stats.print(stderr)
+	}
 	if failed > 0 {
 		sort.Strings(failures)
 		return fmt.Errorf("%d of %d modules failed: %s", failed, len(mods), strings.Join(failures, " "))
