@@ -3,6 +3,7 @@ package encode
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -179,9 +180,10 @@ func Fragments(path string, o Options) ([]*btf.Spec, error) {
 // the fragments carry besides their types.
 type walkConfig struct {
 	Options
-	elf   *funcvar.ELF // the file's ELF side: fragments carry functions and variables; nil: none
-	facts bool         // fragments carry their DWARF facts (EachUnit)
-	clk   *stageClock  // times the merge (emit) for Options.Stats; nil: no timing
+	elf   *funcvar.ELF        // the file's ELF side: fragments carry functions and variables; nil: none
+	facts bool                // fragments carry their DWARF facts (EachUnit)
+	clk   *stageClock         // times the merge (emit) for Options.Stats; nil: no timing
+	done  func(u *dwarf.Unit) // called after unit u was emitted; may be nil
 }
 
 // walk converts the units of the open file f, cfg.Jobs at a time, and
@@ -205,7 +207,30 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	}
 	var convs convList
 	defer convs.release()
+	cfg.done = releasePages(f, d.Sections().Info)
 	return walkFast(d, cfg, jobs, &convs, emit)
+}
+
+// releasePages returns what the walk calls after each unit it has
+// emitted: the pages of .debug_info up to that unit's end leave resident
+// memory (elfx.File.Release), so that the walk holds only the units in
+// flight instead of the whole section (164 MB for a vmlinux) until the
+// file is closed. What the fragments keep of those pages (names written
+// inline) is copied by the merge; anything that reads them later gets
+// them back from the file.
+func releasePages(f *elfx.File, info []byte) func(u *dwarf.Unit) {
+	from := 0
+	page := os.Getpagesize()
+	return func(u *dwarf.Unit) {
+		end := int(u.End)
+		if u.Section != ".debug_info" || end <= from || end > len(info) {
+			return
+		}
+		// The page holding the previous end was partly the previous
+		// unit's: it is released with this one.
+		f.Release(info[max(0, from-page):end])
+		from = end
+	}
 }
 
 // convPool holds the converters of finished walks: their scratch slices,

@@ -69,6 +69,9 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		if err := emit(f); err != nil {
 			return fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), err)
 		}
+		if cfg.done != nil {
+			cfg.done(u)
+		}
 		if st != nil {
 			cfg.clk.lap(&st.Merge)
 			st.Units++
