@@ -80,7 +80,16 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := newMerger()
+	var m *merger
+	if o.NoDedup {
+		m = newMerger()
+	} else {
+		var ds *dedup.Stats
+		if st != nil {
+			ds = &st.DedupPhases
+		}
+		m = newDedupMerger(ds)
+	}
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
 	var walk0 time.Time
 	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoBytes int) {
@@ -129,11 +138,26 @@ func (m *merger) result(o Options, clk *stageClock) (*btf.Spec, error) {
 			return nil, err
 		}
 	}
-	merged := m.finish()
 	if st != nil {
 		clk.lap(&st.Funcs)
-		st.Types += merged.NumTypes()
+		st.Types += int(m.out.NextID()) - 1
 	}
+	if m.stream != nil {
+		out, err := m.finishDedup()
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			clk.lap(&st.Dedup)
+		}
+		addKindLayouts(out, o.Features)
+		if st != nil {
+			clk.lap(&st.Finish)
+			st.Out += out.NumTypes()
+		}
+		return out, nil
+	}
+	merged := m.finish()
 	if o.NoDedup {
 		return merged, nil
 	}

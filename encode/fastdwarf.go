@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/encode/funcvar"
 )
@@ -66,6 +67,10 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		return f, nil
 	}, func(u *dwarf.Unit, f *fragment) error {
 		cfg.clk.skip()
+		var inMerge dedup.Phase // deduplication done by the merge (dedup.Stream)
+		if st != nil {
+			inMerge = st.dedupInMerge()
+		}
 		if err := emit(f); err != nil {
 			return fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), err)
 		}
@@ -74,6 +79,7 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		if st != nil {
 			cfg.clk.lap(&st.Merge)
+			st.moveToDedup(inMerge)
 			st.Units++
 		}
 		f.reset()

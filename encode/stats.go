@@ -56,6 +56,24 @@ func (s *Stats) Add(o *Stats) {
 	s.DedupPhases.Add(&o.DedupPhases)
 }
 
+// dedupInMerge is the time of the deduplication phases a dedup.Stream
+// runs while the merge appends a unit.
+func (s *Stats) dedupInMerge() dedup.Phase {
+	p := s.DedupPhases
+	return dedup.Phase{Wall: p.Prim.Wall + p.Struct.Wall, CPU: p.Prim.CPU + p.Struct.CPU}
+}
+
+// moveToDedup moves the deduplication a merge step did (the growth of
+// dedupInMerge since before) from the merge's time to the dedup's.
+func (s *Stats) moveToDedup(before dedup.Phase) {
+	now := s.dedupInMerge()
+	w, c := now.Wall-before.Wall, now.CPU-before.CPU
+	s.Merge.Wall -= w
+	s.Merge.CPU -= c
+	s.Dedup.Wall += w
+	s.Dedup.CPU += c
+}
+
 // NamedStage is a stage with its name, as Stages lists them.
 type NamedStage struct {
 	Name string

@@ -94,6 +94,9 @@ type deduper struct {
 	// changed, so the match does not count (libbpf's hypot_adjust_canon).
 	needsBaseChange bool
 	tab             table // the candidate index (table.go)
+	// seq, when not nil, is the struct phase's candidate index of a
+	// Stream (stream.go), used instead of tab.
+	seq *seqIndex
 
 	identity []uint32  // when not nil, holds at least 0 .. start-1 (a prepared base's)
 	baseStrs *strIndex // when not nil, finds the base's strings (a prepared base's)
