@@ -41,6 +41,10 @@ type Options struct {
 	// threads while they run (runtime.LockOSThread) and costs a few
 	// system calls per unit.
 	Stats *Stats
+	// Progress, when not nil, is called after each compile unit has been
+	// merged, on one goroutine, with the units done and the units of the
+	// file (for a progress bar; a batch calls it for each module's).
+	Progress func(done, total int)
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,

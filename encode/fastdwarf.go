@@ -23,6 +23,7 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 	}
 	st := cfg.Stats
 	idle := make(chan worker, jobs+1)
+	done, total := 0, len(d.Units())
 	free := make(chan *fragment, 2*jobs+2)
 	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
 		var w worker
@@ -76,6 +77,10 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		if cfg.done != nil {
 			cfg.done(u)
+		}
+		if cfg.Progress != nil {
+			done++
+			cfg.Progress(done, total)
 		}
 		if st != nil {
 			cfg.clk.lap(&st.Merge)

@@ -24,6 +24,7 @@ var encodeOpts struct {
 	features    string
 	langExclude string
 	verbose     bool
+	quiet       bool // no progress bar, no batch summary (progress.go)
 	listFeat    bool
 	stats       bool   // encode_stats.go
 	sort        bool   // encode_post.go
@@ -50,6 +51,9 @@ Unknown names are an error (pahole's --btf_features_strict);
 --supported-features lists the known ones. "layout" adds libbpf v1.8's kind
 layout section to base BTF (not to split BTF, as pahole); the kernel (6.18
 included) refuses to load BTF that has one.
+
+When standard error is a terminal and -q is not given, a progress bar
+shows the compile units converted of all, the rate and the time left.
 
 With -v, encode also prints to standard output every function that has DWARF
 and an address but got no FUNC, one "NAME: REASON" line each, sorted by name,
@@ -82,6 +86,7 @@ func init() {
 	f.StringVar(&encodeOpts.features, "features", "default", "BTF features, pahole's --btf_features `LIST`")
 	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
 	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
+	f.BoolVarP(&encodeOpts.quiet, "quiet", "q", false, "show no progress bar on a terminal and no summary of a module batch; errors are still printed")
 	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
 	addEncodePostFlags(f)
 	rootCmd.AddCommand(encodeCmd)
@@ -116,7 +121,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		rep = new(funcvar.Report)
 	}
 	stats := newEncodeStats()
-	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep, Stats: stats.encoderStats()})
+	prog := unitProgress(os.Stderr)
+	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep, Stats: stats.encoderStats(), Progress: prog.units})
+	prog.done()
 	if err != nil {
 		return err
 	}
