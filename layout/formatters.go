@@ -119,6 +119,10 @@ func (l *Listing) formatLayout(u *unit, b *buf, id btf.TypeID) {
 	// pahole's conf keeps the suffix until the next type is formatted;
 	// --contains_enumerator's enums are printed with it.
 	l.suffix, l.hasSuffix = c.suffix, c.hasSuffix
+	if l.opts.Compile {
+		l.formatCompilable(u, b, id, c) // compile.go
+		return
+	}
 	u.printTop(b, id, c)
 	b.byte('\n')
 }

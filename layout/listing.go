@@ -15,6 +15,8 @@ import (
 // members), and -C names found in one input are not looked for again.
 type Listing struct {
 	opts      Options
+	emit      *emissions     // --compile (compile.go)
+	emitUnit  *unitEmissions // --compile: the unit being printed
 	cacheline uint32
 	formatter formatter  // what is printed for each type (formatters.go)
 	structs   structures // types listed so far (structures.go)
@@ -59,7 +61,9 @@ func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwa
 		return false, nil
 	}
 	u := newUnit(spec, facts, l.cacheline)
+	l.prepare(u, name) // print_options.go
 	var b buf
+	u.stream(w, &b) // flush.go
 	if e := l.opts.ContainsEnumerator; e != "" && l.printEnumWith(u, &b, e) {
 		_, err = w.Write(b)
 		return false, err
@@ -69,6 +73,9 @@ func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwa
 		return false, err
 	}
 	stop = l.printNamed(u, &b)
+	if u.outErr != nil {
+		return stop, u.outErr
+	}
 	_, err = w.Write(b)
 	return stop, err
 }
@@ -124,11 +131,9 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 			continue
 		}
 		l.formatType(u, b, id)
-		if len(*b) >= flushAt {
-			if _, err := w.Write(*b); err != nil {
-				return err
-			}
-			*b = (*b)[:0]
+		u.flush(b) // flush.go
+		if u.outErr != nil {
+			return u.outErr
 		}
 	}
 	_, err := w.Write(*b)
@@ -161,12 +166,6 @@ func structKey(u *unit, t btf.Type) string {
 		sb.WriteString(strconv.FormatUint(uint64(bits), 10))
 	}
 	return sb.String()
-}
-
-// topConf is pahole's global conf_fprintf: how a type printed on its own
-// is laid out.
-func (l *Listing) topConf() conf {
-	return conf{emitStats: true, hex: l.opts.Hex, showOnlyDataMembers: l.opts.ShowOnlyDataMembers}
 }
 
 // printNamed is the -C part of pahole's printing callback: each name still

@@ -130,51 +130,57 @@ type Options struct {
 
 	// How a layout is printed.
 
-	// ExpandTypes prints member types in place (-E/--expand_types). Not
-	// implemented yet.
+	// ExpandTypes prints member types in place (-E/--expand_types).
+	// Pahole 1.31 prints named enums in place too, 1.24 does not.
 	ExpandTypes bool
 	// ExpandPointers prints pointed-to types in place
-	// (-p/--expand_pointers). Not implemented yet.
+	// (-p/--expand_pointers).
 	ExpandPointers bool
 	// RelOffset prints offsets in inner structs relative to them
-	// (-r/--rel_offset). Not implemented yet.
+	// (-r/--rel_offset).
 	RelOffset bool
 	// ShowOnlyDataMembers prints only members that take space
-	// (-M/--show_only_data_members). Not implemented yet.
+	// (-M/--show_only_data_members).
 	ShowOnlyDataMembers bool
 	// ShowDeclInfo prints where each type was declared
-	// (-I/--show_decl_info; DWARF). Not implemented yet.
+	// (-I/--show_decl_info): from DWARF the facts must have it
+	// (encode.Options.DeclInfo); for BTF, SetInputName names the file.
+	// Pahole 1.24 and 1.31 print the same.
 	ShowDeclInfo bool
 	// ShowFirstBiggestSizeBaseTypeMember adds that member to the summary
-	// (-l). Not implemented yet.
+	// (-l).
 	ShowFirstBiggestSizeBaseTypeMember bool
 	// WordSize prints layouts as on a machine with that word size
-	// (-w/--word_size). Not implemented yet.
+	// (-w/--word_size; ignored with ClassNames, as pahole ignores it with
+	// -C). Pahole 1.31's heuristics, inconsistencies included; 1.24
+	// differs.
 	WordSize int
 	// SuppressAlignedAttribute leaves out __aligned__ attributes and the
-	// forced alignment summary (--suppress_aligned_attribute). Not
-	// implemented yet.
+	// forced alignment summary (--suppress_aligned_attribute).
 	SuppressAlignedAttribute bool
 	// SuppressForcePaddings leaves out the "Force padding" members (DWARF)
-	// (--suppress_force_paddings). Not implemented yet.
+	// (--suppress_force_paddings).
 	SuppressForcePaddings bool
 	// SuppressPacked leaves out inferred __packed__ attributes
-	// (--suppress_packed). Not implemented yet.
+	// (--suppress_packed).
 	SuppressPacked bool
-	// FixupSillyBitfields prints bitfields as wide as their type as plain
-	// members (--fixup_silly_bitfields). Not implemented yet.
+	// FixupSillyBitfields prints some bitfields as plain members (DWARF;
+	// --fixup_silly_bitfields): pahole means those as wide as their type,
+	// but what its test catches is a one-bit bitfield of an eight-byte
+	// type, and so does this.
 	FixupSillyBitfields bool
 	// ClassesAsStructs prints C++ classes as structs
-	// (--classes_as_structs). Not implemented yet.
+	// (--classes_as_structs).
 	ClassesAsStructs bool
 	// FlatArrays prints multi-dimensional arrays with one dimension
-	// (--flat_arrays). Not implemented yet.
+	// (--flat_arrays).
 	FlatArrays bool
 	// Sort prints the layouts sorted by name, then size, number of
 	// members and members, after every input was read (--sort, sort.go).
 	Sort bool
 	// Compile prints compilable C: each type after the types it needs
-	// (--compile). Not implemented yet.
+	// (--compile), as pahole 1.31 does (1.24 differs) but for one line
+	// that clang rejects: a typedef of a compiler builtin (compile.go).
 	Compile bool
 	// Reorganize prints each struct named in ClassNames with its members
 	// moved into holes the way pahole's class__reorganize moves them,
