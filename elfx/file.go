@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -155,6 +156,34 @@ func (f *File) Close() error {
 	}
 	f.data = nil
 	return nil
+}
+
+// Release tells the system that the bytes of b, a view of this file's
+// mapping (a section's bytes or part of them, as the section accessors
+// return them), are not needed for now: the pages wholly inside b leave
+// the process's resident memory. Reading them again is still correct (the
+// pages come back from the file, unchanged: the mapping is read-only), so
+// a reader may release what it has finished with even if something might
+// look at it again. Anything else (a slice of another array, a
+// decompressed or relocated copy, a file that is not mapped) is left
+// alone. A walk over a 164 MB .debug_info would otherwise keep all of it
+// resident until Close.
+func (f *File) Release(b []byte) {
+	if !f.mapped || len(b) == 0 || len(f.data) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(f.data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if p < start || p+uintptr(len(b)) > start+uintptr(len(f.data)) {
+		return
+	}
+	page := uintptr(os.Getpagesize())
+	lo := (p - start + page - 1) &^ (page - 1)
+	hi := (p - start + uintptr(len(b))) &^ (page - 1)
+	if hi <= lo {
+		return
+	}
+	unix.Madvise(f.data[lo:hi], unix.MADV_DONTNEED)
 }
 
 // Bytes returns the whole file image (decompressed, for a compressed file).

@@ -20,7 +20,8 @@ import (
 type BatchOptions struct {
 	// Options are the encoder options for every module. Options.Jobs is
 	// ignored: modules are encoded one unit at a time, Jobs modules at
-	// once (the output does not depend on either).
+	// once (the output does not depend on either). Options.Stats gets
+	// the sum over the modules.
 	Options
 	// Jobs is the number of modules encoded at once; <= 0 means one per
 	// CPU.
@@ -68,7 +69,14 @@ func EncodeBatch(mods []kmod.Module, base *dedup.Base, o BatchOptions, done func
 				}
 				i := order[k]
 				r := BatchResult{Index: i, Module: mods[i]}
-				r.Spec, r.Err = EncodeSplit(mods[i].Path, base, moduleOpts)
+				mo := moduleOpts
+				if o.Stats != nil {
+					mo.Stats = new(Stats)
+				}
+				r.Spec, r.Err = EncodeSplit(mods[i].Path, base, mo)
+				if o.Stats != nil {
+					o.Stats.Add(mo.Stats)
+				}
 				if err := done(r); err != nil && r.Err == nil {
 					r.Err = err
 				}

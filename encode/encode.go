@@ -3,8 +3,10 @@ package encode
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
@@ -34,6 +36,15 @@ type Options struct {
 	// entry's offset, as pahole loads them for -D, -I and -P). It costs a
 	// second look at those entries.
 	DeclInfo bool
+	// Stats, when not nil, gets the time of each stage added to it.
+	// Timing locks the calling goroutine and the workers to their
+	// threads while they run (runtime.LockOSThread) and costs a few
+	// system calls per unit.
+	Stats *Stats
+	// Progress, when not nil, is called after each compile unit has been
+	// merged, on one goroutine, with the units done and the units of the
+	// file (for a progress bar; a batch calls it for each module's).
+	Progress func(done, total int)
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -43,12 +54,14 @@ type Options struct {
 // mapped once, for its symbols, sections and DWARF alike. Errors name the
 // file (an *elfx.Error).
 func EncodeFile(path string, o Options) (*btf.Spec, error) {
+	clk := newStageClock(o.Stats != nil)
+	defer clk.stop()
 	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	spec, err := encode(f, o)
+	spec, err := encode(f, o, clk)
 	return spec, elfx.NamingFile(path, err)
 }
 
@@ -62,16 +75,28 @@ func openInput(path string) (*elfx.File, error) {
 }
 
 // encode is EncodeFile on the open file f, which it closes once the walk
-// is over. Its errors do not name the file.
-func encode(f *elfx.File, o Options) (*btf.Spec, error) {
+// is over. Its errors do not name the file. clk (nil without o.Stats) has
+// been timing the open since it was started.
+func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
+	st := o.Stats
 	// Functions and variables need the ELF symbols and sections.
 	info, err := funcvar.ReadELF(f, funcOptions(o.Features))
 	if err != nil {
 		return nil, err
 	}
-	m := newMerger()
+	var m *merger
+	if o.NoDedup {
+		m = newMerger()
+	} else {
+		var ds *dedup.Stats
+		if st != nil {
+			ds = &st.DedupPhases
+		}
+		m = newDedupMerger(ds)
+	}
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
-	err = walk(f, walkConfig{Options: o, elf: info}, m.add, func(infoBytes int) {
+	var walk0 time.Time
+	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoBytes int) {
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
 		// saves regrowing (and copying) the largest slices; capacity that
@@ -86,7 +111,15 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
 		m.stableStrings = !info.Relocatable()
+		if st != nil {
+			clk.lap(&st.Open)
+			walk0 = time.Now()
+		}
 	})
+	if st != nil {
+		st.WalkWall += time.Since(walk0)
+		clk.skip()
+	}
 	// The merged tables hold copies: the mapping (all of the DWARF a walk
 	// touched) is released before deduplication adds its own peak.
 	// EncodeFile's Close after this one does nothing.
@@ -94,16 +127,39 @@ func encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.result(o)
+	if st != nil {
+		clk.lap(&st.Open)
+	}
+	return m.result(o, clk)
 }
 
 // result decides the functions, if the fragments carried any, and
 // deduplicates the merged types unless o.NoDedup.
-func (m *merger) result(o Options) (*btf.Spec, error) {
+func (m *merger) result(o Options, clk *stageClock) (*btf.Spec, error) {
+	st := o.Stats
 	if m.funcs != nil {
 		if err := m.funcs.Finish(m.out, m.intern, o.Report); err != nil {
 			return nil, err
 		}
+	}
+	if st != nil {
+		clk.lap(&st.Funcs)
+		st.Types += int(m.out.NextID()) - 1
+	}
+	if m.stream != nil {
+		out, err := m.finishDedup()
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			clk.lap(&st.Dedup)
+		}
+		addKindLayouts(out, o.Features)
+		if st != nil {
+			clk.lap(&st.Finish)
+			st.Out += out.NumTypes()
+		}
+		return out, nil
 	}
 	merged := m.finish()
 	if o.NoDedup {
@@ -111,12 +167,23 @@ func (m *merger) result(o Options) (*btf.Spec, error) {
 	}
 	// Like libbpf, never merge VARs: two static variables of one name and
 	// type in two units are two variables (global_var).
-	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true})
+	dopts := dedup.Options{KeepDuplicateVars: true}
+	if st != nil {
+		dopts.Stats = &st.DedupPhases
+	}
+	out, _, err := dedup.Dedup(merged, dopts)
 	if err != nil {
 		return nil, err
 	}
+	if st != nil {
+		clk.lap(&st.Dedup)
+	}
 	keepStringOrder(out, merged) // strorder.go
 	addKindLayouts(out, o.Features)
+	if st != nil {
+		clk.lap(&st.Finish)
+		st.Out += out.NumTypes()
+	}
 	return out, nil
 }
 
@@ -147,6 +214,8 @@ type walkConfig struct {
 	// fragment once it is made, before the fragment goes to emit
 	// (MapUnits: the caller's per-unit work runs in parallel).
 	unitDone func(u *dwarf.Unit, f *fragment) error
+	clk      *stageClock         // times the merge (emit) for Options.Stats; nil: no timing
+	done     func(u *dwarf.Unit) // called after unit u was emitted; may be nil
 }
 
 // walk converts the units of the open file f, cfg.Jobs at a time, and
@@ -170,7 +239,30 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	}
 	var convs convList
 	defer convs.release()
+	cfg.done = releasePages(f, d.Sections().Info)
 	return walkFast(d, cfg, jobs, &convs, emit)
+}
+
+// releasePages returns what the walk calls after each unit it has
+// emitted: the pages of .debug_info up to that unit's end leave resident
+// memory (elfx.File.Release), so that the walk holds only the units in
+// flight instead of the whole section (164 MB for a vmlinux) until the
+// file is closed. What the fragments keep of those pages (names written
+// inline) is copied by the merge; anything that reads them later gets
+// them back from the file.
+func releasePages(f *elfx.File, info []byte) func(u *dwarf.Unit) {
+	from := 0
+	page := os.Getpagesize()
+	return func(u *dwarf.Unit) {
+		end := int(u.End)
+		if u.Section != ".debug_info" || end <= from || end > len(info) {
+			return
+		}
+		// The page holding the previous end was partly the previous
+		// unit's: it is released with this one.
+		f.Release(info[max(0, from-page):end])
+		from = end
+	}
 }
 
 // convPool holds the converters of finished walks: their scratch slices,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/encode/funcvar"
 )
@@ -16,10 +17,13 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 	// Each worker's converter comes with the unit's function and
 	// variable records (none without an ELF side).
 	type worker struct {
-		c     *unitConv
-		funcs *funcvar.Unit
+		c          *unitConv
+		funcs      *funcvar.Unit
+		walk, conv Stage // Options.Stats
 	}
+	st := cfg.Stats
 	idle := make(chan worker, jobs+1)
+	done, total := 0, len(d.Units())
 	free := make(chan *fragment, 2*jobs+2)
 	convert := func(r *dwarf.UnitReader) (*fragment, error) {
 		var w worker
@@ -34,7 +38,11 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 				w.funcs = funcvar.NewUnit(cfg.elf, funcOptions(cfg.Features))
 			}
 		}
-		defer func() { idle <- w }()
+		clk := newStageClock(st != nil)
+		defer func() {
+			clk.stop()
+			idle <- w
+		}()
 		c := w.c
 		u := r.Unit()
 		if u.Type != dwarf.UTCompile && u.Type != dwarf.UTPartial {
@@ -43,10 +51,12 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		if err := walkUnitFast(r, c, w.funcs); err != nil {
 			return nil, err
 		}
+		clk.lap(&w.walk)
 		f := c.emit()
 		if w.funcs != nil && !c.skip {
 			w.funcs.Finish(c, &f.funcs)
 		}
+		clk.lap(&w.conv)
 		if cfg.facts {
 			f.unitName = strings.Clone(r.Name())
 			if cfg.DeclInfo {
@@ -64,8 +74,25 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		return f, err
 	}, func(u *dwarf.Unit, f *fragment) error {
+		cfg.clk.skip()
+		var inMerge dedup.Phase // deduplication done by the merge (dedup.Stream)
+		if st != nil {
+			inMerge = st.dedupInMerge()
+		}
 		if err := emit(f); err != nil {
 			return fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), err)
+		}
+		if cfg.done != nil {
+			cfg.done(u)
+		}
+		if cfg.Progress != nil {
+			done++
+			cfg.Progress(done, total)
+		}
+		if st != nil {
+			cfg.clk.lap(&st.Merge)
+			st.moveToDedup(inMerge)
+			st.Units++
 		}
 		f.reset()
 		select {
@@ -74,6 +101,21 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		return nil
 	})
+	if st != nil {
+		st.Workers = max(st.Workers, jobs)
+		for {
+			select {
+			case w := <-idle:
+				st.Walk.Wall += w.walk.Wall
+				st.Walk.CPU += w.walk.CPU
+				st.Convert.Wall += w.conv.Wall
+				st.Convert.CPU += w.conv.CPU
+				continue
+			default:
+			}
+			break
+		}
+	}
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarffacts"
 	"github.com/btfkit/btfkit/encode/funcvar"
 )
@@ -45,7 +46,9 @@ func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }
 // merger appends fragments, in unit order, to one Spec: IDs shifted past
 // the types already there, names interned in one string table.
 type merger struct {
-	out    *btf.Spec
+	out    typeTable     // spec or stream
+	spec   *btf.Spec     // the merged types, when they are kept as they are
+	stream *dedup.Stream // the merged types, deduplicated as units come
 	strBuf []byte
 	strIdx strIntern // content -> offset in strBuf
 	ident  strIdent  // (data pointer, length) -> offset: most names are views of .debug_str
@@ -102,8 +105,26 @@ func (t *strIdent) lookup(p uintptr, n uint32) (*identSlot, bool) {
 	}
 }
 
+// typeTable is what the merge appends the types to.
+type typeTable interface {
+	funcvar.Merged
+	Reserve(n, w int)
+}
+
+// newMerger returns a merger that builds one Spec of all the fragments'
+// types (finish returns it).
 func newMerger() *merger {
-	return &merger{out: btf.NewSpec(), strBuf: []byte{0}, strIdx: strIntern{seed: maphash.MakeSeed()}}
+	m := &merger{spec: btf.NewSpec(), strBuf: []byte{0}, strIdx: strIntern{seed: maphash.MakeSeed()}}
+	m.out = m.spec
+	return m
+}
+
+// newDedupMerger returns a merger that deduplicates the types unit by
+// unit as it appends them (dedup.Stream; finishDedup returns the result).
+func newDedupMerger(stats *dedup.Stats) *merger {
+	m := &merger{stream: dedup.NewStream(stats), strBuf: []byte{0}, strIdx: strIntern{seed: maphash.MakeSeed()}}
+	m.out = m.stream
+	return m
 }
 
 // reserve grows the output for about n more types and w more words, and
@@ -290,10 +311,15 @@ func (m *merger) add(f *fragment) error {
 		m.extra = extra
 		m.out.AddRaw(name, h.info, sizeType, extra...)
 	}
-	if m.funcs == nil {
-		return nil
+	if m.funcs != nil {
+		if err := m.funcs.Add(&f.funcs, m.out, local, shift); err != nil {
+			return err
+		}
 	}
-	return m.funcs.Add(&f.funcs, m.out, local, shift)
+	if m.stream != nil {
+		return m.stream.EndUnit()
+	}
+	return nil
 }
 
 // intern returns the offset of s in the merged string table, adding it;
@@ -305,11 +331,21 @@ func (m *merger) intern(s string) uint32 {
 	return m.internString(s)
 }
 
-// finish installs the string table and returns the merged Spec.
+// finish installs the string table and returns the merged Spec (of a
+// merger from newMerger).
 func (m *merger) finish() *btf.Spec {
-	m.out.SetRawStrings(m.strBuf)
+	m.spec.SetRawStrings(m.strBuf)
 	m.strIdx = strIntern{}
-	return m.out
+	return m.spec
+}
+
+// finishDedup returns the deduplicated types (of a merger from
+// newDedupMerger), with the merged string table: every string in the
+// order the merge interned them, as libbpf keeps a BTF's strings through
+// btf__dedup, and the 32-byte header libbpf v1.8 writes.
+func (m *merger) finishDedup() (*btf.Spec, error) {
+	m.strIdx = strIntern{}
+	return m.stream.Finish(m.strBuf)
 }
 
 // spec converts one fragment into a standalone Spec (tests, Fragments).

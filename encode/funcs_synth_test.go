@@ -72,7 +72,7 @@ func convertFuncsBy(t *testing.T, clang bool, feat Features, info *funcvar.ELF, 
 		t.Fatal(err)
 	}
 	var rep funcvar.Report
-	s, err := m.result(Options{Features: feat, Report: &rep, NoDedup: true})
+	s, err := m.result(Options{Features: feat, Report: &rep, NoDedup: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,9 +53,19 @@ func EncodeSplit(path string, base *dedup.Base, o Options) (*btf.Spec, error) {
 		return dedup.MergeOnto(base.Spec(), merged)
 	}
 	// A standalone spec is placed after the base by Dedup itself.
-	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, Base: base})
+	clk := newStageClock(o.Stats != nil)
+	defer clk.stop()
+	dopts := dedup.Options{KeepDuplicateVars: true, Base: base}
+	if o.Stats != nil {
+		dopts.Stats = &o.Stats.DedupPhases
+	}
+	out, _, err := dedup.Dedup(merged, dopts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: dedup against the base: %w", path, err)
+	}
+	if o.Stats != nil {
+		clk.lap(&o.Stats.Dedup)
+		o.Stats.Out += out.NumTypes()
 	}
 	return out, nil
 }

@@ -190,7 +190,7 @@ func encodeStd(path string, o Options) (*btf.Spec, error) {
 	if err := walkStd(src, o, m.add); err != nil {
 		return nil, err
 	}
-	return m.result(o)
+	return m.result(o, nil)
 }
 
 // walkStd converts the units one after another: the oracle needs no

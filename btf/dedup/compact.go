@@ -11,6 +11,14 @@ import (
 // compactRemap keeps the canonical types in ID order, renumbers them and
 // rewrites every reference, building the output Spec and the Mapping.
 func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, error) {
+	// libbpf dedups in place, header and kind layout section included.
+	return d.compact(in.Base(), in.HeaderLen(), in.KindLayouts(), strs)
+}
+
+// compact is compactRemap for a result split against base (nil: none),
+// with a header of hdrLen bytes, the kind layout section layouts and the
+// string table strs.
+func (d *deduper) compact(base *btf.Spec, hdrLen uint32, layouts []btf.KindLayout, strs []byte) (*btf.Spec, Mapping, error) {
 	newID := d.hypothetical // reused, as libbpf does
 	if d.identity != nil {
 		copy(newID, d.identity[:d.start])
@@ -31,7 +39,7 @@ func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, e
 		}
 	}
 	var out *btf.Spec
-	if base := in.Base(); base != nil {
+	if base != nil {
 		out = btf.NewSplitSpec(base)
 	} else {
 		out = btf.NewSpec()
@@ -58,8 +66,8 @@ func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, e
 		out.AddRaw(h.name, h.info, h.sizeType, e...)
 	}
 	out.SetRawStrings(strs)
-	out.SetHeaderLen(in.HeaderLen())     // libbpf dedups in place, header included
-	out.SetKindLayouts(in.KindLayouts()) // and keeps its kind layout section
+	out.SetHeaderLen(hdrLen)
+	out.SetKindLayouts(layouts)
 	m := Mapping{first: btf.TypeID(d.start), ids: make([]btf.TypeID, d.n-d.start)}
 	for id := d.start; id < d.n; id++ {
 		m.ids[id-d.start] = btf.TypeID(newID[d.resolve(id)])

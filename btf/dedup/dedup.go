@@ -33,6 +33,9 @@ type Options struct {
 	// and is, byte for byte, what Dedup without Base gives for the input
 	// split against that base.
 	Base *Base
+
+	// Stats, when not nil, gets the time of each phase added to it.
+	Stats *Stats
 }
 
 // Mapping maps the IDs of a Dedup input to the IDs of its output. IDs of a
@@ -91,6 +94,9 @@ type deduper struct {
 	// changed, so the match does not count (libbpf's hypot_adjust_canon).
 	needsBaseChange bool
 	tab             table // the candidate index (table.go)
+	// seq, when not nil, is the struct phase's candidate index of a
+	// Stream (stream.go), used instead of tab.
+	seq *seqIndex
 
 	identity []uint32  // when not nil, holds at least 0 .. start-1 (a prepared base's)
 	baseStrs *strIndex // when not nil, finds the base's strings (a prepared base's)
@@ -119,35 +125,44 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	if opts.Base != nil {
 		return dedupOnto(opts.Base, in, opts)
 	}
+	clk := startClock(opts.Stats)
 	d, err := load(in)
 	if err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phLoad)
 	strs, err := d.dedupStrings(in)
 	if err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phStrings)
 	d.indexBase()
 	if err := d.primTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phPrim)
 	if err := d.structTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phStruct)
 	if !opts.NoNameFwdResolution {
 		d.resolveFwds()
 	}
+	clk.lap(phFwd)
 	if err := d.refTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phRef)
 	if !opts.KeepDuplicateVars {
 		d.varTypes()
 	}
+	clk.lap(phVar)
 	d.tab = table{}
 	out, m, err := d.compactRemap(in, strs)
 	if err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phCompact)
 	return out, m, nil
 }
 

@@ -27,6 +27,11 @@
 //   - PrepareBase(vmlinux) readies a base once for many inputs; then
 //     Dedup(in, Options{Base: prepared}) deduplicates each input against
 //     it, concurrently if wanted, with the result Dedup gives without it.
+//   - NewStream deduplicates a complete BTF while it is being built, unit
+//     by unit (AddRaw, EndUnit, Finish), with Dedup's result: the encoder
+//     runs the primitive and struct phases beside its workers instead of
+//     after them, on its one copy of the merged types (stream.go; the
+//     candidate order it must reproduce is seqindex.go's).
 //
 // # Data layout
 //

@@ -10,8 +10,12 @@ import (
 // type graphs with the hypothetical map (see doc.go).
 
 // structTypes dedups STRUCT, UNION and TYPEDEF by type-graph equivalence.
-func (d *deduper) structTypes() error {
-	for id := d.start; id < d.n; id++ {
+func (d *deduper) structTypes() error { return d.structTypesIn(d.start, d.n) }
+
+// structTypesIn is structTypes over the types from .. to-1. Its candidates
+// come from d.seq when set (a Stream's), else from d.tab.
+func (d *deduper) structTypesIn(from, to uint32) error {
+	for id := from; id < to; id++ {
 		if d.isMapped(id) {
 			continue
 		}
@@ -27,7 +31,7 @@ func (d *deduper) structTypes() error {
 		}
 		newID := id
 		var ferr error
-		d.tab.cands(h, func(c uint32) bool {
+		d.structCands(h, id, func(c uint32) bool {
 			if k == btf.KindTypedef {
 				if !d.equalTypedef(id, c) {
 					return true
@@ -56,11 +60,47 @@ func (d *deduper) structTypes() error {
 		}
 		d.canonical[id] = newID
 		if newID == id {
-			d.tab.add(h, id)
+			d.structAdd(h, id)
 		}
 	}
 	d.clearHypothetical()
 	return nil
+}
+
+// structCands calls fn with the candidates for type id, whose hash is h,
+// until fn returns false.
+func (d *deduper) structCands(h uint64, id uint32, fn func(c uint32) bool) {
+	if d.seq != nil {
+		d.seq.cands(h, fn, func(c uint32) bool { return d.wouldMatch(id, c) })
+		return
+	}
+	d.tab.cands(h, fn)
+}
+
+// wouldMatch reports whether type id (a struct, union or typedef) is
+// equivalent to candidate c, as structTypes decides it, without
+// committing anything; an error counts as a match (the decision will
+// meet it).
+func (d *deduper) wouldMatch(id, c uint32) bool {
+	if d.kind(id) == btf.KindTypedef {
+		if !d.equalTypedef(id, c) {
+			return false
+		}
+	} else if !d.shallowEqualStruct(id, c) {
+		return false
+	}
+	d.clearHypothetical()
+	eq, err := d.isEquiv(id, c)
+	d.clearHypothetical()
+	return eq || err != nil
+}
+
+func (d *deduper) structAdd(h uint64, id uint32) {
+	if d.seq != nil {
+		d.seq.add(h, id)
+		return
+	}
+	d.tab.add(h, id)
 }
 
 // isEquiv is the side-by-side DFS of the candidate graph (rooted at cand,

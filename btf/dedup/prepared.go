@@ -133,6 +133,7 @@ func dedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	default:
 		return nil, Mapping{}, fmt.Errorf("dedup: the input is split against another base than the prepared one (Options.Base)")
 	}
+	clk := startClock(opts.Stats)
 	sc, _ := b.scratch.Get().(*scratch)
 	if sc == nil {
 		sc = new(scratch)
@@ -147,33 +148,42 @@ func dedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 			canonical: d.canonical, hypothetical: d.hypothetical, hypotheticalIDs: d.hypotheticalIDs[:0], tab: sc.tab}
 		b.scratch.Put(sc)
 	}()
+	clk.lap(phLoad)
 	strs, err := d.dedupStrings(strSpec)
 	if err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phStrings)
 	// What indexBase would index: the base's entries (an overlay of
 	// them, not a copy); the own types go in as Dedup's phases add them.
 	d.tab = overlay(&b.tab, &sc.tab)
 	if err := d.primTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phPrim)
 	if err := d.structTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phStruct)
 	if !opts.NoNameFwdResolution {
 		// Base types are always their own canonical types: their
 		// struct names were collected when the base was prepared.
 		d.resolveFwdsWith(b.structNames, d.start)
 	}
+	clk.lap(phFwd)
 	if err := d.refTypes(); err != nil {
 		return nil, Mapping{}, err
 	}
+	clk.lap(phRef)
 	if !opts.KeepDuplicateVars {
 		d.varTypes()
 	}
+	clk.lap(phVar)
 	sc.tab = d.tab
 	d.tab = table{}
-	return d.compactRemap(strSpec, strs)
+	out, m, err := d.compactRemap(strSpec, strs)
+	clk.lap(phCompact)
+	return out, m, err
 }
 
 // loadOnto is load for an input split against b: the base part of the

@@ -24,8 +24,10 @@ var encodeOpts struct {
 	features    string
 	langExclude string
 	verbose     bool
+	quiet       bool // no progress bar, no batch summary (progress.go)
 	listFeat    bool
 	from        string // dwarf or btf (encode_frombtf.go)
+	stats       bool   // encode_stats.go
 	sort        bool   // encode_post.go
 	target      string // encode_post.go
 }
@@ -50,6 +52,9 @@ Unknown names are an error (pahole's --btf_features_strict);
 --supported-features lists the known ones. "layout" adds libbpf v1.8's kind
 layout section to base BTF (not to split BTF, as pahole); the kernel (6.18
 included) refuses to load BTF that has one.
+
+When standard error is a terminal and -q is not given, a progress bar
+shows the compile units converted of all, the rate and the time left.
 
 With -v, encode also prints to standard output every function that has DWARF
 and an address but got no FUNC, one "NAME: REASON" line each, sorted by name,
@@ -90,6 +95,7 @@ func init() {
 	f.StringVar(&encodeOpts.features, "features", "default", "BTF features, pahole's --btf_features `LIST`")
 	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
 	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
+	f.BoolVarP(&encodeOpts.quiet, "quiet", "q", false, "show no progress bar on a terminal and no summary of a module batch; errors are still printed")
 	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
 	f.StringVar(&encodeOpts.from, "from", "dwarf", "what to read: `dwarf`, or btf for the .BTF archive that objects compiled with BTF (gcc -gbtf) leave (see 'btfkit help encode')")
 	addEncodePostFlags(f)
@@ -134,7 +140,10 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if encodeOpts.verbose {
 		rep = new(funcvar.Report)
 	}
-	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep})
+	stats := newEncodeStats()
+	prog := unitProgress(os.Stderr)
+	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep, Stats: stats.encoderStats(), Progress: prog.units})
+	prog.done()
 	if err != nil {
 		return err
 	}
@@ -142,9 +151,10 @@ func runEncode(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("%s: %w", args[0], err)
 	}
 	t1 := time.Now()
-	if err := writeOutput(encodeOpts.out, spec.Marshal(nil)); err != nil {
+	if err := stats.timeWrite(func() error { return writeOutput(encodeOpts.out, spec.Marshal(nil)) }); err != nil {
 		return err
 	}
+	stats.print(os.Stderr)
 	if encodeOpts.verbose {
 		writeSkipReport(cmd.OutOrStdout(), rep)
 		fmt.Fprintf(os.Stderr, "btfkit encode: %s: %d types, %d functions encoded, %d left out, encode %v, write %v\n",

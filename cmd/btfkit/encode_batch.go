@@ -18,8 +18,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/distill"
@@ -52,8 +50,9 @@ does: types equal to types of BASE are not repeated but refer to BASE's IDs.
 -j modules at a time, each to DIR/NAME.btf (NAME: the file name without
 .ko[.xz|.zst|.gz]); each output is what a run on that module alone writes.
 An INPUT may be a directory, searched for modules; compressed modules are
-decompressed in memory. A progress bar is shown when standard
-error is a terminal; a summary is printed at the end. When modules fail,
+decompressed in memory. A progress bar (modules done of all, the rate,
+the time left) is shown when standard error is a terminal and -q is not
+given; a summary is printed at the end, unless -q. When modules fail,
 the others are still written, each failure is named, and the exit status
 is 1. --in-place writes the BTF into each input as its .BTF section instead
 (pahole -J without --btf_encode_detached), through a temporary file: on
@@ -101,15 +100,21 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--base: %w", err)
 		}
 	}
-	opts := encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs}
+	stats := newEncodeStats()
+	opts := encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Stats: stats.encoderStats()}
 
 	// One file to -o: no batch machinery.
 	if encodeOpts.out != "" {
+		prog := unitProgress(stderr)
+		opts.Progress = prog.units
 		spec, err := encode.EncodeSplit(args[0], base, opts)
+		prog.done()
 		if err != nil {
 			return err
 		}
-		return writeOutput(encodeOpts.out, spec.Marshal(nil))
+		err = stats.timeWrite(func() error { return writeOutput(encodeOpts.out, spec.Marshal(nil)) })
+		stats.print(stderr)
+		return err
 	}
 
 	var mods []kmod.Module
@@ -142,17 +147,26 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 		debug.SetGCPercent(200)
 	}
 	distilled := encodeModOpts.inPlace && base != nil && feat.Has(encode.FeatDistilledBase)
-	prog := newProgress(stderr, len(mods))
+	prog := newProgress(stderr, len(mods), "modules", encodeOpts.quiet)
 	var mu sync.Mutex
 	var failures []string
 	types := 0
 	write := func(r encode.BatchResult) error {
 		err := r.Err
 		if err == nil {
+			w0 := time.Now()
 			if encodeModOpts.inPlace {
 				err = writeInPlace(r.Module.Path, r.Spec, distilled)
 			} else {
 				err = writeOutput(filepath.Join(encodeModOpts.outDir, r.Module.Name+".btf"), r.Spec.Marshal(nil))
+			}
+			if stats != nil {
+				// Modules are written on several threads at once: the
+				// elapsed time of each, summed, is the write's share.
+				d := time.Since(w0)
+				mu.Lock()
+				stats.Write.Wall += d
+				mu.Unlock()
 			}
 		}
 		mu.Lock()
@@ -163,15 +177,21 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 		} else {
 			types += r.Spec.NumTypes()
 		}
-		prog.step(r.Module.Name)
+		prog.step()
 		return err
 	}
 	failed := encode.EncodeBatch(mods, base, encode.BatchOptions{Options: opts, Jobs: encodeOpts.jobs}, write)
 	prog.done()
 
 	wall, cpu := time.Since(wall0), cpuTime()-cpu0
-	fmt.Fprintf(stderr, "btfkit encode: %d modules, %d written, %d failed, %d types; %.2f s wall, %.2f s CPU\n",
-		len(mods), len(mods)-failed, failed, types, wall.Seconds(), cpu.Seconds())
+	if !encodeOpts.quiet {
+		fmt.Fprintf(stderr, "btfkit encode: %d modules, %d written, %d failed, %d types; %.2f s wall, %.2f s CPU\n",
+			len(mods), len(mods)-failed, failed, types, wall.Seconds(), cpu.Seconds())
+	}
+	if stats != nil {
+		stats.modules = len(mods)
+		stats.print(stderr)
+	}
 	if failed > 0 {
 		sort.Strings(failures)
 		return fmt.Errorf("%d of %d modules failed: %s", failed, len(mods), strings.Join(failures, " "))
@@ -232,58 +252,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// progress draws a one-line progress bar on a terminal and nothing
-// elsewhere.
-type progress struct {
-	w     io.Writer
-	tty   bool
-	total int
-	n     int
-	start time.Time
-	last  time.Time
-}
-
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total, start: time.Now()}
-	if f, ok := w.(*os.File); ok {
-		_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-		p.tty = err == nil
-	}
-	return p
-}
-
-// step counts one module done; callers serialize calls.
-func (p *progress) step(name string) {
-	p.n++
-	if !p.tty {
-		return
-	}
-	now := time.Now()
-	if p.n < p.total && now.Sub(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = now
-	const width = 30
-	fill := width * p.n / max(1, p.total)
-	bar := strings.Repeat("=", fill) + strings.Repeat(" ", width-fill)
-	if len(name) > 24 {
-		name = name[:24]
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d %4.1fs %s", bar, p.n, p.total, now.Sub(p.start).Seconds(), name)
-}
-
-// message prints a line above the bar.
-func (p *progress) message(msg string) {
-	if p.tty {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-	fmt.Fprintln(p.w, msg)
-}
-
-func (p *progress) done() {
-	if p.tty {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
 }

@@ -53,6 +53,15 @@ type varPlace struct {
 	name         uint32
 }
 
+// Merged is the merged type table a Selection reads and appends to: a
+// *btf.Spec numbered from 1, or the encoder's deduplicating stream
+// (btf/dedup.Stream), which reads a FWD's size/type word as 0.
+type Merged interface {
+	NextID() btf.TypeID
+	AddRaw(nameOff, info, sizeType uint32, ext ...uint32) btf.TypeID
+	RawType(id btf.TypeID) (nameOff, info, sizeType uint32, ext []uint32)
+}
+
 // Selection is the merge's part of function and variable encoding: it
 // takes every unit's Candidates in unit order (Add) and then decides the
 // functions (Finish), on one goroutine.
@@ -77,7 +86,7 @@ func NewSelection(elf *ELF, o Options) *Selection {
 // except one at a place a unit before already encoded; its function
 // candidates are kept for Finish. The error is the unit's, if it could
 // not be encoded.
-func (s *Selection) Add(c *Candidates, out *btf.Spec, strs []uint32, shift uint32) error {
+func (s *Selection) Add(c *Candidates, out Merged, strs []uint32, shift uint32) error {
 	if c.err != nil {
 		return c.err
 	}
@@ -141,7 +150,7 @@ func (s *Selection) Add(c *Candidates, out *btf.Spec, strs []uint32, shift uint3
 // and their DECL_TAGs of those kept, then the DATASECs; intern returns
 // the string offset of a name in out (0 for ""). rep, when not nil, gets
 // the functions left out and why.
-func (s *Selection) Finish(out *btf.Spec, intern func(string) uint32, rep *Report) error {
+func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) error {
 	elf, o := s.elf, s.o
 	s.resolveOtherUnits()
 	// Candidates whose name is an ELF function; the rest are reported.
@@ -403,13 +412,17 @@ const (
 // arenaTags rewrites the return and first two parameter types of an
 // arena kfunc (attributes): PTR -> T becomes PTR -> TYPE_TAG(kind_flag,
 // "address_space(1)") -> T, as pahole does with btf__add_type_attr.
-func (s *Selection) arenaTags(out *btf.Spec, intern func(string) uint32, fn *merged) {
+func (s *Selection) arenaTags(out Merged, intern func(string) uint32, fn *merged) {
 	fl := fn.symbols.kfuncFlags
 	tag := func(id uint32) uint32 {
-		if id == 0 || !out.Has(btf.TypeID(id)) || out.Type(btf.TypeID(id)).Kind() != btf.KindPtr {
+		if id == 0 || id >= uint32(out.NextID()) {
 			return id
 		}
-		attr := out.AddRaw(intern(arenaAttr), btf.Info(btf.KindTypeTag, 0, true), out.Type(btf.TypeID(id)).SizeType())
+		t := typeOf(out, id)
+		if btf.KindOf(t.info) != btf.KindPtr {
+			return id
+		}
+		attr := out.AddRaw(intern(arenaAttr), btf.Info(btf.KindTypeTag, 0, true), t.sizeType)
 		return uint32(out.AddRaw(0, btf.Info(btf.KindPtr, 0, false), uint32(attr)))
 	}
 	if fl&kfArenaRet != 0 {
@@ -471,7 +484,7 @@ func (s *Selection) selectCanonical(group []merged) *merged {
 
 // addFunc appends the FUNC_PROTO and FUNC (and its DECL_TAGs) of fn and
 // returns the FUNC's ID.
-func (s *Selection) addFunc(out *btf.Spec, fn *merged) uint32 {
+func (s *Selection) addFunc(out Merged, fn *merged) uint32 {
 	w := s.words[fn.params0 : fn.params0+2*fn.nParams]
 	proto := out.AddRaw(0, btf.Info(btf.KindFuncProto, int(fn.nParams), false), fn.ret, w...)
 	id := uint32(out.AddRaw(fn.nameOff, btf.Info(btf.KindFunc, btf.LinkageStatic, false), uint32(proto)))

@@ -1,0 +1,218 @@
+package dedup
+
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Stream deduplicates a complete BTF (one without a base) while it is
+// being built: types are appended unit by unit (AddRaw, then EndUnit),
+// and Finish returns what Dedup returns for all of them, byte for byte
+// (with KeepDuplicateVars, and the caller's string table kept as it is).
+//
+// It exists for the encoder, which merges per-unit fragments in unit
+// order while its workers convert the next units: EndUnit runs the
+// primitive and struct phases over the unit just appended there and then,
+// so that most of the deduplication overlaps the conversion instead of
+// following it, and the merged types are deduplicated where they lie,
+// without the copy Dedup makes of its input.
+//
+// Why the phases may run unit by unit: type references never cross units
+// (a unit's types refer to its own types), and both phases walk the types
+// in ID order. The primitive phase decides a type by the primitive types
+// before it. The struct phase compares a type's graph (its own unit's
+// types) with canonical types already chosen (earlier units' and its
+// own): what later units add does not change its outcome, with two
+// exceptions. A later full enum may take over an enum forward declared
+// earlier; the struct phase compares enums by their names and values,
+// not by their canonical types, so that cannot change it. And the
+// candidate index Dedup keeps is libbpf's hashmap, whose order among a
+// key's candidates depends on how often the table grew, which depends on
+// the number of primitive types of all units; seqIndex works the order
+// out for the number known so far and Finish checks every choice it made
+// against the final number, redoing both phases from the start the way
+// Dedup does if one would differ.
+//
+// A Stream is used by one goroutine at a time.
+type Stream struct {
+	d       deduper
+	seq     seqIndex // the struct phase's index (d.tab is the primitive phase's)
+	checked uint32   // types below this ID have been through both phases
+	err     error
+	stats   *Stats
+	// For tests: the choices between several candidates the struct
+	// phase made, and whether Finish had to redo the phases.
+	choices int
+	redone  bool
+}
+
+// NewStream returns an empty Stream. stats, when not nil, gets the time
+// of each phase added to it.
+func NewStream(stats *Stats) *Stream {
+	s := &Stream{stats: stats}
+	d := &s.d
+	d.start, d.n = 1, 1
+	d.hdr = []typeHeader{{}}
+	d.extStart = []uint32{0, 0}
+	d.canonical = []uint32{0}
+	d.hypothetical = []uint32{0}
+	d.seq = &s.seq
+	s.seq.prims = func() int { return len(s.d.tab.keys) }
+	s.checked = 1
+	return s
+}
+
+// Reserve makes room for n more types with w more trailing words.
+func (s *Stream) Reserve(n, w int) {
+	d := &s.d
+	d.hdr = grow(d.hdr, n)
+	d.extStart = grow(d.extStart, n)
+	d.canonical = grow(d.canonical, n)
+	d.hypothetical = grow(d.hypothetical, n)
+	d.words = grow(d.words, w)
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	t := make([]T, len(s), len(s)+n)
+	copy(t, s)
+	return t
+}
+
+// NextID is the ID the next type appended gets.
+func (s *Stream) NextID() btf.TypeID { return btf.TypeID(s.d.n) }
+
+// AddRaw appends a type given its header fields and trailing words (as
+// btf.Spec.AddRaw) and returns its ID. The trailing words are copied.
+func (s *Stream) AddRaw(nameOff, info, sizeType uint32, ext ...uint32) btf.TypeID {
+	d := &s.d
+	id := d.n
+	k := btf.KindOf(info)
+	if k == btf.KindFwd {
+		sizeType = 0 // as load does
+	}
+	if (k == btf.KindUnknown || k > btf.MaxKind) && s.err == nil {
+		s.err = fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
+	}
+	if id > maxTypes && s.err == nil {
+		s.err = fmt.Errorf("dedup: more types than BTF allows")
+	}
+	d.hdr = append(d.hdr, typeHeader{nameOff, info, sizeType})
+	d.words = append(d.words, ext...)
+	d.extStart = append(d.extStart, uint32(len(d.words)))
+	c := unprocessed
+	if k == btf.KindVar || k == btf.KindDatasec {
+		c = id
+	}
+	d.canonical = append(d.canonical, c)
+	d.hypothetical = append(d.hypothetical, unprocessed)
+	d.n++
+	return btf.TypeID(id)
+}
+
+// RawType returns the header fields and trailing words (not a copy) of
+// type id, which must have been appended. A FWD's size/type word reads
+// as 0.
+func (s *Stream) RawType(id btf.TypeID) (nameOff, info, sizeType uint32, ext []uint32) {
+	h := s.d.hdr[id]
+	return h.name, h.info, h.sizeType, s.d.ext(uint32(id))
+}
+
+// EndUnit runs the primitive and struct phases over the types appended
+// since the last EndUnit, which must refer only to types appended so
+// far.
+func (s *Stream) EndUnit() error {
+	if s.err != nil {
+		return s.err
+	}
+	d := &s.d
+	from := s.checked
+	if err := d.checkRefs(from); err != nil {
+		s.err = err
+		return err
+	}
+	clk := startClock(s.stats)
+	if err := d.primTypesIn(from, d.n); err != nil {
+		s.err = err
+		return err
+	}
+	clk.lap(phPrim)
+	if err := d.structTypesIn(from, d.n); err != nil {
+		s.err = err
+		return err
+	}
+	clk.lap(phStruct)
+	s.checked = d.n
+	return nil
+}
+
+// Finish ends the stream: the remaining phases run and the result is
+// returned, a Spec holding the canonical types in ID order, renumbered,
+// and strs as its string table, unchanged (the types' name offsets must
+// be offsets in strs, equal strings at one offset). The Stream must not
+// be used afterwards.
+func (s *Stream) Finish(strs []byte) (*btf.Spec, error) {
+	if err := s.EndUnit(); err != nil {
+		return nil, err
+	}
+	d := &s.d
+	clk := startClock(s.stats)
+	s.choices = len(s.seq.decisions)
+	if !s.seq.check(len(d.tab.keys)) {
+		// An order worked out for too few primitive types chose
+		// another candidate than Dedup would: do it Dedup's way.
+		s.redone = true
+		for id := uint32(1); id < d.n; id++ {
+			if k := d.kind(id); k == btf.KindVar || k == btf.KindDatasec {
+				d.canonical[id] = id
+			} else {
+				d.canonical[id] = unprocessed
+			}
+			d.hypothetical[id] = unprocessed
+		}
+		d.seq = nil
+		d.tab = table{}
+		if err := d.primTypes(); err != nil {
+			return nil, err
+		}
+		if err := d.structTypes(); err != nil {
+			return nil, err
+		}
+		clk.lap(phStruct)
+	}
+	d.seq = nil
+	s.seq = seqIndex{}
+	d.resolveFwds()
+	clk.lap(phFwd)
+	d.tab.reset() // reference types are compared whole: the order of their candidates does not matter
+	if err := d.refTypes(); err != nil {
+		return nil, err
+	}
+	clk.lap(phRef)
+	d.tab = table{}
+	out, _, err := d.compact(nil, btf.LayoutHeaderLen, nil, strs)
+	clk.lap(phCompact)
+	return out, err
+}
+
+// checkRefs checks that the types from ID from on refer only to types
+// that exist (load's check).
+func (d *deduper) checkRefs(from uint32) error {
+	n := d.n
+	for id := from; id < n; id++ {
+		var bad uint32
+		h := &d.hdr[id]
+		btf.ForEachTypeRef(h.info, &h.sizeType, d.ext(id), func(p *uint32) {
+			if *p >= n && bad == 0 {
+				bad = *p
+			}
+		})
+		if bad != 0 {
+			return fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", id, d.kind(id), bad, n-1)
+		}
+	}
+	return nil
+}
