@@ -166,15 +166,12 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	}
 	var convs convList
 	defer convs.release()
-	if !cfg.facts {
-		// Printers (EachUnit) see the units one by one.
-		merged, err := mergesUnits(f, d)
-		if err != nil {
-			return err
-		}
-		if merged {
-			return walkMerged(d, cfg, &convs, emit)
-		}
+	merged, err := mergesUnits(f, d)
+	if err != nil {
+		return err
+	}
+	if merged {
+		return walkMerged(d, cfg, &convs, emit)
 	}
 	return walkFast(d, cfg, jobs, &convs, emit)
 }

@@ -63,7 +63,8 @@ func mergesUnits(f *elfx.File, d *dwarf.Data) (bool, error) {
 }
 
 // walkMerged converts all compile units of d as one unit, one after
-// another on the calling goroutine, and hands emit the one fragment. A
+// another on the calling goroutine, and hands emit the one fragment (for
+// printers, EachUnit, one unit without a name, as pahole prints it). A
 // unit of an excluded language (cfg.LangExclude) is left out, as pahole's
 // early unit filter leaves it out of the merged unit.
 func walkMerged(d *dwarf.Data, cfg walkConfig, convs *convList, emit func(*fragment) error) error {
@@ -114,9 +115,17 @@ func walkMerged(d *dwarf.Data, cfg walkConfig, convs *convList, emit func(*fragm
 		}
 	}
 	c.cont = false
+	c.facts = cfg.facts
 	f := c.emit()
 	if funcs != nil && !first {
 		funcs.Finish(c, &f.funcs)
+	}
+	if cfg.facts && cfg.DeclInfo && !first {
+		// The merged unit has no name (pahole's has ""); each type's
+		// declaration is named from its own unit's line program.
+		if err := c.collectDecls(d.NewReader(), f.facts); err != nil {
+			return err
+		}
 	}
 	if err := emit(f); err != nil {
 		return err
