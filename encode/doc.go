@@ -3,6 +3,8 @@
 // views of the reader's string sections), units are converted in parallel
 // (dwarf.Walk), the fragments are merged in unit order as they come, their
 // names interned once, and the result is deduplicated (btf/dedup).
+// A file whose units refer to each other (LTO: DW_FORM_ref_addr) is
+// converted as one unit, as pahole reads it (merged.go).
 //
 // It owns pahole's encoding rules for types: which DWARF entries become
 // which BTF kinds (INT and FLOAT from base types, with pahole's

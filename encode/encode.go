@@ -239,6 +239,13 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	}
 	var convs convList
 	defer convs.release()
+	merged, err := mergesUnits(f, d)
+	if err != nil {
+		return err
+	}
+	if merged {
+		return walkMerged(d, cfg, &convs, emit)
+	}
 	cfg.done = releasePages(f, d.Sections().Info)
 	return walkFast(d, cfg, jobs, &convs, emit)
 }

@@ -1,6 +1,8 @@
 package encode
 
 import (
+	"fmt"
+
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/dwarffacts"
@@ -111,7 +113,8 @@ func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
 // typedefs are declared (Options.DeclInfo): their DW_AT_decl_file, named
 // from the unit's line program as elfutils names it (index 0 is no file,
 // as libdw has it for every DWARF version), DW_AT_decl_line, and the
-// entry's offset (-I prints it). The entries are decoded again here so
+// entry's offset (-I prints it); r is moved to the unit of each entry
+// (a merged unit's come from several). The entries are decoded again here so
 // that the walk does not carry these attributes for every encode.
 func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) error {
 	var files []string
@@ -127,6 +130,17 @@ func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) error 
 		case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType, dwarf.TagEnumerationType, dwarf.TagTypedef:
 		default:
 			continue
+		}
+		if u := r.Unit(); u == nil || dwarf.Offset(rc.off) < u.First || dwarf.Offset(rc.off) >= u.End {
+			// A merged unit's type from another of the file's units
+			// (merged.go): its file names are that unit's.
+			if u = r.Data().UnitAt(dwarf.Offset(rc.off)); u == nil {
+				return fmt.Errorf("type entry at 0x%x: in no unit", rc.off)
+			}
+			if err := r.Reset(u); err != nil {
+				return err
+			}
+			loaded = false
 		}
 		if err := r.EntryAt(dwarf.Offset(rc.off), &e); err != nil {
 			return err

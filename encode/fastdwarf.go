@@ -136,9 +136,12 @@ func wanted(tag, parent dwarf.Tag) bool {
 }
 
 // walkUnitFast feeds the entries of the reader's unit to c, and to
-// funcs (when not nil) for functions and variables.
+// funcs (when not nil) for functions and variables. With c.cont the
+// entries continue the unit c and funcs are converting (merged.go).
 func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
-	c.reset()
+	if !c.cont {
+		c.reset()
+	}
 	data := r.Data()
 	var e dwarf.Entry
 	var d die
@@ -179,7 +182,7 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 			if c.skip {
 				return nil
 			}
-			if funcs != nil {
+			if funcs != nil && !c.cont {
 				funcs.Begin(r.Producer(), r)
 			}
 			continue

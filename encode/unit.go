@@ -88,6 +88,10 @@ type unitConv struct {
 	free      chan *fragment // fragments the merge is done with, for reuse
 	facts     bool           // fill fragment.facts (facts.go)
 
+	// cont: the next unit's entries continue the unit being converted
+	// (merged.go): its root opens no unit of its own.
+	cont bool
+
 	tagStack []dwarf.Tag // the fast reader's open entries' tags, by depth
 	base     uint64      // offset of the unit's root entry
 	index    []int32     // offset - base -> rec index (see find)
@@ -143,6 +147,10 @@ func isStructTag(tag dwarf.Tag) bool {
 // unit's root.
 func (c *unitConv) add(d *die) {
 	if d.depth == 0 {
+		if c.cont {
+			c.stack = append(c.stack[:0], frame{-1, -1})
+			return
+		}
 		c.reset()
 		c.base = d.off
 		c.lang = d.language

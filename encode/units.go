@@ -28,7 +28,9 @@ var ErrNoDWARF = errors.New("no DWARF")
 
 // EachUnit converts the units of the ELF file at path (compressed modules
 // too, see elfx.Open), o.Jobs at a time, and calls fn with each in unit
-// order, on the calling goroutine. Nothing is merged or deduplicated, and
+// order, on the calling goroutine (a file whose units refer to each
+// other, an LTO link, is one unit without a name, as pahole prints it).
+// Nothing is merged or deduplicated, and
 // functions and variables are not encoded. An error from fn ends the walk
 // and is returned (wrapped).
 //
