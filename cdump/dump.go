@@ -115,8 +115,27 @@ func (e errLoop) Error() string {
 	return fmt.Sprintf("unsatisfiable type cycle at type [%d]", e.id)
 }
 
-// maxDepth bounds recursion over malformed (cyclic) reference chains.
+// maxDepth bounds the nesting of definitions the dump recurses through
+// (typedefs of typedefs, structs holding structs, anonymous structs
+// inlined in each other): deeper BTF is an error (errDeep), whether it
+// loops or not. Chains of pointers, modifiers and arrays are followed
+// without recursion and without this bound (a chain longer than the
+// number of types is a loop: errLoop).
 const maxDepth = 1 << 14
+
+// errDeep is BTF whose definitions nest deeper than the dump follows.
+type errDeep struct{ id btf.TypeID }
+
+func (e errDeep) Error() string {
+	return fmt.Sprintf("type [%d]: types nested more than %d deep (through typedefs, struct members or function prototypes)", e.id, maxDepth)
+}
+
+// fail records err as the dump's error, unless there is one already.
+func (d *dumper) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
 
 // isBlacklisted: __builtin_va_list is the compiler's own; never redefine it.
 func (d *dumper) isBlacklisted(id btf.TypeID) bool {
@@ -129,13 +148,33 @@ func (d *dumper) isBlacklisted(id btf.TypeID) bool {
 // struct or union being defined around it, whose own forward declaration is
 // then unnecessary.
 func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
-	if !d.valid(id) || d.depth > maxDepth {
-		return // malformed: a reference cycle without a definition
-	}
-	if d.steps++; d.steps > d.maxSteps {
-		if d.err == nil {
-			d.err = fmt.Errorf("cdump: more than %d steps for %d types (anonymous types nest exponentially?)", d.maxSteps, d.n)
+	// Pointers, modifiers and arrays only lead on to the type they
+	// refer to: follow them in a loop, however long the chain.
+	for n := 0; ; n++ {
+		if !d.valid(id) {
+			return
 		}
+		if d.steps++; d.steps > d.maxSteps {
+			d.fail(fmt.Errorf("cdump: more than %d steps for %d types (anonymous types nest exponentially?)", d.maxSteps, d.n))
+			return
+		}
+		if n >= d.n {
+			d.fail(errLoop{id}) // a reference cycle without a definition
+			return
+		}
+		t := d.spec.Type(id)
+		switch t.Kind() {
+		case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
+			id = t.Ref()
+			continue
+		case btf.KindArray:
+			id = btf.TypeID(t.Extra()[0])
+			continue
+		}
+		break
+	}
+	if d.depth > maxDepth {
+		d.fail(errDeep{id})
 		return
 	}
 	d.depth++
@@ -180,10 +219,6 @@ func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
 			d.str(";\n\n")
 		}
 		s.emit = emitted
-	case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
-		d.emitType(t.Ref(), contID)
-	case btf.KindArray:
-		d.emitType(btf.TypeID(t.Extra()[0]), contID)
 	case btf.KindFwd:
 		d.emitFwdDef(id, t)
 		d.str(";\n\n")

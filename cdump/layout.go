@@ -222,8 +222,11 @@ func (d *dumper) emitStructFwd(id btf.TypeID, t btf.Type) {
 }
 
 func (d *dumper) emitStructDef(id btf.TypeID, t btf.Type, lvl int) {
-	if d.depth > maxDepth || d.overflow() {
-		d.str("struct {}") // malformed: an anonymous struct that contains itself
+	if d.depth > maxDepth {
+		d.fail(errDeep{id}) // an anonymous struct that contains itself, or too deep
+	}
+	if d.overflow() {
+		d.str("struct {}")
 		return
 	}
 	d.depth++

@@ -141,8 +141,9 @@ func isArray(ts *types, id btf.TypeID) bool {
 	return false
 }
 
-// errTooDeep is a struct nested in itself, which only malformed BTF has.
-var errTooDeep = errors.New("structs nested more than 64 deep: the BTF has a loop")
+// errTooDeep is a struct nested in itself, which only malformed BTF has,
+// or valid BTF nesting structs deeper than any C program does.
+var errTooDeep = errors.New("structs nested more than 64 deep (the BTF loops, or nests deeper than pretty prints)")
 
 // Write prints one record.
 func (tw *TextWriter) Write(r *Record) error {
