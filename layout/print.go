@@ -245,7 +245,7 @@ func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf
 
 // skipTagAnnotations follows TYPE_TAGs.
 func (u *unit) skipTagAnnotations(id btf.TypeID) btf.TypeID {
-	for n := 0; n < 1024 && id != 0; n++ {
+	for n := btf.TypeID(0); n < u.spec.NextID() && id != 0; n++ { // longer chains loop
 		t, ok := u.typ(id)
 		if !ok || t.Kind() != btf.KindTypeTag || t.Ref() == id {
 			break
