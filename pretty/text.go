@@ -124,7 +124,7 @@ func isBase(ts *types, id btf.TypeID) bool {
 
 // isArray is pahole's tag__is_array: an array, through typedefs and const.
 func isArray(ts *types, id btf.TypeID) bool {
-	for range maxDepth {
+	for range ts.chainSteps() {
 		t, ok := ts.typ(id)
 		if !ok {
 			return false
