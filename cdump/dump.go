@@ -48,8 +48,9 @@ type dumper struct {
 	alignMemo []int16 // btf__align_of results + 1, 0 = not computed
 	sizeMemo  []int32 // btf__resolve_size results + 2, 0 = not computed
 
-	stack []btf.Type // shared declaration stack
-	depth int        // nesting of emitType and emitStructDef (cycle guard)
+	stack  []btf.Type // shared declaration stack
+	depth  int        // nesting of emitType (cycle guard)
+	inline int        // nesting of emitStructDef (anonymous types printed in place)
 
 	steps    int // emitType calls so far
 	maxSteps int // bound on steps (see newDumper)
@@ -116,18 +117,26 @@ func (e errLoop) Error() string {
 }
 
 // maxDepth bounds the nesting of definitions the dump recurses through
-// (typedefs of typedefs, structs holding structs, anonymous structs
-// inlined in each other): deeper BTF is an error (errDeep), whether it
-// loops or not. Chains of pointers, modifiers and arrays are followed
-// without recursion and without this bound (a chain longer than the
-// number of types is a loop: errLoop).
-const maxDepth = 1 << 14
+// (typedefs of typedefs, structs holding structs by value, function
+// prototypes): deeper BTF is an error (errDeep), whether it loops or
+// not. It is well above what a valid chain of 100,000 typedefs needs
+// and keeps the stack to some tens of MiB. Chains of pointers,
+// modifiers and arrays are followed without recursion and without this
+// bound (a chain longer than the number of types is a loop: errLoop).
+const maxDepth = 1 << 17
+
+// maxInline bounds the nesting of anonymous structs and unions printed
+// inside each other, each level a few stack frames.
+const maxInline = 1 << 14
 
 // errDeep is BTF whose definitions nest deeper than the dump follows.
-type errDeep struct{ id btf.TypeID }
+type errDeep struct {
+	id    btf.TypeID
+	limit int
+}
 
 func (e errDeep) Error() string {
-	return fmt.Sprintf("type [%d]: types nested more than %d deep (through typedefs, struct members or function prototypes)", e.id, maxDepth)
+	return fmt.Sprintf("type [%d]: types nested more than %d deep (through typedefs, struct members, function prototypes or anonymous structs)", e.id, e.limit)
 }
 
 // fail records err as the dump's error, unless there is one already.
@@ -174,7 +183,7 @@ func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
 		break
 	}
 	if d.depth > maxDepth {
-		d.fail(errDeep{id})
+		d.fail(errDeep{id, maxDepth})
 		return
 	}
 	d.depth++

@@ -127,7 +127,7 @@ func (o *orderer) orderType(id btf.TypeID, throughPtr bool, depth int) (int, err
 		break
 	}
 	if depth > maxDepth {
-		return 0, errDeep{id}
+		return 0, errDeep{id, maxDepth}
 	}
 	return o.orderDef(id, throughPtr, depth)
 }
