@@ -90,7 +90,8 @@ type deduper struct {
 	// a base FWD with a struct or union: that would need the base
 	// changed, so the match does not count (libbpf's hypot_adjust_canon).
 	needsBaseChange bool
-	tab             table // the candidate index (table.go)
+	tab             table       // the candidate index (table.go)
+	identPairs      [][2]uint32 // pairs identical is comparing (equiv.go)
 
 	identity []uint32  // when not nil, holds at least 0 .. start-1 (a prepared base's)
 	baseStrs *strIndex // when not nil, finds the base's strings (a prepared base's)

@@ -1,0 +1,101 @@
+package dedup
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/btfgen"
+)
+
+// FuzzDedup deduplicates random valid BTF (btfgen.Random: every kind,
+// repeated names, copies of runs of types, pointer cycles through
+// structs) and checks what must hold for any input: the result passes
+// Check, deduplicating it again changes no type, deduplicating two
+// copies of the input gives the same bytes as one copy, and a split BTF
+// made of a second copy deduplicated against the first (as a base)
+// keeps none of its types but variables and their sections (which are
+// never matched with a base's).
+func FuzzDedup(f *testing.F) {
+	f.Add([]byte("\x06\x01\x02\x03\x04\x05\x01\x11\x05\x06\x00\x11\x01\x10\x07\x02\x03\x0c\x0d\x0e"))
+	f.Add(bytes.Repeat([]byte{6, 3, 1, 2, 0, 17, 0, 8, 9, 7, 1, 4}, 20))
+	f.Add(bytes.Repeat([]byte{11, 2, 1, 12, 0, 13, 2, 14, 1, 16, 3, 17, 9}, 30))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a := btfgen.Random(data, 3000)
+		if err := a.Check(); err != nil {
+			t.Fatalf("btfgen made invalid BTF: %v", err)
+		}
+		d, _, err := Dedup(a, Options{})
+		if err != nil {
+			t.Fatalf("Dedup of valid BTF: %v", err)
+		}
+		if err := d.Check(); err != nil {
+			t.Fatalf("Dedup's output fails Check: %v", err)
+		}
+		if d.NumTypes() > a.NumTypes() {
+			t.Fatalf("Dedup made %d types of %d", d.NumTypes(), a.NumTypes())
+		}
+		want := typesOf(d)
+		d2, _, err := Dedup(d, Options{})
+		if err != nil {
+			t.Fatalf("Dedup of Dedup's output: %v", err)
+		}
+		if typesOf(d2) != want {
+			t.Fatalf("Dedup is not idempotent: %d types, then %d", d.NumTypes(), d2.NumTypes())
+		}
+		aa, err := Merge(a, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		daa, _, err := Dedup(aa, Options{})
+		if err != nil {
+			t.Fatalf("Dedup of A+A: %v", err)
+		}
+		if !bytes.Equal(daa.Marshal(nil), d.Marshal(nil)) {
+			t.Fatalf("Dedup(A+A) has %d types, Dedup(A) %d", daa.NumTypes(), d.NumTypes())
+		}
+		split, err := MergeOnto(d, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, _, err := Dedup(split, Options{})
+		if err != nil {
+			t.Fatalf("Dedup of A split against Dedup(A): %v", err)
+		}
+		for id := ds.FirstID(); id < ds.NextID(); id++ {
+			// Only variables and their sections stay: the base's
+			// are never candidates (nor are they in libbpf).
+			ty := ds.Type(id)
+			switch k := ty.Kind(); {
+			case k == btf.KindVar, k == btf.KindDatasec:
+			case k == btf.KindDeclTag && ds.Type(ty.Ref()).Kind() == btf.KindVar:
+			default:
+				t.Fatalf("A split against Dedup(A) keeps type [%d] %v of A's %d types", id, k, a.NumTypes())
+			}
+		}
+		if err := ds.Check(btf.CheckBase()); err != nil {
+			t.Fatalf("split output fails Check: %v", err)
+		}
+	})
+}
+
+// typesOf spells out a Spec's types, each record with its strings in
+// place of their offsets: equal for two Specs with the same types in the
+// same order, whatever their string tables hold (Dedup keeps the strings
+// of the types it drops, in their places, as libbpf does).
+func typesOf(s *btf.Spec) string {
+	var b strings.Builder
+	for id := s.FirstID(); id < s.NextID(); id++ {
+		nameOff, info, sizeType, ext := s.RawType(id)
+		ext = append([]uint32(nil), ext...)
+		var names []string
+		btf.ForEachStringRef(info, &nameOff, ext, func(off *uint32) {
+			names = append(names, s.String(*off))
+			*off = 0
+		})
+		fmt.Fprintf(&b, "%x %x %v %q\n", info, sizeType, ext, names)
+	}
+	return b.String()
+}
