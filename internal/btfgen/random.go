@@ -280,7 +280,7 @@ func alignUp(v, a uint32) uint32 {
 func (g *gen) addEnum() {
 	n := g.n(5)
 	signed := g.byte()&1 != 0
-	if g.n(4) == 0 {
+	if n > 0 && g.n(4) == 0 {
 		var ext []uint32
 		for i := 0; i < n; i++ {
 			v := uint64(g.byte())<<40 | uint64(g.byte())
@@ -292,6 +292,13 @@ func (g *gen) addEnum() {
 	// Sizes 4 and 8 only: the kernel checks an enum member of a
 	// kind_flag struct as if it were 4 bytes wide.
 	size := []uint32{4, 4, 8}[g.n(3)]
+	if n == 0 {
+		// A declaration ("enum state;"): named, and only pointed to,
+		// as C allows. Dedup takes it for a full ENUM or ENUM64 of
+		// its name whatever the size, as libbpf does.
+		g.add(pick(enumNames[1:], g.byte()), btf.KindEnum, 0, signed, size, typeInfo{})
+		return
+	}
 	var ext []uint32
 	for i := 0; i < n; i++ {
 		v := uint32(g.byte())
