@@ -178,16 +178,19 @@ func create(path, target string, perm fs.FileMode) (*Temp, error) {
 			return nil, pathError("", path, fmt.Errorf("not writable: %w", err))
 		}
 	}
+	// The file is made and registered under live's lock, so that Stop
+	// either finds it or comes first and no file is made.
+	live.Lock()
+	defer live.Unlock()
+	if live.stopped {
+		return nil, pathError("", path, ErrStopped)
+	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".btfkit-*")
 	if err != nil {
 		return nil, pathError("creating a temporary file", path, err)
 	}
 	t := &Temp{File: f, path: path, target: target, mode: perm.Perm()}
-	if err := live.add(t); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, pathError("", path, err)
-	}
+	live.temps[t] = struct{}{}
 	return t, nil
 }
 
@@ -203,16 +206,6 @@ type liveTemps struct {
 
 // ErrStopped is the cause of the error of a Create or Commit after Stop.
 var ErrStopped = errors.New("stopped (interrupted)")
-
-func (l *liveTemps) add(t *Temp) error {
-	l.Lock()
-	defer l.Unlock()
-	if l.stopped {
-		return ErrStopped
-	}
-	l.temps[t] = struct{}{}
-	return nil
-}
 
 func (l *liveTemps) remove(t *Temp) {
 	l.Lock()
