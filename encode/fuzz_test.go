@@ -1,9 +1,7 @@
 package encode
 
 import (
-	"bytes"
 	"debug/elf"
-	"encoding/binary"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -13,91 +11,8 @@ import (
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testelf"
 )
-
-// elfSection is one section of an image buildELF writes.
-type elfSection struct {
-	hdr  elf.SectionHeader
-	data []byte
-}
-
-// buildELF writes a little-endian ELF64 image of the given type and
-// machine with these sections (index 0, the null section, first), their
-// indexes unchanged, and a fresh section name table at the end.
-func buildELF(typ elf.Type, machine elf.Machine, secs []elfSection) []byte {
-	var out bytes.Buffer
-	out.Write(make([]byte, 64))
-	var shstr bytes.Buffer
-	shstr.WriteByte(0)
-	offs := make([]uint64, len(secs)+1)
-	names := make([]uint32, len(secs)+1)
-	for i, s := range secs {
-		if i == 0 {
-			continue
-		}
-		names[i] = uint32(shstr.Len())
-		shstr.WriteString(s.hdr.Name)
-		shstr.WriteByte(0)
-		for out.Len()%8 != 0 {
-			out.WriteByte(0)
-		}
-		offs[i] = uint64(out.Len())
-		if s.hdr.Type != elf.SHT_NOBITS {
-			out.Write(s.data)
-		}
-	}
-	shstrIdx := len(secs)
-	names[shstrIdx] = uint32(shstr.Len())
-	shstr.WriteString(".shstrtab\x00")
-	offs[shstrIdx] = uint64(out.Len())
-	shstrLen := shstr.Len()
-	out.Write(shstr.Bytes())
-	for out.Len()%8 != 0 {
-		out.WriteByte(0)
-	}
-	shoff := uint64(out.Len())
-	le := binary.LittleEndian
-	sh := make([]byte, 64)
-	for i := 0; i <= len(secs); i++ {
-		clear(sh)
-		if i == shstrIdx {
-			le.PutUint32(sh[0:], names[i])
-			le.PutUint32(sh[4:], uint32(elf.SHT_STRTAB))
-			le.PutUint64(sh[24:], offs[i])
-			le.PutUint64(sh[32:], uint64(shstrLen))
-			le.PutUint64(sh[48:], 1)
-		} else if i > 0 {
-			h := secs[i].hdr
-			le.PutUint32(sh[0:], names[i])
-			le.PutUint32(sh[4:], uint32(h.Type))
-			le.PutUint64(sh[8:], uint64(h.Flags))
-			le.PutUint64(sh[16:], h.Addr)
-			le.PutUint64(sh[24:], offs[i])
-			size := uint64(len(secs[i].data))
-			if h.Type == elf.SHT_NOBITS {
-				size = h.Size
-			}
-			le.PutUint64(sh[32:], size)
-			le.PutUint32(sh[40:], h.Link)
-			le.PutUint32(sh[44:], h.Info)
-			le.PutUint64(sh[48:], h.Addralign)
-			le.PutUint64(sh[56:], h.Entsize)
-		}
-		out.Write(sh)
-	}
-	b := out.Bytes()
-	copy(b, elf.ELFMAG)
-	b[4], b[5], b[6] = byte(elf.ELFCLASS64), byte(elf.ELFDATA2LSB), byte(elf.EV_CURRENT)
-	le.PutUint16(b[16:], uint16(typ))
-	le.PutUint16(b[18:], uint16(machine))
-	le.PutUint32(b[20:], uint32(elf.EV_CURRENT))
-	le.PutUint64(b[40:], shoff)
-	le.PutUint16(b[52:], 64)
-	le.PutUint16(b[58:], 64)
-	le.PutUint16(b[60:], uint16(len(secs)+1))
-	le.PutUint16(b[62:], uint16(shstrIdx))
-	return b
-}
 
 // fuzzSeed is a compiled object taken apart for FuzzEncode: its sections
 // with the debug sections relocated and the relocation sections emptied
@@ -106,7 +21,7 @@ func buildELF(typ elf.Type, machine elf.Machine, secs []elfSection) []byte {
 type fuzzSeed struct {
 	typ                elf.Type
 	machine            elf.Machine
-	secs               []elfSection
+	secs               []testelf.Section
 	info, abbrev, str  int
 	infoB, abbrB, strB []byte
 	name               string
@@ -129,31 +44,30 @@ func fuzzSeeds(t testing.TB) []fuzzSeed {
 				t.Fatal(err)
 			}
 			s := fuzzSeed{typ: f.Type, machine: f.Machine, name: src + " " + v.Name(), info: -1, abbrev: -1, str: -1}
-			s.secs = append(s.secs, elfSection{})
 			for i, sec := range f.Sections {
 				if i == 0 {
 					continue
 				}
-				es := elfSection{hdr: sec.SectionHeader}
+				es := testelf.Section{Header: sec.SectionHeader}
 				switch {
 				case sec.Type == elf.SHT_RELA || sec.Type == elf.SHT_REL:
 				case sec.Type == elf.SHT_NOBITS:
 				case strings.HasPrefix(sec.Name, ".debug_"):
-					es.data, err = f.Contents(sec, true)
+					es.Data, err = f.Contents(sec, true)
 				default:
-					es.data, err = f.Contents(sec, false)
+					es.Data, err = f.Contents(sec, false)
 				}
 				if err != nil {
 					t.Fatal(err)
 				}
-				es.data = append([]byte(nil), es.data...)
+				es.Data = append([]byte(nil), es.Data...)
 				switch sec.Name {
 				case ".debug_info":
-					s.info, s.infoB = i, es.data
+					s.info, s.infoB = i, es.Data
 				case ".debug_abbrev":
-					s.abbrev, s.abbrB = i, es.data
+					s.abbrev, s.abbrB = i, es.Data
 				case ".debug_str":
-					s.str, s.strB = i, es.data
+					s.str, s.strB = i, es.Data
 				}
 				s.secs = append(s.secs, es)
 			}
@@ -181,9 +95,9 @@ func FuzzEncode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, info, abbrev, str []byte) {
 		s := seeds[int(which)%len(seeds)]
-		secs := append([]elfSection(nil), s.secs...)
-		secs[s.info].data, secs[s.abbrev].data, secs[s.str].data = info, abbrev, str
-		ef, err := elfx.NewFile(buildELF(s.typ, s.machine, secs))
+		secs := append([]testelf.Section(nil), s.secs...)
+		secs[s.info-1].Data, secs[s.abbrev-1].Data, secs[s.str-1].Data = info, abbrev, str
+		ef, err := elfx.NewFile(testelf.Build(s.typ, s.machine, secs))
 		if err != nil {
 			t.Fatalf("%s: the rebuilt image does not open: %v", s.name, err)
 		}
