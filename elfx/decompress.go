@@ -67,9 +67,10 @@ func (c *compression) decompress(fd *os.File) ([]byte, error) {
 	if st.Size() > 0 && st.Size() < 1<<30 {
 		hint = int(st.Size()) * 4 // kernel modules compress about 3-5:1
 	}
-	r, err := c.open(bufio.NewReaderSize(fd, 1<<16))
+	in := &countingReader{r: bufio.NewReaderSize(fd, 1<<16)}
+	r, err := c.open(in)
 	if err != nil {
-		return nil, err
+		return nil, in.at(err)
 	}
 	if closer, ok := r.(interface{ Close() }); ok {
 		defer closer.Close()
@@ -77,14 +78,14 @@ func (c *compression) decompress(fd *os.File) ([]byte, error) {
 	// What is not ELF is known from its first bytes: stop there.
 	br := bufio.NewReader(r)
 	if head, err := br.Peek(4); err != nil && err != io.EOF {
-		return nil, err
+		return nil, in.at(err)
 	} else if !isELF(head) {
-		return nil, ErrNotELF
+		return nil, notELF(len(head))
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, hint))
 	n, err := buf.ReadFrom(io.LimitReader(br, limit+1))
 	if err != nil {
-		return nil, err
+		return nil, in.at(err)
 	}
 	if n > limit {
 		return nil, fmt.Errorf("decompresses to more than %d bytes (%d times its %d bytes): not a kernel module or ELF file btfkit reads", limit, limit/max(1, st.Size()), st.Size())
@@ -172,4 +173,32 @@ func xzDictSize(p byte) int64 {
 		return 1<<32 - 1
 	}
 	return int64(2|p&1) << (p/2 + 11)
+}
+
+// countingReader counts the compressed bytes a decoder has taken, so
+// that its errors can say how far into the file they came.
+type countingReader struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ReadByte makes the reader an io.ByteReader, so that gzip and flate
+// take bytes one at a time instead of buffering ahead of the count.
+func (c *countingReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
+}
+
+// at says where in the compressed file a decoder's error came.
+func (c *countingReader) at(err error) error {
+	return fmt.Errorf("at or before offset 0x%x of the compressed file: %w", c.n, err)
 }

@@ -74,8 +74,11 @@ func checkOutput(spec *btf.Spec) error {
 // openInput opens an encoder's input; one that is not ELF gets a hint.
 func openInput(path string) (*elfx.File, error) {
 	f, err := elfx.Open(path)
-	if errors.Is(err, elfx.ErrNotELF) {
-		return nil, &elfx.Error{Path: path, Err: fmt.Errorf("%w (encode reads the DWARF of vmlinux, modules and object files)", elfx.ErrNotELF)}
+	var e *elfx.Error
+	if errors.Is(err, elfx.ErrNotELF) && errors.As(err, &e) {
+		c := *e
+		c.Err = fmt.Errorf("%w (encode reads the DWARF of vmlinux, modules and object files)", e.Err)
+		return nil, &c
 	}
 	return f, err
 }
