@@ -14,6 +14,7 @@ import (
 func TestVlenBeyondBTF(t *testing.T) {
 	c := newUnitConv(Options{}, false)
 	f := c.newFragment()
+	c.strs.reset(f)
 	c.addType(f, "many", btf.KindEnum, btf.MaxVlen, false, 4)
 	if c.tooLong != nil {
 		t.Fatalf("vlen %d (the largest): %v", btf.MaxVlen, c.tooLong)
