@@ -175,6 +175,13 @@ func (d *deduper) commitHypothetical() {
 			d.isMapped(c) && !d.isMapped(t) {
 			d.canonical[t] = c
 		}
+		// Typedefs too (libbpf maps only structs and unions): a chain
+		// of typedefs is otherwise walked again from each of its links,
+		// quadratic in its length (TestDeepGraphs' typedef chain in
+		// two copies took 76 s).
+		if tk == btf.KindTypedef && ck == btf.KindTypedef && d.isMapped(c) && !d.isMapped(t) {
+			d.canonical[t] = c
+		}
 	}
 }
 
