@@ -18,7 +18,9 @@
 package diff
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"sort"
 	"strconv"
@@ -238,12 +240,13 @@ func clip(s string) string {
 
 // renderer renders the types of one Spec.
 type renderer struct {
-	s    *btf.Spec
-	memo map[btf.TypeID]string
+	s      *btf.Spec
+	memo   map[btf.TypeID]string
+	hashes map[btf.TypeID]uint64 // deepHash's memo
 }
 
 func newRenderer(s *btf.Spec) *renderer {
-	return &renderer{s: s, memo: make(map[btf.TypeID]string)}
+	return &renderer{s: s, memo: make(map[btf.TypeID]string), hashes: make(map[btf.TypeID]uint64)}
 }
 
 func isRootKind(k btf.Kind) bool {
@@ -457,7 +460,10 @@ func (r *renderer) expr(id btf.TypeID, depth int) string {
 		}
 	}
 	if depth > maxDepth {
-		return "<too deep>"
+		// Spelled out no deeper (a chain of 100,000 pointers would make
+		// strings of quadratic size), but not all alike either: two
+		// types nested this deep compare by a hash of all they hold.
+		return fmt.Sprintf("<nested: %016x>", r.deepHash(id))
 	}
 	if v, ok := r.memo[id]; ok {
 		return v
@@ -545,6 +551,58 @@ func (r *renderer) expr(id btf.TypeID, depth int) string {
 		v = strings.ToLower(k.String()) + "{" + rr.text() + "}"
 	}
 	r.memo[id] = v
+	return v
+}
+
+// deepHash is a hash of everything type id is made of, as expr spells it:
+// named types by kind and name, anonymous ones by their record with the
+// hashes of the types they refer to and the strings they name. A loop
+// (malformed BTF) hashes as a constant where it closes.
+func (r *renderer) deepHash(id btf.TypeID) uint64 {
+	if h, ok := r.hashes[id]; ok {
+		return h
+	}
+	s := r.s
+	if id == 0 || !s.Has(id) {
+		return uint64(id) * 0x9e3779b97f4a7c15
+	}
+	r.hashes[id] = 0x6c6f6f70 // on the walk: a loop closes here
+	h := fnv.New64a()
+	word := func(v uint64) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	t := s.Type(id)
+	nameOff, info, sizeType, ext := s.RawType(id)
+	if isRootKind(t.Kind()) && t.Name() != "" {
+		word(uint64(t.Kind()))
+		h.Write([]byte(t.Name()))
+	} else {
+		ext = append([]uint32(nil), ext...)
+		refs, strs := map[*uint32]bool{}, map[*uint32]bool{}
+		btf.ForEachTypeRef(info, &sizeType, ext, func(p *uint32) { refs[p] = true })
+		btf.ForEachStringRef(info, &nameOff, ext, func(p *uint32) { strs[p] = true })
+		field := func(p *uint32) {
+			switch {
+			case refs[p]:
+				word(r.deepHash(btf.TypeID(*p)))
+			case strs[p]:
+				h.Write([]byte(s.String(*p)))
+				h.Write([]byte{0})
+			default:
+				word(uint64(*p))
+			}
+		}
+		word(uint64(info))
+		field(&nameOff)
+		field(&sizeType)
+		for i := range ext {
+			field(&ext[i])
+		}
+	}
+	v := h.Sum64()
+	r.hashes[id] = v
 	return v
 }
 
