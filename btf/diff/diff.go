@@ -555,55 +555,107 @@ func (r *renderer) expr(id btf.TypeID, depth int) string {
 }
 
 // deepHash is a hash of everything type id is made of, as expr spells it:
-// named types by kind and name, anonymous ones by their record with the
-// hashes of the types they refer to and the strings they name. A loop
-// (malformed BTF) hashes as a constant where it closes.
+// named types by kind and name, anonymous ones by their fields with the
+// hashes of the types they refer to and the strings they name. Chains of
+// pointers and modifiers are followed in a loop; a loop in them, or one
+// through anonymous structs (malformed BTF), hashes as a constant where
+// it closes.
 func (r *renderer) deepHash(id btf.TypeID) uint64 {
-	if h, ok := r.hashes[id]; ok {
-		return h
+	// Down the chain of pointers and modifiers to the first type that is
+	// not one, or whose hash is known.
+	var chain []btf.TypeID
+	for {
+		if _, ok := r.hashes[id]; ok {
+			break
+		}
+		k := r.kindOf(id)
+		if k != btf.KindPtr && k != btf.KindConst && k != btf.KindVolatile && k != btf.KindRestrict && k != btf.KindTypeTag {
+			r.hashes[id] = r.hashOne(id)
+			break
+		}
+		r.hashes[id] = loopHash // on the walk: a loop closes here
+		chain = append(chain, id)
+		id = r.s.Type(id).Ref()
 	}
+	h := r.hashes[id]
+	for i := len(chain) - 1; i >= 0; i-- {
+		t := r.s.Type(chain[i])
+		h = mix(uint64(t.Kind()), hashString(t.Name()), h)
+		r.hashes[chain[i]] = h
+	}
+	return h
+}
+
+// loopHash is what a type hashes to where a loop through it closes.
+const loopHash = 0x6c6f6f70
+
+func (r *renderer) kindOf(id btf.TypeID) btf.Kind {
+	if id == 0 || !r.s.Has(id) {
+		return btf.KindUnknown
+	}
+	return r.s.Type(id).Kind()
+}
+
+// hashOne is deepHash of a type that is not a pointer or modifier.
+func (r *renderer) hashOne(id btf.TypeID) uint64 {
 	s := r.s
 	if id == 0 || !s.Has(id) {
-		return uint64(id) * 0x9e3779b97f4a7c15
+		return mix(uint64(id), 0x766f6964)
 	}
-	r.hashes[id] = 0x6c6f6f70 // on the walk: a loop closes here
+	t := s.Type(id)
+	k := t.Kind()
+	if isRootKind(k) && t.Name() != "" {
+		return mix(uint64(k), hashString(t.Name()))
+	}
+	r.hashes[id] = loopHash
+	parts := []uint64{uint64(t.Info()), hashString(t.Name())}
+	ext := t.Extra()
+	switch k {
+	case btf.KindArray:
+		a := t.Array()
+		parts = append(parts, r.deepHash(a.Elem), r.deepHash(a.Index), uint64(a.Nelems))
+	case btf.KindStruct, btf.KindUnion:
+		parts = append(parts, uint64(t.Size()))
+		for i := 0; i < t.Vlen(); i++ {
+			m := t.Member(i)
+			parts = append(parts, hashString(s.String(m.NameOff)), r.deepHash(m.Type), uint64(m.Offset))
+		}
+	case btf.KindFuncProto:
+		parts = append(parts, r.deepHash(t.Ref()))
+		for i := 0; i < t.Vlen(); i++ {
+			p := t.Param(i)
+			parts = append(parts, hashString(s.String(p.NameOff)), r.deepHash(p.Type))
+		}
+	case btf.KindEnum, btf.KindEnum64:
+		parts = append(parts, uint64(t.Size()))
+		for i := 0; i < t.Vlen(); i++ {
+			e := t.Enum(i)
+			parts = append(parts, hashString(s.String(e.NameOff)), e.Val)
+		}
+	default:
+		parts = append(parts, uint64(t.SizeType()))
+		for _, w := range ext {
+			parts = append(parts, uint64(w))
+		}
+	}
+	return mix(parts...)
+}
+
+func hashString(s string) uint64 {
 	h := fnv.New64a()
-	word := func(v uint64) {
-		var b [8]byte
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// mix combines hashes and values into one.
+func mix(vs ...uint64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, v := range vs {
 		binary.LittleEndian.PutUint64(b[:], v)
 		h.Write(b[:])
 	}
-	t := s.Type(id)
-	nameOff, info, sizeType, ext := s.RawType(id)
-	if isRootKind(t.Kind()) && t.Name() != "" {
-		word(uint64(t.Kind()))
-		h.Write([]byte(t.Name()))
-	} else {
-		ext = append([]uint32(nil), ext...)
-		refs, strs := map[*uint32]bool{}, map[*uint32]bool{}
-		btf.ForEachTypeRef(info, &sizeType, ext, func(p *uint32) { refs[p] = true })
-		btf.ForEachStringRef(info, &nameOff, ext, func(p *uint32) { strs[p] = true })
-		field := func(p *uint32) {
-			switch {
-			case refs[p]:
-				word(r.deepHash(btf.TypeID(*p)))
-			case strs[p]:
-				h.Write([]byte(s.String(*p)))
-				h.Write([]byte{0})
-			default:
-				word(uint64(*p))
-			}
-		}
-		word(uint64(info))
-		field(&nameOff)
-		field(&sizeType)
-		for i := range ext {
-			field(&ext[i])
-		}
-	}
-	v := h.Sum64()
-	r.hashes[id] = v
-	return v
+	return h.Sum64()
 }
 
 // ParseKinds parses a comma-separated list of kind names ("FUNC,VAR",
