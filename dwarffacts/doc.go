@@ -4,8 +4,12 @@
 // members, the dimensions of multi-dimensional arrays (BTF folds them into
 // one element count), whether a type is defined at the top level of its
 // unit rather than inside a function or another type's body, which
-// types a struct or union's body defines, between which members, and
-// where types are declared (file and line).
+// types a struct or union's body defines, between which members, where
+// types are declared (file and line, and the entry's offset), which
+// structs were C++ classes, the unit's language, and which type a
+// reference to each DWARF type entry resolves to (so that what is read
+// from the DWARF beside the types, such as a function's parameters, can
+// name them).
 //
 // The encoder (package encode) fills a Facts beside each unit's Spec when
 // asked; printers that must show what pahole shows from DWARF (package

@@ -11,15 +11,20 @@ type Facts struct {
 	dims        map[btf.TypeID][]uint32
 	nested      map[btf.TypeID]bool
 	nestedIn    map[btf.TypeID][]Nested
+	entries     map[uint64]btf.TypeID
 	decl        map[btf.TypeID]Decl
+	class       map[btf.TypeID]bool // class.go
+	language    uint16              // class.go
 }
 
 // Decl is where a type is declared: DW_AT_decl_file as a path (the line
 // program's name joined with its directory, as elfutils names it) and
-// DW_AT_decl_line. File is "" when the entry has none.
+// DW_AT_decl_line, and the offset of its entry in .debug_info (pahole -I
+// prints it). File is "" when the entry has none.
 type Decl struct {
-	File string
-	Line uint32
+	File   string
+	Line   uint32
+	Offset uint64
 }
 
 // Nested is a type defined in the body of a struct or union (clang does
@@ -118,6 +123,26 @@ func (f *Facts) NestedIn(container btf.TypeID) []Nested {
 // block or another type's body rather than at the top level of its unit.
 func (f *Facts) Nested(id btf.TypeID) bool {
 	return f != nil && f.nested[id]
+}
+
+// SetEntry records that a DW_AT_type reference to the DWARF entry at
+// global offset off resolves to type id (what pfunct needs to name the
+// types of a function's parameters, which the unit's BTF does not hold).
+func (f *Facts) SetEntry(off uint64, id btf.TypeID) {
+	if f.entries == nil {
+		f.entries = make(map[uint64]btf.TypeID)
+	}
+	f.entries[off] = id
+}
+
+// TypeAt returns the type a DW_AT_type reference to the entry at global
+// offset off resolves to, and whether the entry was made a type.
+func (f *Facts) TypeAt(off uint64) (btf.TypeID, bool) {
+	if f == nil {
+		return 0, false
+	}
+	id, ok := f.entries[off]
+	return id, ok
 }
 
 // SetDecl records where the type id is declared.

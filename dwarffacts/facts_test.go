@@ -30,3 +30,22 @@ func TestFacts(t *testing.T) {
 		t.Errorf("NestedIn: %v", got)
 	}
 }
+
+func TestEntries(t *testing.T) {
+	var none *Facts
+	if _, ok := none.TypeAt(0x2a); ok {
+		t.Error("a nil *Facts knows no entries")
+	}
+	var f Facts
+	f.SetEntry(0x2a, 3)
+	f.SetEntry(0x40, 0)
+	if id, ok := f.TypeAt(0x2a); !ok || id != 3 {
+		t.Errorf("TypeAt(0x2a) = %d, %v", id, ok)
+	}
+	if id, ok := f.TypeAt(0x40); !ok || id != 0 {
+		t.Errorf("TypeAt(0x40) = %d, %v (an entry that resolves to void)", id, ok)
+	}
+	if _, ok := f.TypeAt(0x41); ok {
+		t.Error("TypeAt(0x41): no such entry")
+	}
+}

@@ -30,9 +30,9 @@ type Options struct {
 	// why.
 	Report *funcvar.Report
 	// DeclInfo makes EachUnit also record in each unit's facts where its
-	// structs, unions, enums and typedefs are declared (file and line, as
-	// pahole loads them for -D, -I and -P). It costs a second look at
-	// those entries.
+	// structs, unions, enums and typedefs are declared (file, line and the
+	// entry's offset, as pahole loads them for -D, -I and -P). It costs a
+	// second look at those entries.
 	DeclInfo bool
 }
 

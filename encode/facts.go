@@ -19,8 +19,12 @@ import (
 // collectFacts builds the facts of the unit just emitted (c.ids set).
 func (c *unitConv) collectFacts() *dwarffacts.Facts {
 	f := &dwarffacts.Facts{}
+	f.SetLanguage(c.lang)
 	for i := range c.recs {
 		r := &c.recs[i]
+		if ref := c.idOf(i); ref != 0 {
+			f.SetEntry(r.off, btf.TypeID(ref))
+		}
 		id := c.ids[i]
 		if id == noID || id == 0 {
 			continue
@@ -29,6 +33,9 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 		case dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType:
 			if r.nested {
 				f.SetNested(btf.TypeID(id))
+			}
+			if r.tag == dwarf.TagClassType {
+				f.SetClass(btf.TypeID(id))
 			}
 			if r.has&hasDeclaration != 0 {
 				continue
@@ -99,9 +106,9 @@ func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
 // collectDecls records where the unit's structs, unions, enums and
 // typedefs are declared (Options.DeclInfo): their DW_AT_decl_file, named
 // from the unit's line program as elfutils names it (index 0 is no file,
-// as libdw has it for every DWARF version), and DW_AT_decl_line. The
-// entries are decoded again here so that the walk does not carry these
-// attributes for every encode.
+// as libdw has it for every DWARF version), DW_AT_decl_line, and the
+// entry's offset (-I prints it). The entries are decoded again here so
+// that the walk does not carry these attributes for every encode.
 func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) error {
 	var files []string
 	loaded := false
@@ -120,7 +127,7 @@ func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) error 
 		if err := r.EntryAt(dwarf.Offset(rc.off), &e); err != nil {
 			return err
 		}
-		var d dwarffacts.Decl
+		d := dwarffacts.Decl{Offset: rc.off}
 		for j := range e.Fields {
 			fl := &e.Fields[j]
 			switch fl.Attr {

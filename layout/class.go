@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"io"
 	"math/bits"
 
 	"github.com/btfkit/btfkit/btf"
@@ -23,6 +24,18 @@ type unit struct {
 	depth     int // recursion depth of the walks over types (enter)
 
 	typedefOf map[btf.TypeID]btf.TypeID // each type's first typedef (filter.go)
+
+	opts      *Options              // the listing's options
+	inputName string                // the unit's name (-I: NamedUnit's)
+	ws        *wordSize             // -w (word_size.go)
+	names     map[btf.TypeID]string // types renamed by --compile (names.go)
+
+	// Output written as it is printed (flush.go).
+	out       io.Writer
+	outBuf    *buf
+	written   int
+	outErr    error
+	recursion map[btf.TypeID]int // types being printed in place (-E, -p: expand.go)
 }
 
 // maxDepth bounds how deep the printer follows types into types: valid
@@ -140,6 +153,9 @@ func (u *unit) size(id btf.TypeID) uint64 {
 		if !ok {
 			return sizeError
 		}
+		if n, ok := u.wordSized(id, t); ok { // word_size.go
+			return n
+		}
 		switch t.Kind() {
 		case btf.KindPtr:
 			return uint64(u.ptrSize)
@@ -223,6 +239,9 @@ func (u *unit) natAlign(id btf.TypeID) uint64 {
 	case t.Kind() == btf.KindInt:
 		_, _, nbits := t.IntEncoding()
 		n = uint64(nbits / 8)
+		if w, ok := u.wordSized(id, t); ok {
+			n = w
+		}
 	case t.Kind() == btf.KindFloat || isEnum(t):
 		n = uint64(enumOrFloatSize(t))
 	case isStruct(t) || isUnion(t):
@@ -284,6 +303,8 @@ type class struct {
 	hasFlex         bool
 	embFlexSearched bool
 	hasEmbFlex      bool
+
+	reorganized *class // --packable's reorganized copy (pahole's class->priv)
 }
 
 // class returns the class for a struct, union or FWD, building it on first
@@ -345,6 +366,9 @@ func (u *unit) dwarfMembers(c *class) {
 			continue
 		}
 		u.bitfieldPlace(m)
+		if u.opts != nil && u.opts.FixupSillyBitfields {
+			fixupSillyBitfield(m) // fixup_silly_bitfields.go
+		}
 	}
 }
 
@@ -651,4 +675,16 @@ func (u *unit) hasEmbeddedFlexibleArray(c *class) bool {
 	}
 	c.embFlexSearched = true
 	return c.hasEmbFlex
+}
+
+// dwLangCPlusPlus is DW_LANG_C_plus_plus.
+const dwLangCPlusPlus = 0x4
+
+// structKeyword is what pahole prints before a struct's name or body:
+// "class" for a C++ class, unless --classes_as_structs.
+func (u *unit) structKeyword(id btf.TypeID, c conf) string {
+	if u.facts.Class(id) && !c.classesAsStructs {
+		return "class"
+	}
+	return "struct"
 }

@@ -45,9 +45,39 @@
 // Where pahole reads memory it does not own, the listing prints a defined
 // value instead: -s of a typedef or enum found by -C (the holes column is
 // whatever follows the type object; 0 here), -N and -z of an anonymous
-// type (-a; pahole crashes on strlen and puts of NULL; "(null)" here). A new option belongs in Options and, when it
-// changes how a type is printed, in conf (print.go), which is copied by
-// value into nested printing exactly as pahole copies its conf_fprintf.
+// type (-a; pahole crashes on strlen and puts of NULL; "(null)" here).
+//
+// A new option belongs in Options and, when it changes how a type is
+// printed, in conf (print.go), which is copied by value into nested
+// printing exactly as pahole copies its conf_fprintf.
+//
+// How a layout is printed: print_options.go sets conf from Options;
+// expand.go (-E, -p), decl_info.go (-I), biggest.go (-l), word_size.go
+// (-w), flat_arrays.go, fixup_silly_bitfields.go and compile.go
+// (--compile) hold one option each. Of these, pahole 1.24 and 1.31 print
+// -E, -w and --compile differently (the tests hold them to committed
+// 1.31 output); -p, -r, -M, -I, -l, --suppress_aligned_attribute,
+// --suppress_force_paddings, --suppress_packed, --fixup_silly_bitfields,
+// --classes_as_structs and --flat_arrays alike (on types where the two
+// agree without options; -p differs on some kernel types). --compile
+// leaves out one line pahole 1.31 prints, a typedef of a compiler builtin
+// (__builtin_va_list), so that clang compiles the output too.
+//
+// A type's text is written out while it is printed (flush.go): with -p or
+// -w, pahole prints gigabytes for one struct of a kernel.
+//
+// reorganize.go is pahole's --reorganize (class__reorganize), which
+// reorganized.go prints for -R and packable.go lists for -P. Debian's
+// pahole 1.24 and 1.31 print the same for -R and -P on structs under
+// 64 KiB; 1.24 crashes on -S after the first move, so -S is tested
+// against committed 1.31 output. Where 1.31's result is broken, btfkit
+// differs (Options.Reorganize says how): structs pahole makes larger,
+// and structs of 64 KiB or more, whose offsets pahole wraps (1.31 never
+// finishes -R of pglist_data, nor -P on a kernel that has it).
+//
+// TypePrinter (emit.go) prints single types with the conf pahole's type
+// emission passes (pfunct -b and --compile use it), keeping the unit's
+// state between calls.
 //
 // This package must not know how BTF or DWARF is read or written, nor
 // command lines (cmd/btfkit maps pahole's flags onto Options).

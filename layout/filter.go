@@ -82,7 +82,9 @@ func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
 		(o.HoleSizeGE != 0 && !c.hasHoleGE(uint16(o.HoleSizeGE))) {
 		return false
 	}
-	// -P/--packable would be checked here (pahole's class__packable).
+	if o.Packable && !u.packable(c) {
+		return false
+	}
 	if o.WithFlexibleArray && !u.hasFlexibleArray(c) {
 		return false
 	}

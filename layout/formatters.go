@@ -104,7 +104,7 @@ func typeSize(t btf.Type) uint32 {
 // struct {...} name;"), and one without a typedef only with
 // NestedAnonInclude.
 func (l *Listing) formatLayout(u *unit, b *buf, id btf.TypeID) {
-	c := conf{emitStats: true, hex: l.opts.Hex, showOnlyDataMembers: l.opts.ShowOnlyDataMembers}
+	c := l.topConf()
 	t := u.spec.Type(id)
 	if t.Name() == "" {
 		td := u.firstTypedef(id)
@@ -119,6 +119,10 @@ func (l *Listing) formatLayout(u *unit, b *buf, id btf.TypeID) {
 	// pahole's conf keeps the suffix until the next type is formatted;
 	// --contains_enumerator's enums are printed with it.
 	l.suffix, l.hasSuffix = c.suffix, c.hasSuffix
+	if l.opts.Compile {
+		l.formatCompilable(u, b, id, c) // compile.go
+		return
+	}
 	u.printTop(b, id, c)
 	b.byte('\n')
 }

@@ -28,8 +28,9 @@ func listDWARFJobs(t *testing.T, path string, o layout.Options, jobs int) (out s
 	l := layout.NewListing(o)
 	var b bytes.Buffer
 	errStop := fmt.Errorf("stop")
-	err := encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: jobs}, func(u encode.Unit) error {
-		stop, err := l.Unit(&b, u.Spec, u.Facts)
+	eo := encode.Options{Features: encode.DefaultFeatures, Jobs: jobs, DeclInfo: o.ShowDeclInfo || o.DeclExcludePrefix != nil}
+	err := encode.EachUnit(path, eo, func(u encode.Unit) error {
+		stop, err := l.NamedUnit(&b, u.Name, u.Spec, u.Facts)
 		if err != nil {
 			return err
 		}
@@ -48,9 +49,16 @@ func listDWARFJobs(t *testing.T, path string, o layout.Options, jobs int) (out s
 // listBTF is what `pahole -F btf FILE` prints from one BTF Spec.
 func listBTF(t *testing.T, s *btf.Spec, o layout.Options) (out string, missing string) {
 	t.Helper()
+	return listBTFFile(t, s, "", o)
+}
+
+// listBTFFile is listBTF for the BTF of the file path (the unit's name,
+// which -I prints).
+func listBTFFile(t *testing.T, s *btf.Spec, path string, o layout.Options) (out string, missing string) {
+	t.Helper()
 	l := layout.NewListing(o)
 	var b bytes.Buffer
-	if _, err := l.Unit(&b, s, nil); err != nil {
+	if _, err := l.NamedUnit(&b, path, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	missing, _ = l.Missing()

@@ -15,6 +15,8 @@ import (
 // members), and -C names found in one input are not looked for again.
 type Listing struct {
 	opts      Options
+	emit      *emissions     // --compile (compile.go)
+	emitUnit  *unitEmissions // --compile: the unit being printed
 	cacheline uint32
 	formatter formatter  // what is printed for each type (formatters.go)
 	structs   structures // types listed so far (structures.go)
@@ -59,7 +61,9 @@ func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwa
 		return false, nil
 	}
 	u := newUnit(spec, facts, l.cacheline)
+	l.prepare(u, name) // print_options.go
 	var b buf
+	u.stream(w, &b) // flush.go
 	if e := l.opts.ContainsEnumerator; e != "" && l.printEnumWith(u, &b, e) {
 		_, err = w.Write(b)
 		return false, err
@@ -69,6 +73,9 @@ func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwa
 		return false, err
 	}
 	stop = l.printNamed(u, &b)
+	if u.outErr != nil {
+		return stop, u.outErr
+	}
 	_, err = w.Write(b)
 	return stop, err
 }
@@ -116,15 +123,17 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 		if t.NameOff() != 0 && l.add(u, id, t) {
 			continue
 		}
+		if l.opts.Packable {
+			l.printPackable(u, b, id)
+			continue
+		}
 		if sorted {
 			continue
 		}
 		l.formatType(u, b, id)
-		if len(*b) >= flushAt {
-			if _, err := w.Write(*b); err != nil {
-				return err
-			}
-			*b = (*b)[:0]
+		u.flush(b) // flush.go
+		if u.outErr != nil {
+			return u.outErr
 		}
 	}
 	_, err := w.Write(*b)
@@ -178,10 +187,15 @@ func (l *Listing) printNamed(u *unit, b *buf) bool {
 			l.pending = rest
 			return false
 		}
-		if t := u.spec.Type(id); isStruct(t) {
+		t := u.spec.Type(id)
+		if isStruct(t) {
 			u.class(id).findHoles()
 		}
 		switch {
+		case l.opts.Reorganize:
+			if isStruct(t) {
+				l.printReorganized(u, b, id)
+			}
 		case l.opts.FindContainers:
 			l.printContainers(u, b, id)
 		case l.opts.FindPointers:

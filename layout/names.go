@@ -71,15 +71,40 @@ func (u *unit) tagName(id btf.TypeID, size int) string {
 		u.writeFtype(&b, t, "", false, false, 0, true)
 		return trunc(string(b), size)
 	}
-	return trunc(prefixOf(t)+t.Name(), size)
+	return trunc(u.prefixOf(t)+u.nameOf(t), size)
 }
 
-// prefixOf is the keyword pahole puts before a type's name.
-func prefixOf(t btf.Type) string {
+// nameOf is a type's name, as renamed by --compile if it was.
+func (u *unit) nameOf(t btf.Type) string {
+	if n, ok := u.names[t.ID]; ok {
+		return n
+	}
+	return t.Name()
+}
+
+// rename gives a struct, union or enum another name for the rest of the
+// unit (--compile's NAME__1 for a name another kind of tag has).
+func (u *unit) rename(id btf.TypeID, name string) {
+	if u.names == nil {
+		u.names = make(map[btf.TypeID]string)
+	}
+	u.names[id] = name
+	if t := u.spec.Type(id); isStruct(t) || isUnion(t) {
+		u.class(id).name = name
+	}
+}
+
+// prefixOf is the keyword pahole puts before a type's name (tag__prefix):
+// a C++ class is a "class", and so is any struct of a DW_LANG_C_plus_plus
+// unit, unless --classes_as_structs.
+func (u *unit) prefixOf(t btf.Type) string {
 	switch {
 	case isEnum(t):
 		return "enum "
 	case isStruct(t):
+		if (u.opts == nil || !u.opts.ClassesAsStructs) && (u.facts.Class(t.ID) || u.facts.Language() == dwLangCPlusPlus) {
+			return "class "
+		}
 		return "struct "
 	case isUnion(t):
 		return "union "

@@ -27,16 +27,23 @@ type conf struct {
 
 	hex bool // --hex
 
-	// Options pahole has and this package does not wire yet; each keeps
-	// pahole's meaning so that adding the flag is setting the field.
+	// How a layout is printed (print_options.go sets them from Options).
 	expandTypes              bool // -E
+	expandPointers           bool // -p
 	suppressComments         bool
 	suppressAlignedAttribute bool // --suppress_aligned_attribute
 	suppressPacked           bool // --suppress_packed
 	suppressForcePaddings    bool // --suppress_force_paddings
 	classesAsStructs         bool // --classes_as_structs
+	showOnlyDataMembers      bool // -M, and --show_private_classes
+	showDeclInfo             bool // -I
+	showFirstBiggest         bool // -l
+	flatArrays               bool // --flat_arrays
 
-	showOnlyDataMembers bool // -M, and --show_private_classes
+	// noAlignmentInfo is pahole's has_alignment_info unset: a conf made
+	// for one printing (--compile's) does not know the loader has
+	// alignments, and prints no forced paddings.
+	noAlignmentInfo bool
 }
 
 // Spacing pahole uses when the caller sets none.
@@ -76,6 +83,13 @@ func (u *unit) printTop(b *buf, id btf.TypeID, c conf) {
 // a struct's body defines (DWARF from clang).
 func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
 	t, _ := u.typ(id)
+	if c.expandTypes {
+		u.raiseRecursion(id)
+		defer u.lowerRecursion(id)
+	}
+	if c.showDeclInfo {
+		u.printDeclInfo(b, id, c) // decl_info.go
+	}
 	b.tabs(c.indent)
 	switch {
 	case t.Kind() == btf.KindArray:
@@ -129,7 +143,7 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		return
 	case isStruct(tt):
 		if tt.Name() != "" && !c.expandTypes {
-			b.str("struct " + tt.Name() + " " + name)
+			b.str("struct " + u.nameOf(tt) + " " + name)
 			return
 		}
 		cl := u.class(tt.ID)
@@ -145,7 +159,7 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		return
 	case isEnum(tt):
 		if tt.Name() != "" {
-			b.str("enum " + tt.Name() + " " + name)
+			b.str("enum " + u.nameOf(tt) + " " + name)
 			return
 		}
 		c.suffix, c.hasSuffix = name, true
@@ -162,7 +176,7 @@ func (u *unit) printEnum(b *buf, t btf.Type, c conf) {
 	b.str("enum")
 	if t.Name() != "" {
 		b.byte(' ')
-		b.str(t.Name())
+		b.str(u.nameOf(t))
 	}
 	if t.Vlen() == 0 {
 		return
@@ -232,6 +246,10 @@ func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf
 	}
 	u.printType(b, elem, name, named, c)
 	single := c.lastMember && c.firstMember
+	if c.flatArrays {
+		printFlatDims(b, dims, c.lastMember && !single && !c.unionMember) // flat_arrays.go
+		return
+	}
 	for _, d := range dims {
 		if d != 0 || !c.lastMember || single || c.unionMember {
 			b.byte('[')
@@ -274,7 +292,18 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		return
 	}
 	defer u.leave()
-	suppressOffsetComment := c.suppressOffsetComment
+	expandTypes, suppressOffsetComment := c.expandTypes, c.suppressOffsetComment
+	if c.expandPointers || expandTypes {
+		e, ok := u.expand(b, t, id, name, named, &c) // expand.go
+		if e.counted != 0 {
+			defer u.lowerRecursion(e.counted)
+		}
+		if !ok {
+			return
+		}
+		t, id, name, named = e.t, e.id, e.name, e.named
+		expandTypes, suppressOffsetComment = e.expandTypes, e.suppressOffsetComment
+	}
 	if isStruct(t) || isUnion(t) || isEnum(t) {
 		innerStruct(&c, name, named, suppressOffsetComment)
 	}
@@ -318,10 +347,10 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case k == btf.KindArray:
 			u.printArray(b, id, name, named, c)
 		case isStruct(t):
-			if t.Name() != "" && !c.expandTypes {
-				kw := "struct"
+			if t.Name() != "" && !expandTypes {
+				kw := u.structKeyword(id, c) // class.go
 				b.str(kw + " ")
-				b.padRight(t.Name(), c.typeSpacing-7)
+				b.padRight(u.nameOf(t), c.typeSpacing-7)
 				b.byte(' ')
 				b.str(name)
 				return
@@ -335,9 +364,9 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case isUnion(t):
 			u.printUnionDecl(b, t, name, named, c)
 		case isEnum(t):
-			if t.Name() != "" && !c.expandTypes {
+			if t.Name() != "" && !expandTypes {
 				b.str("enum ")
-				b.padRight(t.Name(), c.typeSpacing-5)
+				b.padRight(u.nameOf(t), c.typeSpacing-5)
 				b.byte(' ')
 				b.str(name)
 				return
@@ -384,7 +413,7 @@ func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
 func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c conf) {
 	if t.Name() != "" && !c.expandTypes {
 		b.str("union ")
-		b.padRight(t.Name(), c.typeSpacing-6)
+		b.padRight(u.nameOf(t), c.typeSpacing-6)
 		b.byte(' ')
 		b.str(name)
 		return
@@ -426,6 +455,7 @@ func (u *unit) printUnion(b *buf, cl *class, c conf) {
 		b.tabs(uc.indent)
 		u.printMember(b, pos, true, &uc)
 		b.byte('\n')
+		u.flush(b)
 		*uc.cachelinep = initial
 	}
 	b.tabs(indent)
@@ -481,7 +511,7 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 	if !c.suppressComments {
 		u.printCachelineBoundary(b, c, offset)
 	}
-	start := len(*b)
+	start := u.pos(b) // flush.go
 	t, _ := u.typ(m.typ)
 	named := m.name != ""
 	inline := isStruct(t) || isUnion(t) || isEnum(t)
@@ -523,7 +553,7 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 		}
 		spacing = sc.typeSpacing + sc.nameSpacing - slen - 3
 	} else {
-		spacing = max(sc.typeSpacing+sc.nameSpacing-(len(*b)-start), 0)
+		spacing = max(sc.typeSpacing+sc.nameSpacing-(u.pos(b)-start), 0)
 	}
 	b.padLeft(" ", spacing)
 	b.str("/* ")
@@ -641,7 +671,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 		b.str(c.prefix)
 		b.byte(' ')
 	}
-	b.str("struct")
+	b.str(u.structKeyword(cl.id, c))
 	if cl.name != "" {
 		b.byte(' ')
 		b.str(cl.name)
@@ -784,6 +814,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 			sumHoles += uint32(pos.hole)
 		}
 		b.byte('\n')
+		u.flush(b)
 		if pos.bitfieldSize != 0 {
 			sumBits += uint32(pos.bitfieldSize)
 		} else {
@@ -799,7 +830,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	printNested(len(cl.members))
 
 	// Only DWARF says which paddings the compiler added for alignment.
-	if cl.padding != 0 && cl.align == 0 && u.dwarf() && !c.suppressForcePaddings && last != nil {
+	if cl.padding != 0 && cl.align == 0 && u.dwarf() && !c.noAlignmentInfo && !c.suppressForcePaddings && last != nil {
 		if lt, ok := u.typ(last.typ); ok {
 			size := u.size(lt.ID)
 			if isPowerOf2(size) && uint64(cl.padding) > uint64(u.ptrSize) {
@@ -812,6 +843,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 					b.byte(':')
 					b.uint(size * 8)
 					b.str(";\n")
+					u.flush(b)
 				}
 			}
 		}
@@ -853,7 +885,7 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 	b.str("/* size: ")
 	b.int(int64(int32(cl.size)))
 	b.str(", cachelines: ")
-	sz := u.size(cl.id)
+	sz := cl.tagSize()
 	b.int(int64((sz + uint64(u.cacheline) - 1) / uint64(u.cacheline)))
 	b.str(", members: ")
 	b.uint(uint64(uint16(len(cl.members))))
@@ -980,6 +1012,9 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 		b.str("/* last cacheline: ")
 		b.uint(uint64(last))
 		b.str(" bytes */\n")
+	}
+	if c.showFirstBiggest {
+		u.printFirstBiggest(b, cl, c) // biggest.go
 	}
 	diff := int32(cl.size*8 - (s.sumBytes*8 + s.sumBits + s.sumHoles*8 + s.sumBitHoles +
 		uint32(cl.padding)*8 + uint32(cl.bitPadding)))

@@ -66,6 +66,7 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 		o.Hex = layoutOpts.hex
 		o.CachelineSize = layoutOpts.cacheline
 		o.SkipMissing = layoutOpts.skip
+		layoutPrintApply(&o) // pahole_layout_print.go
 		if layoutOpts.classes != "" {
 			names, err := layoutClassNames(layoutOpts.classes)
 			if err != nil {
@@ -254,7 +255,9 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 // when the file has no DWARF.
 func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
 	err = encode.EachUnit(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs,
-		DeclInfo: r.opts.DeclExcludePrefix != nil}, func(u encode.Unit) error {
+		// -D compares declaration files; -I prints them; -P names an
+		// anonymous struct without a typedef by its declaration.
+		DeclInfo: r.opts.DeclExcludePrefix != nil || r.opts.ShowDeclInfo || (r.opts.Packable && r.opts.AnonInclude)}, func(u encode.Unit) error {
 		s, err := r.listing.NamedUnit(w, u.Name, u.Spec, u.Facts)
 		if err != nil {
 			return err

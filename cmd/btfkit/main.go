@@ -37,8 +37,12 @@ func main() {
 	stopOnSignals()
 	// Run as "pahole" (a symlink to btfkit, as kernel builds use it:
 	// make PAHOLE=...), btfkit is its pahole command.
-	if filepath.Base(os.Args[0]) == "pahole" {
+	switch filepath.Base(os.Args[0]) {
+	case "pahole":
 		rootCmd.SetArgs(append([]string{"pahole"}, os.Args[1:]...))
+	case "pfunct": // likewise pahole's pfunct (pfunct.go)
+		pfunctProg = os.Args[0]
+		rootCmd.SetArgs(append([]string{"pfunct"}, os.Args[1:]...))
 	}
 	if err := rootCmd.Execute(); err != nil {
 		var ee exitError

@@ -32,6 +32,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // paholeVersion is the pahole release whose command line and BTF this
@@ -73,6 +74,7 @@ type paholeConfig struct {
 	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
 
 	version, numericVersion, supported, help bool
+	verbose                                  bool // -V: the functions left out, as pahole_verbose.go prints them
 
 	layout     *paholeLayout // layout options (pahole_layout.go)
 	layoutMode bool          // no -J: print layouts
@@ -185,7 +187,7 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 		}
 		m[f.name] = fs.Bool(f.name, false, f.help)
 	}
-	fs.BoolP("verbose", "V", false, "be verbose")
+	fs.BoolVarP(&c.verbose, "verbose", "V", false, "be verbose")
 	fs.BoolP("quiet", "q", false, "be quieter")
 	fs.BoolVar(&c.version, "version", false, "Print program version")
 	fs.BoolVar(&c.numericVersion, "numeric_version", false, "Print a numeric version, i.e. 119 instead of v1.19")
@@ -407,7 +409,7 @@ func paholeMain(args []string, stdout, stderr io.Writer) int {
 	if c.layoutMode {
 		return c.layout.run(stdout, stderr)
 	}
-	if err := paholeEncode(c); err != nil {
+	if err := paholeEncode(c, stdout); err != nil {
 		fmt.Fprintf(stderr, "pahole: %v\n", err)
 		return 1
 	}
@@ -460,7 +462,7 @@ func paholeEncodeOptions(c *paholeConfig) encode.Options {
 }
 
 // paholeEncode encodes c.file and writes the result where pahole would.
-func paholeEncode(c *paholeConfig) error {
+func paholeEncode(c *paholeConfig, stdout io.Writer) error {
 	if _, err := os.Stat(c.file); err != nil {
 		return err
 	}
@@ -479,9 +481,18 @@ func paholeEncode(c *paholeConfig) error {
 	// Split BTF against the base, as pahole makes for modules, by the
 	// library call `btfkit encode --base` makes (encode/split.go): the
 	// module's types deduplicated once onto the base, VARs never merged.
-	spec, err := encode.EncodeSplit(c.file, base, paholeEncodeOptions(c))
+	o := paholeEncodeOptions(c)
+	if c.verbose {
+		o.Report = new(funcvar.Report)
+	}
+	spec, err := encode.EncodeSplit(c.file, base, o)
 	if err != nil {
 		return err
+	}
+	if c.verbose {
+		if err := writePaholeSkips(stdout, o.Report); err != nil {
+			return err
+		}
 	}
 	if c.detached != "" {
 		return writeOutput(c.detached, spec.Marshal(nil))

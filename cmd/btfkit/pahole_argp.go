@@ -38,6 +38,13 @@ help usage version`)
 // names, as getopt_long reads them, and reports argp's errors for an
 // ambiguous prefix and for a switch given a value.
 func paholeLongPrefixes(fs *pflag.FlagSet, args []string) ([]string, error) {
+	return argpLongPrefixes(fs, paholeLongOptions, args, paholeUsageError)
+}
+
+// argpLongPrefixes is paholeLongPrefixes for any argp program: options
+// lists its long options in its option table's order, usage makes its
+// command line errors.
+func argpLongPrefixes(fs *pflag.FlagSet, options, args []string, usage func(format string, args ...any) error) ([]string, error) {
 	out := make([]string, 0, len(args))
 	for i, a := range args {
 		if a == "--" {
@@ -51,7 +58,7 @@ func paholeLongPrefixes(fs *pflag.FlagSet, args []string) ([]string, error) {
 		f := fs.Lookup(name)
 		if f == nil {
 			var matches []string
-			for _, o := range paholeLongOptions {
+			for _, o := range options {
 				if strings.HasPrefix(o, name) && fs.Lookup(o) != nil {
 					matches = append(matches, o)
 				}
@@ -65,12 +72,12 @@ func paholeLongPrefixes(fs *pflag.FlagSet, args []string) ([]string, error) {
 				f = fs.Lookup(name)
 			default:
 				// getopt quotes the argument as given, "=value" too.
-				return nil, paholeUsageError("option '%s' is ambiguous; possibilities: '--%s'",
+				return nil, usage("option '%s' is ambiguous; possibilities: '--%s'",
 					a, strings.Join(matches, "' '--"))
 			}
 		}
 		if hasVal && f.Value.Type() == "bool" {
-			return nil, paholeUsageError("option '--%s' doesn't allow an argument", name)
+			return nil, usage("option '--%s' doesn't allow an argument", name)
 		}
 		if hasVal {
 			out = append(out, "--"+name+"="+val)

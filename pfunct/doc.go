@@ -1,0 +1,40 @@
+// Package pfunct lists the functions of an object, a kernel or a BTF the
+// way pahole's pfunct does, byte for byte pfunct 1.31's output: names,
+// prototypes (with BTF decl tags), sizes, parameter and goto label
+// counts, lexical blocks with their variables and inline expansions,
+// inline expansion statistics, declaration sites, the types a prototype
+// needs (-b) and compilable stubs (--compile), the function at an
+// address, the functions taking a pointer to a struct, and an ELF symbol
+// table's functions.
+//
+// Functions are read from DWARF with package dwarf, unit by unit, into
+// what pahole's loader makes of them (run.go's unit, model.go):
+// dwarfload.go follows die__process_function and the recoding through
+// abstract origins; addresses in relocatable files are the ones libdwfl
+// gives them. The types a DWARF unit's functions use are that unit's
+// types as package encode converts them (encode.EachUnit), the same
+// objects pahole's layout printing uses, named through the facts that map
+// DWARF entries to their IDs; struct bodies are printed by package
+// layout. From BTF (btfload.go), FUNCs and their FUNC_PROTOs, with
+// DECL_TAGs as attributes.
+//
+// run.go is pfunct's main: loading (with pfunct's "stealer" for -f, -A
+// and -c), the list of functions it keeps one entry per name in, and the
+// listings; names.go spells types as pahole's tag__name; print.go prints
+// functions and lexical blocks; emit.go emits type definitions as
+// dwarves_emit.c does; symtab.go is --symtab.
+//
+// Where pfunct 1.31's output is not a function of its input, this
+// package prints something defined instead: a variable or function whose
+// DWARF has no DW_AT_decl_line (gcc's __func__) gets line 0, where pahole
+// prints whatever its uninitialized stack slot holds. Not done: units
+// that link-time optimization merged (pahole reads an LTO vmlinux's units
+// as one), C++ namespaces and member functions, types in DWARF 4 type
+// units (DW_FORM_ref_sig8), and looking for the running kernel's vmlinux
+// by build ID when no FILE is given (its BTF, /sys/kernel/btf/vmlinux or
+// PAHOLE_VMLINUX_BTF_FILENAME, is read).
+//
+// This package must not know command lines (cmd/btfkit maps pfunct's
+// options onto Options), nor how DWARF becomes BTF beyond encode's
+// exported per-unit hook.
+package pfunct

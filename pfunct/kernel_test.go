@@ -1,0 +1,48 @@
+package pfunct_test
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
+)
+
+// TestKernelBTFPrototypes: the prototype of every function in the BTF
+// Debian's build embedded in its vmlinux, `pfunct -F btf --prototypes`,
+// against Debian's pfunct 1.24 run now (1.31 prints the same).
+func TestKernelBTFPrototypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: pfunct 1.24 takes about 15 s on the kernel's BTF")
+	}
+	testc.Require(t, "pfunct")
+	btfFile := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
+	want, err := exec.Command("pfunct", "-F", "btf", "--prototypes", btfFile).Output()
+	if err != nil {
+		t.Fatalf("pfunct 1.24: %v", err)
+	}
+	got := runTool(t, "", pfunctLink(t), "-F", "btf", "--prototypes", btfFile)
+	if got.code != 0 || got.out != string(want) {
+		t.Errorf("pfunct -F btf --prototypes embedded.btf: %s", diffLines(got, result{string(want), 0}))
+	}
+}
+
+// TestKernelDWARFPrototypes: the same from the vmlinux's DWARF, `pfunct -F
+// dwarf --prototypes`, against pfunct 1.31's output (committed: it runs
+// for minutes).
+func TestKernelDWARFPrototypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the whole vmlinux DWARF")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	ref := testenv.Reference(t, "debian-6.1.0-57-cloud/pfunct-dwarf-prototypes-1.31.txt")
+	want, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runTool(t, "", pfunctLink(t), "-F", "dwarf", "--prototypes", vmlinux)
+	if got.code != 0 || got.out != string(want) {
+		t.Errorf("pfunct -F dwarf --prototypes vmlinux: %s", diffLines(got, result{string(want), 0}))
+	}
+}
