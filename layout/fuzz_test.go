@@ -36,6 +36,14 @@ func fuzzOptions(bits uint32, spec *btf.Spec) layout.Options {
 		o.FindContainers = true
 		o.Recursive = bits&(1<<21) != 0
 	}
+	o.Packable = bits&(1<<25) != 0
+	o.Compile = bits&(1<<26) != 0
+	if bits&(1<<27) != 0 {
+		// -R (with -S) works on the classes -C names.
+		o.Reorganize = true
+		o.ShowReorgSteps = bits&(1<<28) != 0
+		bits |= 1 << 22
+	}
 	if bits&(1<<22) != 0 {
 		// -C with the name of some struct of the BTF.
 		for id := btf.TypeID(1); id < spec.NextID(); id++ {
@@ -61,6 +69,7 @@ func FuzzLayout(f *testing.F) {
 	f.Add([]byte("\x06\x04\x00\x06\x05\x07\x06\x03\x01\x02\x08\x05\x00\x06\x04\x01"), uint32(0x7fffff), false)
 	f.Add(btfgen.Cycles().Marshal(nil), uint32(0x400020), true)
 	f.Add(btfgen.StructNest(40, true).Marshal(nil), uint32(0x1000e0), true)
+	f.Add([]byte("\x06\x04\x00\x06\x05\x07\x06\x03\x01\x02\x08\x05\x00\x06\x04\x01\x06\x01\x02\x03"), uint32(0x1e000000), false)
 	f.Fuzz(func(t *testing.T, data []byte, bits uint32, raw bool) {
 		var spec *btf.Spec
 		if raw {
