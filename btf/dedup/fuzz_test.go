@@ -56,7 +56,10 @@ func FuzzDedup(f *testing.F) {
 			t.Fatalf("Dedup of A+A: %v", err)
 		}
 		if !bytes.Equal(daa.Marshal(nil), d.Marshal(nil)) {
-			t.Fatalf("Dedup(A+A) has %d types, Dedup(A) %d", daa.NumTypes(), d.NumTypes())
+			// libbpf too keeps more types of A+A than of A where an
+			// enum declaration has two full enums of its name to
+			// choose from (it takes the one it meets first).
+			sameAsLibbpf(t, nil, aa, fmt.Sprintf("Dedup(A+A) has %d types, Dedup(A) %d", daa.NumTypes(), d.NumTypes()))
 		}
 		split, err := MergeOnto(d, a)
 		if err != nil {
@@ -97,22 +100,32 @@ func keptBesidesVars(ds *btf.Spec) (btf.TypeID, btf.Kind, bool) {
 	return 0, 0, false
 }
 
-// sameAsLibbpf deduplicates a split against base as libbpf does
-// (KeepDuplicateVars) and fails with why unless libbpf's btf__dedup of
-// the same input gives the same bytes.
-func sameAsLibbpf(t *testing.T, base, a *btf.Spec, why string) {
+// sameAsLibbpf deduplicates in (standalone BTF; split against base
+// when base is not nil) as libbpf does (KeepDuplicateVars) and fails
+// with why unless libbpf's btf__dedup of the same input gives the same
+// bytes: where a property FuzzDedup checks does not hold for libbpf
+// either, btfkit must still give libbpf's BTF (module BTF is pahole's).
+func sameAsLibbpf(t *testing.T, base, in *btf.Spec, why string) {
 	t.Helper()
-	split, err := MergeOnto(base, a)
+	m, basePath := in, ""
+	if base != nil {
+		var err error
+		if m, err = MergeOnto(base, in); err != nil {
+			t.Fatal(err)
+		}
+		basePath = writeTemp(t, "base.btf", base.Marshal(nil))
+	}
+	ours, _, err := Dedup(m, Options{KeepDuplicateVars: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ours, _, err := Dedup(split, Options{KeepDuplicateVars: true})
-	if err != nil {
-		t.Fatal(err)
+	inPath := writeTemp(t, "in.btf", in.Marshal(nil))
+	var lib []byte
+	if base != nil {
+		lib = libbpfdedup.DedupStandaloneOnto(t, inPath, basePath)
+	} else {
+		lib = libbpfdedup.Dedup(t, inPath, "")
 	}
-	basePath := writeTemp(t, "base.btf", base.Marshal(nil))
-	in := writeTemp(t, "a.btf", a.Marshal(nil))
-	lib := libbpfdedup.DedupStandaloneOnto(t, in, basePath)
 	if !bytes.Equal(ours.Marshal(nil), lib) {
 		var o, l bytes.Buffer
 		cdump.WriteRaw(&o, ours)
