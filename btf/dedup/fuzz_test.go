@@ -19,7 +19,9 @@ import (
 // copies of the input gives the same bytes as one copy, and a split BTF
 // made of a second copy deduplicated against the first (as a base)
 // keeps none of its types but variables and their sections (which are
-// never matched with a base's), or keeps exactly what libbpf keeps.
+// never matched with a base's), or keeps exactly what libbpf keeps. The
+// last two are skipped for BTF with an enum declaration that two full
+// enums of its name could complete (the choice depends on order).
 func FuzzDedup(f *testing.F) {
 	f.Add([]byte("\x06\x01\x02\x03\x04\x05\x01\x11\x05\x06\x00\x11\x01\x10\x07\x02\x03\x0c\x0d\x0e"))
 	f.Add(bytes.Repeat([]byte{6, 3, 1, 2, 0, 17, 0, 8, 9, 7, 1, 4}, 20))
@@ -47,6 +49,14 @@ func FuzzDedup(f *testing.F) {
 		if typesOf(d2) != want {
 			t.Fatalf("Dedup is not idempotent: %d types, then %d", d.NumTypes(), d2.NumTypes())
 		}
+		if ambiguousEnumDecl(a) {
+			// Which of the full enums of its name an enum
+			// declaration takes depends on the order they are met
+			// in (libbpf: hash bucket order), so a second copy, or
+			// a copy split against the first, may take another and
+			// keep the types that refer to it.
+			return
+		}
 		aa, err := Merge(a, a)
 		if err != nil {
 			t.Fatal(err)
@@ -56,9 +66,6 @@ func FuzzDedup(f *testing.F) {
 			t.Fatalf("Dedup of A+A: %v", err)
 		}
 		if !bytes.Equal(daa.Marshal(nil), d.Marshal(nil)) {
-			// libbpf too keeps more types of A+A than of A where an
-			// enum declaration has two full enums of its name to
-			// choose from (it takes the one it meets first).
 			sameAsLibbpf(t, nil, aa, fmt.Sprintf("Dedup(A+A) has %d types, Dedup(A) %d", daa.NumTypes(), d.NumTypes()))
 		}
 		split, err := MergeOnto(d, a)
@@ -82,6 +89,40 @@ func FuzzDedup(f *testing.F) {
 			t.Fatalf("split output fails Check: %v", err)
 		}
 	})
+}
+
+// ambiguousEnumDecl reports whether s has an enum declaration (an ENUM
+// or ENUM64 without values) whose name two or more different full enums
+// have.
+func ambiguousEnumDecl(s *btf.Spec) bool {
+	full := map[string]map[string]bool{} // name -> the full enums' records
+	var decls []string
+	for id := s.FirstID(); id < s.NextID(); id++ {
+		ty := s.Type(id)
+		if k := ty.Kind(); k != btf.KindEnum && k != btf.KindEnum64 {
+			continue
+		}
+		if ty.Vlen() == 0 {
+			decls = append(decls, ty.Name())
+			continue
+		}
+		if full[ty.Name()] == nil {
+			full[ty.Name()] = map[string]bool{}
+		}
+		var rec strings.Builder
+		fmt.Fprintf(&rec, "%x %d", ty.Info(), ty.Size())
+		for i := 0; i < ty.Vlen(); i++ {
+			e := ty.Enum(i)
+			fmt.Fprintf(&rec, " %q=%d", s.String(e.NameOff), e.Val)
+		}
+		full[ty.Name()][rec.String()] = true
+	}
+	for _, name := range decls {
+		if len(full[name]) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // keptBesidesVars finds a type of split BTF ds that is not a variable,
