@@ -1,6 +1,7 @@
 package elfx
 
 import (
+	"bytes"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
@@ -314,15 +315,18 @@ func setSection(f rw, size int64, name string, data []byte) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("section name string table: %v", err)
 	}
+	// Every section's name must be a string of the name table: one
+	// outside it (or running off its end) makes a file debug/elf and
+	// libelf refuse and readelf call corrupt, written out again as is.
+	for i := uint64(1); i < l.shnum; i++ {
+		off := l.get(l.shdr(i), shName)
+		if off >= uint64(len(strtab)) || bytes.IndexByte(strtab[off:], 0) < 0 {
+			return 0, fmt.Errorf("section header %d at 0x%x: name at 0x%x outside the section name string table (0x%x bytes, NUL-terminated)", i, l.shoff+i*l.shentsize, off, len(strtab))
+		}
+	}
 	nameOf := func(i uint64) string {
 		off := l.get(l.shdr(i), shName)
-		if off >= uint64(len(strtab)) {
-			return ""
-		}
-		end := off
-		for end < uint64(len(strtab)) && strtab[end] != 0 {
-			end++
-		}
+		end := off + uint64(bytes.IndexByte(strtab[off:], 0))
 		return string(strtab[off:end])
 	}
 	find := func(name string) uint64 {
