@@ -324,6 +324,12 @@ func setSection(f rw, size int64, name string, data []byte) (int64, error) {
 			return 0, fmt.Errorf("section header %d at 0x%x: name at 0x%x outside the section name string table (0x%x bytes, NUL-terminated)", i, l.shoff+i*l.shentsize, off, len(strtab))
 		}
 	}
+	// Nor may anything else keep debug/elf (and so Open) from reading
+	// the file (FuzzWriteSections: a name table of type SHT_NULL): a
+	// file btfkit could not read back is not one to edit.
+	if _, err := elf.NewFile(io.NewSectionReader(f, 0, size)); err != nil {
+		return 0, err
+	}
 	nameOf := func(i uint64) string {
 		off := l.get(l.shdr(i), shName)
 		end := off + uint64(bytes.IndexByte(strtab[off:], 0))
