@@ -139,6 +139,13 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 	}
 	binary.LittleEndian.PutUint32(img[ehdr.Shoff+uint64(ehdr.Shentsize):], 0xff0020)
 	os.WriteFile(badName, img, 0o644)
+	// And one whose section 1 starts at offset 4, inside the ELF
+	// header WriteSections rewrites (sh_offset is at 0x18 of a 64-bit
+	// section header).
+	overlap := filepath.Join(dir, "overlap.o")
+	img, _ = os.ReadFile(obj)
+	binary.LittleEndian.PutUint64(img[ehdr.Shoff+uint64(ehdr.Shentsize)+0x18:], 4)
+	os.WriteFile(overlap, img, 0o644)
 	for _, c := range []struct {
 		path, name, want string
 	}{
@@ -147,6 +154,7 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 		{filepath.Join(dir, "missing"), ".BTF", "no such file"},
 		{dir, ".BTF", "not a regular file"},
 		{badName, ".BTF", "section header 1 at 0x"},
+		{overlap, ".BTF", "section 1 (0x4, "},
 	} {
 		before, _ := os.ReadFile(c.path) // nil for a directory
 		err := WriteSection(c.path, c.name, []byte("x"))
