@@ -36,6 +36,7 @@ type unit struct {
 	written   int
 	outErr    error
 	recursion map[btf.TypeID]int // types being printed in place (-E, -p: expand.go)
+	inPlace   []btf.TypeID       // structs and unions printed in place and typedefs followed, outermost first (loopsInPlace)
 }
 
 // maxDepth bounds how deep the printer follows types into types: valid

@@ -301,6 +301,10 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		if !ok {
 			return
 		}
+		if e.typedefs != 0 {
+			u.inPlace = append(u.inPlace, e.typedefs)
+			defer func() { u.inPlace = u.inPlace[:len(u.inPlace)-1] }()
+		}
 		t, id, name, named = e.t, e.id, e.name, e.named
 		expandTypes, suppressOffsetComment = e.expandTypes, e.suppressOffsetComment
 	}
@@ -355,6 +359,8 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 				b.str(name)
 				return
 			}
+			u.inPlace = append(u.inPlace, id)
+			defer func() { u.inPlace = u.inPlace[:len(u.inPlace)-1] }()
 			cl := u.class(id)
 			if !c.suppressComments {
 				cl.findHoles()
@@ -387,6 +393,29 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 	}
 }
 
+// loopsInPlace reports whether printing union id in place would repeat
+// forever, as pahole does for a union pointing to itself under -E -p
+// (it prints unions in place whatever its loop check says, and recurses
+// until its stack runs out): the union is being printed in place further
+// out already, and since then nothing was printed in place or followed
+// that pahole does only once along a chain of pointers (a named struct,
+// a typedef followed). Everything else on the way (unions, anonymous
+// structs, pointers and qualifiers) is printed the same way every time,
+// so the stretch repeats itself. btfkit prints the union by name there,
+// or an error for an anonymous one.
+func (u *unit) loopsInPlace(id btf.TypeID) bool {
+	for i := len(u.inPlace) - 1; i >= 0; i-- {
+		o := u.inPlace[i]
+		if o == id {
+			return true
+		}
+		if t, ok := u.typ(o); ok && (isStruct(t) && t.Name() != "" || t.Kind() == btf.KindTypedef) {
+			return false
+		}
+	}
+	return false
+}
+
 // cname is a C string argument: NULL prints as "(null)" through printf's
 // %s, which pahole does for an anonymous member of a plain type.
 func cname(name string, named bool) string {
@@ -411,13 +440,20 @@ func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
 // printUnionDecl is pahole's union_decl__fprintf: a named union by name,
 // an anonymous one in place.
 func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c conf) {
-	if t.Name() != "" && !c.expandTypes {
+	loops := u.loopsInPlace(t.ID)
+	if t.Name() != "" && (!c.expandTypes || loops) {
 		b.str("union ")
 		b.padRight(u.nameOf(t), c.typeSpacing-6)
 		b.byte(' ')
 		b.str(name)
 		return
 	}
+	if loops {
+		u.typeNotFound(b, name, named, c)
+		return
+	}
+	u.inPlace = append(u.inPlace, t.ID)
+	defer func() { u.inPlace = u.inPlace[:len(u.inPlace)-1] }()
 	c.typeSpacing -= 8
 	c.suffix, c.hasSuffix = name, named
 	u.printUnion(b, u.class(t.ID), c)
