@@ -351,12 +351,20 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case k == btf.KindArray:
 			u.printArray(b, id, name, named, c)
 		case isStruct(t):
-			if t.Name() != "" && !expandTypes {
+			// Under -p pahole's own check ends every chain of
+			// structs; without it only malformed BTF holds a struct
+			// in itself.
+			loops := !c.expandPointers && u.loopsInPlace(id, false)
+			if t.Name() != "" && (!expandTypes || loops) {
 				kw := u.structKeyword(id, c) // class.go
 				b.str(kw + " ")
 				b.padRight(u.nameOf(t), c.typeSpacing-7)
 				b.byte(' ')
 				b.str(name)
+				return
+			}
+			if loops {
+				u.typeNotFound(b, name, named, c)
 				return
 			}
 			u.inPlace = append(u.inPlace, id)
@@ -393,21 +401,26 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 	}
 }
 
-// loopsInPlace reports whether printing union id in place would repeat
-// forever, as pahole does for a union pointing to itself under -E -p
-// (it prints unions in place whatever its loop check says, and recurses
-// until its stack runs out): the union is being printed in place further
-// out already, and since then nothing was printed in place or followed
-// that pahole does only once along a chain of pointers (a named struct,
-// a typedef followed). Everything else on the way (unions, anonymous
-// structs, pointers and qualifiers) is printed the same way every time,
-// so the stretch repeats itself. btfkit prints the union by name there,
+// loopsInPlace reports whether printing struct or union id in place
+// would repeat forever, where pahole recurses until its stack runs out:
+// the type is being printed in place further out already, and since then
+// nothing was printed in place or followed that pahole does only once
+// along a chain of pointers. Without -p (pointers false) that is nothing:
+// the type holds itself by value, which only malformed BTF does. With -p
+// it is a named struct printed in place or a typedef followed; the rest
+// on the way (unions, which pahole prints in place whatever its loop
+// check says, anonymous structs, pointers and qualifiers) is printed the
+// same way every time, so the stretch repeats itself, as for a union
+// pointing to itself under -E -p. btfkit prints the type by name there,
 // or an error for an anonymous one.
-func (u *unit) loopsInPlace(id btf.TypeID) bool {
+func (u *unit) loopsInPlace(id btf.TypeID, pointers bool) bool {
 	for i := len(u.inPlace) - 1; i >= 0; i-- {
 		o := u.inPlace[i]
 		if o == id {
 			return true
+		}
+		if !pointers {
+			continue
 		}
 		if t, ok := u.typ(o); ok && (isStruct(t) && t.Name() != "" || t.Kind() == btf.KindTypedef) {
 			return false
@@ -440,7 +453,7 @@ func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
 // printUnionDecl is pahole's union_decl__fprintf: a named union by name,
 // an anonymous one in place.
 func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c conf) {
-	loops := u.loopsInPlace(t.ID)
+	loops := u.loopsInPlace(t.ID, c.expandPointers)
 	if t.Name() != "" && (!c.expandTypes || loops) {
 		b.str("union ")
 		b.padRight(u.nameOf(t), c.typeSpacing-6)
