@@ -351,10 +351,11 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case k == btf.KindArray:
 			u.printArray(b, id, name, named, c)
 		case isStruct(t):
-			// Under -p pahole's own check ends every chain of
-			// structs; without it only malformed BTF holds a struct
-			// in itself.
-			loops := !c.expandPointers && u.loopsInPlace(id, false)
+			// Under -p pahole's own check ends every chain of named
+			// structs, not of anonymous ones (printed in place where
+			// pointed to); without -p only malformed BTF holds a
+			// struct in itself.
+			loops := (!c.expandPointers || t.Name() == "") && u.loopsInPlace(id, c.expandPointers)
 			if t.Name() != "" && (!expandTypes || loops) {
 				kw := u.structKeyword(id, c) // class.go
 				b.str(kw + " ")
