@@ -38,15 +38,19 @@ func isAlpha(ch byte) bool {
 // dot was allowed in BTF identifiers reject (a strict-mode convention).
 func (c *checker) dottedName(t Type, what, name string) {
 	if c.cfg.strict && strings.Contains(name, ".") {
-		c.add(t, RuleConvention, "%sname '%s' contains a dot; older kernels reject that", what, name)
+		c.add(t, RuleConvention, "%sname '%s' contains a dot; older kernels reject that", what, quoted(name))
 	}
 }
 
 // nameOffOK checks a name offset: in range, and in strict mode at the start
 // of a string. what prefixes the message ("member 2: ").
 func (c *checker) nameOffOK(t Type, off uint32, what string) bool {
-	if off > maxNameOffset || !c.s.ValidStringOff(off) {
+	if !c.s.ValidStringOff(off) {
 		c.add(t, RuleNameOffset, "%sname offset %d is outside the string section", what, off)
+		return false
+	}
+	if off > maxNameOffset {
+		c.add(t, RuleNameOffset, "%sname offset %d is past the kernel's limit of %d (BTF_MAX_NAME_OFFSET)", what, off, maxNameOffset)
 		return false
 	}
 	if c.cfg.strict && !c.atStringStart(off) {
@@ -88,11 +92,11 @@ func (c *checker) checkName(t Type, p namePolicy) {
 	switch p {
 	case nameNone:
 		if off != 0 {
-			c.add(t, RuleNameForbidden, "%s must be anonymous, has name '%s'", t.Kind(), name)
+			c.add(t, RuleNameForbidden, "%s must be anonymous, has name '%s'", t.Kind(), quoted(name))
 		}
 	case nameOptional:
 		if off != 0 && !validName(name, false) {
-			c.add(t, RuleNameInvalid, "name '%s' is not a valid identifier", name)
+			c.add(t, RuleNameInvalid, "name '%s' is not a valid identifier", quoted(name))
 		} else if off != 0 {
 			c.dottedName(t, "", name)
 		}
@@ -104,7 +108,7 @@ func (c *checker) checkName(t Type, p namePolicy) {
 			if p == nameSection {
 				kind = "section name (printable characters)"
 			}
-			c.add(t, RuleNameInvalid, "name '%s' is not a valid %s", name, kind)
+			c.add(t, RuleNameInvalid, "name '%s' is not a valid %s", quoted(name), kind)
 		} else if p == nameIdent {
 			c.dottedName(t, "", name)
 		}

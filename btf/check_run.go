@@ -71,8 +71,20 @@ func (c *checker) name(off uint32) string {
 	if !c.s.ValidStringOff(off) {
 		return fmt.Sprintf("<bad name offset %d>", off)
 	}
-	return c.s.String(off)
+	return quoted(c.s.String(off))
 }
+
+// quoted is a name as messages quote it: cut after maxQuoted bytes.
+func quoted(name string) string {
+	if len(name) > maxQuoted {
+		return fmt.Sprintf("%s...(%d bytes)", name[:maxQuoted], len(name))
+	}
+	return name
+}
+
+// maxQuoted is how much of a name a message quotes: a name of megabytes
+// (malformed input) would bury the message.
+const maxQuoted = 128
 
 func (c *checker) describe(id TypeID) string {
 	if id == 0 {
@@ -94,6 +106,9 @@ func (c *checker) run() {
 	// BTF_MAX_TYPE entries: the last ID is at most BTF_MAX_TYPE-1.
 	if last := int64(c.next) - 1; last >= maxTypeID {
 		c.addBlob(RuleLimit, "last type ID %d, the kernel's limit is %d", last, maxTypeID-1)
+	}
+	if end := int64(s.StringsStart()) + int64(s.StringsLen()) - 1; end > maxNameOffset {
+		c.addBlob(RuleStrings, "string section ends at offset %d, past the kernel's limit of %d: names there cannot be used", end, maxNameOffset)
 	}
 	if s.StringsLen() > 0 && s.RawStrings()[s.StringsLen()-1] != 0 {
 		c.addBlob(RuleStrings, "string section does not end with a NUL byte")

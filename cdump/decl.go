@@ -27,9 +27,12 @@ func (d *dumper) top(f *frame) btf.Type { return d.stack[f.start+f.cnt-1] }
 func (d *dumper) emitTypeDecl(id btf.TypeID, fname string, lvl int) {
 	start := len(d.stack)
 	for n := 0; ; n++ {
-		if id == 0 || !d.valid(id) || n > maxDepth {
+		if id == 0 || !d.valid(id) || n >= d.n {
 			// Void, or an ID out of range: a view of no kind.
 			d.stack = append(d.stack, btf.Type{ID: id})
+			if n >= d.n {
+				d.fail(errLoop{id}) // a chain longer than the types: a loop
+			}
 			break
 		}
 		t := d.spec.Type(id)

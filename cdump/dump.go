@@ -48,8 +48,9 @@ type dumper struct {
 	alignMemo []int16 // btf__align_of results + 1, 0 = not computed
 	sizeMemo  []int32 // btf__resolve_size results + 2, 0 = not computed
 
-	stack []btf.Type // shared declaration stack
-	depth int        // nesting of emitType and emitStructDef (cycle guard)
+	stack  []btf.Type // shared declaration stack
+	depth  int        // nesting of emitType (cycle guard)
+	inline int        // nesting of emitStructDef (anonymous types printed in place)
 
 	steps    int // emitType calls so far
 	maxSteps int // bound on steps (see newDumper)
@@ -115,8 +116,35 @@ func (e errLoop) Error() string {
 	return fmt.Sprintf("unsatisfiable type cycle at type [%d]", e.id)
 }
 
-// maxDepth bounds recursion over malformed (cyclic) reference chains.
-const maxDepth = 1 << 14
+// maxDepth bounds the nesting of definitions the dump recurses through
+// (typedefs of typedefs, structs holding structs by value, function
+// prototypes): deeper BTF is an error (errDeep), whether it loops or
+// not. It is well above what a valid chain of 100,000 typedefs needs
+// and keeps the stack to some tens of MiB. Chains of pointers,
+// modifiers and arrays are followed without recursion and without this
+// bound (a chain longer than the number of types is a loop: errLoop).
+const maxDepth = 1 << 17
+
+// maxInline bounds the nesting of anonymous structs and unions printed
+// inside each other, each level a few stack frames.
+const maxInline = 1 << 14
+
+// errDeep is BTF whose definitions nest deeper than the dump follows.
+type errDeep struct {
+	id    btf.TypeID
+	limit int
+}
+
+func (e errDeep) Error() string {
+	return fmt.Sprintf("type [%d]: types nested more than %d deep (through typedefs, struct members, function prototypes or anonymous structs)", e.id, e.limit)
+}
+
+// fail records err as the dump's error, unless there is one already.
+func (d *dumper) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
 
 // isBlacklisted: __builtin_va_list is the compiler's own; never redefine it.
 func (d *dumper) isBlacklisted(id btf.TypeID) bool {
@@ -129,13 +157,33 @@ func (d *dumper) isBlacklisted(id btf.TypeID) bool {
 // struct or union being defined around it, whose own forward declaration is
 // then unnecessary.
 func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
-	if !d.valid(id) || d.depth > maxDepth {
-		return // malformed: a reference cycle without a definition
-	}
-	if d.steps++; d.steps > d.maxSteps {
-		if d.err == nil {
-			d.err = fmt.Errorf("cdump: more than %d steps for %d types (anonymous types nest exponentially?)", d.maxSteps, d.n)
+	// Pointers, modifiers and arrays only lead on to the type they
+	// refer to: follow them in a loop, however long the chain.
+	for n := 0; ; n++ {
+		if !d.valid(id) {
+			return
 		}
+		if d.steps++; d.steps > d.maxSteps {
+			d.fail(fmt.Errorf("cdump: more than %d steps for %d types (anonymous types nest exponentially?)", d.maxSteps, d.n))
+			return
+		}
+		if n >= d.n {
+			d.fail(errLoop{id}) // a reference cycle without a definition
+			return
+		}
+		t := d.spec.Type(id)
+		switch t.Kind() {
+		case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
+			id = t.Ref()
+			continue
+		case btf.KindArray:
+			id = btf.TypeID(t.Extra()[0])
+			continue
+		}
+		break
+	}
+	if d.depth > maxDepth {
+		d.fail(errDeep{id, maxDepth})
 		return
 	}
 	d.depth++
@@ -180,10 +228,6 @@ func (d *dumper) emitType(id btf.TypeID, contID btf.TypeID) {
 			d.str(";\n\n")
 		}
 		s.emit = emitted
-	case btf.KindPtr, btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
-		d.emitType(t.Ref(), contID)
-	case btf.KindArray:
-		d.emitType(btf.TypeID(t.Extra()[0]), contID)
 	case btf.KindFwd:
 		d.emitFwdDef(id, t)
 		d.str(";\n\n")

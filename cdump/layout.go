@@ -222,12 +222,15 @@ func (d *dumper) emitStructFwd(id btf.TypeID, t btf.Type) {
 }
 
 func (d *dumper) emitStructDef(id btf.TypeID, t btf.Type, lvl int) {
-	if d.depth > maxDepth || d.overflow() {
-		d.str("struct {}") // malformed: an anonymous struct that contains itself
+	if d.inline > maxInline {
+		d.fail(errDeep{id, maxInline}) // an anonymous struct that contains itself, or too deep
+	}
+	if d.overflow() {
+		d.str("struct {}")
 		return
 	}
-	d.depth++
-	defer func() { d.depth-- }()
+	d.inline++
+	defer func() { d.inline-- }()
 	isStruct := t.Kind() == btf.KindStruct
 	align := d.alignOf(id)
 	packed := isStruct && d.isPacked(t)

@@ -18,6 +18,7 @@ type orderer struct {
 	state      []uint8 // notOrdered, ordering, ordered
 	referenced []bool
 	queue      []btf.TypeID // definitions the current root needs, in order
+	ptrs       []btf.TypeID // pointers on the chains orderType is following
 }
 
 func newOrderer(spec *btf.Spec) *orderer {
@@ -93,9 +94,47 @@ func markReferenced(spec *btf.Spec, from, to int, ref []bool) (tags, idents int)
 // a strong dependency (its full definition must come first) and 0 when a
 // forward declaration is enough (it is reached through a pointer).
 func (o *orderer) orderType(id btf.TypeID, throughPtr bool, depth int) (int, error) {
-	if int(id) >= o.n || depth > maxDepth {
-		return 0, errLoop{id}
+	// Pointers, modifiers and arrays lead on to one type each: follow
+	// them in a loop, however long the chain, and mark the pointers
+	// passed ordered afterwards as the recursion would.
+	start := len(o.ptrs)
+	defer func() {
+		for _, p := range o.ptrs[start:] {
+			o.state[p] = ordered
+		}
+		o.ptrs = o.ptrs[:start]
+	}()
+	for n := 0; ; n++ {
+		if int(id) >= o.n || n >= o.n {
+			return 0, errLoop{id}
+		}
+		if o.state[id] == ordered {
+			return 1, nil
+		}
+		t := o.spec.Type(id)
+		switch t.Kind() {
+		case btf.KindPtr:
+			o.ptrs = append(o.ptrs, id)
+			id, throughPtr = t.Ref(), true
+			continue
+		case btf.KindArray:
+			id, throughPtr = btf.TypeID(t.Extra()[0]), false
+			continue
+		case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
+			id = t.Ref()
+			continue
+		}
+		break
 	}
+	if depth > maxDepth {
+		return 0, errDeep{id, maxDepth}
+	}
+	return o.orderDef(id, throughPtr, depth)
+}
+
+// orderDef is orderType for a type that is not a pointer, a modifier or
+// an array.
+func (o *orderer) orderDef(id btf.TypeID, throughPtr bool, depth int) (int, error) {
 	s := &o.state[id]
 	if *s == ordered {
 		return 1, nil
@@ -114,12 +153,6 @@ func (o *orderer) orderType(id btf.TypeID, throughPtr bool, depth int) (int, err
 	case btf.KindInt, btf.KindFloat:
 		*s = ordered
 		return 0, nil
-	case btf.KindPtr:
-		r, err := o.orderType(t.Ref(), true, depth)
-		o.state[id] = ordered
-		return r, err
-	case btf.KindArray:
-		return o.orderType(btf.TypeID(t.Extra()[0]), false, depth)
 	case btf.KindStruct, btf.KindUnion:
 		if throughPtr && named {
 			return 0, nil
@@ -153,8 +186,6 @@ func (o *orderer) orderType(id btf.TypeID, throughPtr bool, depth int) (int, err
 		o.queue = append(o.queue, id)
 		o.state[id] = ordered
 		return 1, nil
-	case btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
-		return o.orderType(t.Ref(), throughPtr, depth)
 	case btf.KindFuncProto:
 		strong, err := o.orderType(t.Ref(), throughPtr, depth)
 		if err != nil {

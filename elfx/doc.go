@@ -26,7 +26,13 @@
 //
 // Errors about a file are *Error: the path, the section and the offset in
 // it where known, and the cause, for errors.As and errors.Is; NamingFile
-// adds the path to a caller's own errors once.
+// adds the path to a caller's own errors once. The ELF header and the
+// header tables are checked to lie in the file before debug/elf reads
+// them. What a compressed input may cost is bounded by its size: a
+// compressed section declaring more than its format expands to is refused
+// before anything is allocated, decompression stops at the declared size,
+// and a compressed file stops at max(64 MiB, 1032 times its size) (an xz
+// dictionary too).
 //
 // elfx must not know DWARF or BTF: callers ask for sections by name and get
 // bytes back; the IDs in .BTF_ids are numbers it does not interpret.

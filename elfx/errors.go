@@ -16,6 +16,8 @@ type Error struct {
 	Section string // the section; "" for the file as a whole
 	Offset  uint64 // offset within Section where the problem was found (0: at its start or unknown)
 	Err     error  // the cause
+
+	at bool // Offset is known, even when 0 (errors made by sectionErr)
 }
 
 func (e *Error) Error() string {
@@ -25,7 +27,7 @@ func (e *Error) Error() string {
 	}
 	if e.Section != "" {
 		s += "section " + e.Section
-		if e.Offset != 0 {
+		if e.Offset != 0 || e.at {
 			s += fmt.Sprintf("+0x%x", e.Offset)
 		}
 		s += ": "
@@ -69,10 +71,10 @@ func NamingFile(path string, err error) error {
 	return &Error{Path: path, Err: err}
 }
 
-// sectionErr is an error about section name of an image without a path
-// yet (File.withPath fills it in).
+// sectionErr is an error about section name at offset off in it (0: its
+// start), of an image without a path yet (File.withPath fills it in).
 func sectionErr(name string, off uint64, err error) *Error {
-	return &Error{Section: name, Offset: off, Err: err}
+	return &Error{Section: name, Offset: off, Err: err, at: true}
 }
 
 // withPath returns err naming f's file: the path is set on elfx's own errors

@@ -3,6 +3,7 @@ package elfx
 import (
 	"bytes"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -64,7 +65,7 @@ func Open(path string) (*File, error) {
 		return f, nil
 	}
 	if !isELF(head[:n]) {
-		return nil, &Error{Path: path, Err: ErrNotELF}
+		return nil, &Error{Path: path, Err: notELF(n)}
 	}
 	data, err := mapFile(fd, false)
 	if err != nil {
@@ -88,7 +89,10 @@ func NewFile(data []byte) (*File, error) { return newFile(data, "") }
 
 func newFile(data []byte, path string) (f *File, err error) {
 	if !isELF(data) {
-		return nil, &Error{Path: path, Err: ErrNotELF}
+		return nil, &Error{Path: path, Err: notELF(len(data))}
+	}
+	if err := checkHeaders(data); err != nil {
+		return nil, &Error{Path: path, Err: err}
 	}
 	defer func() {
 		// debug/elf is not hardened against every malformed header.
@@ -104,6 +108,72 @@ func newFile(data []byte, path string) (f *File, err error) {
 		return nil, &Error{Path: path, Err: err}
 	}
 	return &File{File: ef, Path: path, data: data}, nil
+}
+
+// notELF is ErrNotELF for a file of n bytes (at least the start read).
+func notELF(n int) error {
+	if n == 0 {
+		return fmt.Errorf("%w: empty file, no ELF magic at offset 0x0", ErrNotELF)
+	}
+	return fmt.Errorf("%w: no ELF magic at offset 0x0", ErrNotELF)
+}
+
+// checkHeaders checks that the ELF header, the section header table and
+// the program header table of an image that starts with the ELF magic
+// lie within it, so that a file cut short gets an error saying where,
+// rather than debug/elf's EOF.
+func checkHeaders(data []byte) error {
+	if len(data) < 16 {
+		return fmt.Errorf("%w: the ELF header is cut short at offset 0x%x", ErrTruncated, len(data))
+	}
+	var hdrLen int
+	switch elf.Class(data[4]) {
+	case elf.ELFCLASS32:
+		hdrLen = 52
+	case elf.ELFCLASS64:
+		hdrLen = 64
+	default:
+		return fmt.Errorf("%w: unknown ELF class %d at offset 0x4", ErrTruncated, data[4])
+	}
+	if len(data) < hdrLen {
+		return fmt.Errorf("%w: the ELF header (0x%x bytes) is cut short at offset 0x%x", ErrTruncated, hdrLen, len(data))
+	}
+	var bo binary.ByteOrder
+	switch elf.Data(data[5]) {
+	case elf.ELFDATA2LSB:
+		bo = binary.LittleEndian
+	case elf.ELFDATA2MSB:
+		bo = binary.BigEndian
+	default:
+		return fmt.Errorf("%w: unknown ELF data encoding %d at offset 0x5", ErrTruncated, data[5])
+	}
+	var phoff, shoff uint64
+	var phentsize, phnum, shentsize, shnum uint16
+	if hdrLen == 64 {
+		phoff, shoff = bo.Uint64(data[32:]), bo.Uint64(data[40:])
+		phentsize, phnum, shentsize, shnum = bo.Uint16(data[54:]), bo.Uint16(data[56:]), bo.Uint16(data[58:]), bo.Uint16(data[60:])
+	} else {
+		phoff, shoff = uint64(bo.Uint32(data[28:])), uint64(bo.Uint32(data[32:]))
+		phentsize, phnum, shentsize, shnum = bo.Uint16(data[42:]), bo.Uint16(data[44:]), bo.Uint16(data[46:]), bo.Uint16(data[48:])
+	}
+	size := uint64(len(data))
+	table := func(what string, off uint64, n, entsize uint16) error {
+		if off == 0 {
+			return nil
+		}
+		if n == 0 { // extended numbering: the count is in the first entry
+			n = 1
+		}
+		end := off + uint64(n)*uint64(entsize)
+		if off > size || end > size {
+			return fmt.Errorf("%w: the %s table [0x%x,0x%x) runs past the end of the file (0x%x bytes)", ErrTruncated, what, off, end, size)
+		}
+		return nil
+	}
+	if err := table("section header", shoff, shnum, shentsize); err != nil {
+		return err
+	}
+	return table("program header", phoff, phnum, phentsize)
 }
 
 // isELF reports whether b starts with the ELF magic.

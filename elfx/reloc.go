@@ -82,7 +82,7 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 	}
 	syms, err := f.symValues(r.Link)
 	if err != nil {
-		return sectionErr(r.Name, 0, err)
+		return &Error{Section: r.Name, Err: err}
 	}
 	bo := f.ByteOrder
 	is64 := f.Class == elf.ELFCLASS64
@@ -99,7 +99,7 @@ func (f *File) applyRelocations(name string, data []byte, r *elf.Section) error 
 		entSize = 8
 	}
 	if len(raw)%entSize != 0 {
-		return sectionErr(r.Name, 0, fmt.Errorf("size %d is not a multiple of the entry size %d", len(raw), entSize))
+		return sectionErr(r.Name, uint64(len(raw)/entSize*entSize), fmt.Errorf("size %d is not a multiple of the entry size %d", len(raw), entSize))
 	}
 	start := 0
 	if is64 && rela && f.Machine == elf.EM_X86_64 && bo == binary.LittleEndian && relaX86Fast {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -216,11 +215,14 @@ func (f *File) uncompressedSize(s *elf.Section) uint64 {
 	return s.Size // debug/elf reports the uncompressed size of SHF_COMPRESSED sections
 }
 
-// maxRatio bounds the memory reserved up front for a decompressed section
-// relative to its compressed size (zlib cannot expand beyond ~1032:1); a
-// larger declared size is still honoured, but only by growing as data
-// actually arrives.
-const maxRatio = 1032
+// The most a compressed stream can expand, per compressed byte: deflate
+// (zlib) about 1032:1; zstd 32768:1 (an RLE block of 128 KiB in four
+// bytes). A compressed section that declares more is lying about its
+// size and is refused before anything is allocated.
+const (
+	maxRatio     = 1032
+	maxZstdRatio = 32768
+)
 
 func (f *File) decompressChdr(name string, raw []byte) ([]byte, error) {
 	var typ elf.CompressionType
@@ -253,29 +255,19 @@ func decompressZdebug(name string, raw []byte) ([]byte, error) {
 	return decompress(name, elf.COMPRESS_ZLIB, raw[12:], size, 12)
 }
 
-var (
-	zstdOnce sync.Once
-	zstdDec  *zstd.Decoder
-	zstdErr  error
-)
-
-// zstdDecoder returns the decoder shared by all zstd decompression
-// (DecodeAll is safe for concurrent use).
-func zstdDecoder() (*zstd.Decoder, error) {
-	zstdOnce.Do(func() {
-		zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-	})
-	return zstdDec, zstdErr
-}
-
 func decompress(name string, typ elf.CompressionType, in []byte, size, off uint64) ([]byte, error) {
-	hint := size
-	if limit := uint64(len(in))*maxRatio + 4096; hint > limit {
-		hint = limit
+	ratio := uint64(maxRatio)
+	if typ == elf.COMPRESS_ZSTD {
+		ratio = maxZstdRatio
 	}
-	if uint64(int(size)) != size || int(size) < 0 {
-		return nil, sectionErr(name, 0, fmt.Errorf("declared uncompressed size 0x%x too large", size))
+	if limit := uint64(len(in))*ratio + 4096; size > limit || uint64(int(size)) != size || int(size) < 0 {
+		return nil, sectionErr(name, 0, fmt.Errorf("declared uncompressed size 0x%x is more than %d compressed bytes can hold", size, len(in)))
 	}
+	// Memory is reserved up front only for what deflate could produce
+	// from the input; beyond that, only as data actually arrives, and
+	// never more than the declared size plus the byte that shows the
+	// data is longer.
+	hint := min(size, uint64(len(in))*maxRatio+4096)
 	var r io.Reader
 	switch typ {
 	case elf.COMPRESS_ZLIB:
@@ -285,30 +277,38 @@ func decompress(name string, typ elf.CompressionType, in []byte, size, off uint6
 		}
 		r = zr
 	case elf.COMPRESS_ZSTD:
-		zd, err := zstdDecoder()
-		if err != nil {
-			return nil, err
-		}
-		// DecodeAll grows dst only as data is produced; stop it at the
-		// declared size plus one byte to detect overlong content.
-		dec, err := zd.DecodeAll(in, make([]byte, 0, int(hint)))
+		zr, err := zstd.NewReader(bytes.NewReader(in), zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, sectionErr(name, off, fmt.Errorf("zstd: %w", err))
 		}
-		if uint64(len(dec)) != size {
-			return nil, sectionErr(name, off, fmt.Errorf("zstd: decompressed %d bytes, header says %d", len(dec), size))
-		}
-		return dec, nil
+		defer zr.Close()
+		r = zr
 	default:
 		return nil, sectionErr(name, 0, fmt.Errorf("unknown compression type %d", typ))
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, int(hint)))
 	n, err := io.Copy(buf, io.LimitReader(r, int64(size)+1))
 	if err != nil {
-		return nil, sectionErr(name, off, fmt.Errorf("zlib: %w", err))
+		return nil, sectionErr(name, off, fmt.Errorf("%s: %w", compressionName(typ), err))
 	}
 	if uint64(n) != size {
-		return nil, sectionErr(name, off, fmt.Errorf("zlib: decompressed %d bytes, header says %d", n, size))
+		return nil, sectionErr(name, off, fmt.Errorf("%s: decompressed %s bytes, header says %d", compressionName(typ), moreThan(n, size), size))
 	}
 	return buf.Bytes(), nil
+}
+
+func compressionName(typ elf.CompressionType) string {
+	if typ == elf.COMPRESS_ZSTD {
+		return "zstd"
+	}
+	return "zlib"
+}
+
+// moreThan spells n, decompressed bytes read up to size+1: "more than
+// size" when the data went on past the declared size.
+func moreThan(n int64, size uint64) string {
+	if uint64(n) > size {
+		return fmt.Sprintf("more than %d", size)
+	}
+	return fmt.Sprint(n)
 }

@@ -1,6 +1,7 @@
 package elfx
 
 import (
+	"bytes"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
@@ -269,6 +270,25 @@ func readLayout(r io.ReaderAt, size int64) (*elfLayout, []byte, error) {
 	return l, ehdr, nil
 }
 
+// noOverlap reports an error when a section with contents in the file,
+// other than section except, shares bytes with one of the ranges
+// [lo, hi) given.
+func (l *elfLayout) noOverlap(ranges [][2]uint64, except uint64) error {
+	for i := uint64(1); i < l.shnum; i++ {
+		sh := l.shdr(i)
+		off, n := l.get(sh, shOffset), l.get(sh, shSize)
+		if i == except || n == 0 || elf.SectionType(l.get(sh, shType)) == elf.SHT_NOBITS {
+			continue
+		}
+		for _, r := range ranges {
+			if off < r[1] && r[0] < off+n && off+n > off {
+				return fmt.Errorf("section %d (0x%x, 0x%x bytes) shares bytes with 0x%x-0x%x, which the edit rewrites in place", i, off, n, r[0], r[1])
+			}
+		}
+	}
+	return nil
+}
+
 // sectionBytes reads a section's bytes from the file.
 func (l *elfLayout) sectionBytes(r io.ReaderAt, size int64, i uint64) ([]byte, error) {
 	sh := l.shdr(i)
@@ -314,15 +334,36 @@ func setSection(f rw, size int64, name string, data []byte) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("section name string table: %v", err)
 	}
+	// Every section's name must be a string of the name table: one
+	// outside it (or running off its end) makes a file debug/elf and
+	// libelf refuse and readelf call corrupt, written out again as is.
+	for i := uint64(1); i < l.shnum; i++ {
+		off := l.get(l.shdr(i), shName)
+		if off >= uint64(len(strtab)) || bytes.IndexByte(strtab[off:], 0) < 0 {
+			return 0, fmt.Errorf("section header %d at 0x%x: name at 0x%x outside the section name string table (0x%x bytes, NUL-terminated)", i, l.shoff+i*l.shentsize, off, len(strtab))
+		}
+	}
+	// Nor may anything else keep debug/elf (and so Open) from reading
+	// the file (FuzzWriteSections: a name table of type SHT_NULL): a
+	// file btfkit could not read back is not one to edit.
+	if _, err := elf.NewFile(io.NewSectionReader(f, 0, size)); err != nil {
+		return 0, err
+	}
+	// The edit rewrites the ELF header, the section header table and
+	// the section it replaces in place; a section sharing their bytes
+	// would change with them (FuzzWriteSections: .debug_aranges at
+	// offset 4).
+	hlen := uint64(52)
+	if l.is64 {
+		hlen = 64
+	}
+	inPlace := [][2]uint64{{0, hlen}, {l.shoff, l.shoff + l.shnum*l.shentsize}}
+	if err := l.noOverlap(inPlace, 0); err != nil {
+		return 0, err
+	}
 	nameOf := func(i uint64) string {
 		off := l.get(l.shdr(i), shName)
-		if off >= uint64(len(strtab)) {
-			return ""
-		}
-		end := off
-		for end < uint64(len(strtab)) && strtab[end] != 0 {
-			end++
-		}
+		end := off + uint64(bytes.IndexByte(strtab[off:], 0))
 		return string(strtab[off:end])
 	}
 	find := func(name string) uint64 {
@@ -386,6 +427,11 @@ func setSection(f rw, size int64, name string, data []byte) (int64, error) {
 		typ := elf.SectionType(l.get(sh, shType))
 		flags := l.get(sh, shFlags)
 		oldOff, oldSize := l.get(sh, shOffset), l.get(sh, shSize)
+		if typ != elf.SHT_NOBITS {
+			if err := l.noOverlap([][2]uint64{{oldOff, oldOff + oldSize}}, idx); err != nil {
+				return 0, err
+			}
+		}
 		compressed := flags&uint64(elf.SHF_COMPRESSED) != 0
 		switch {
 		case flags&uint64(elf.SHF_ALLOC) != 0 && typ != elf.SHT_NOBITS && !compressed && oldSize == uint64(len(data)):
@@ -472,10 +518,6 @@ func setSection(f rw, size int64, name string, data []byte) (int64, error) {
 	}
 	if err := l.put(ehdr, ehShoff, tabOff); err != nil {
 		return 0, err
-	}
-	hlen := 52
-	if l.is64 {
-		hlen = 64
 	}
 	if _, err := f.WriteAt(ehdr[:hlen], 0); err != nil {
 		return 0, err

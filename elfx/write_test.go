@@ -3,6 +3,7 @@ package elfx
 import (
 	"bytes"
 	"debug/elf"
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,6 +127,25 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 	dir := filepath.Dir(obj)
 	notELF := filepath.Join(dir, "text")
 	os.WriteFile(notELF, []byte("hello, not an ELF file at all, just some text"), 0o644)
+	// FuzzWriteSections found a section whose name lies outside the
+	// section name table written out as it was, into a file debug/elf
+	// cannot read: section 1's sh_name (the header's first word) made
+	// 0xff0020.
+	badName := filepath.Join(dir, "badname.o")
+	img, _ := os.ReadFile(obj)
+	var ehdr elf.Header64
+	if err := binary.Read(bytes.NewReader(img), binary.LittleEndian, &ehdr); err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint32(img[ehdr.Shoff+uint64(ehdr.Shentsize):], 0xff0020)
+	os.WriteFile(badName, img, 0o644)
+	// And one whose section 1 starts at offset 4, inside the ELF
+	// header WriteSections rewrites (sh_offset is at 0x18 of a 64-bit
+	// section header).
+	overlap := filepath.Join(dir, "overlap.o")
+	img, _ = os.ReadFile(obj)
+	binary.LittleEndian.PutUint64(img[ehdr.Shoff+uint64(ehdr.Shentsize)+0x18:], 4)
+	os.WriteFile(overlap, img, 0o644)
 	for _, c := range []struct {
 		path, name, want string
 	}{
@@ -133,6 +153,8 @@ func TestWriteSectionErrorsLeaveFileUntouched(t *testing.T) {
 		{exe, ".text", "SHF_ALLOC"},
 		{filepath.Join(dir, "missing"), ".BTF", "no such file"},
 		{dir, ".BTF", "not a regular file"},
+		{badName, ".BTF", "section header 1 at 0x"},
+		{overlap, ".BTF", "section 1 (0x4, "},
 	} {
 		before, _ := os.ReadFile(c.path) // nil for a directory
 		err := WriteSection(c.path, c.name, []byte("x"))

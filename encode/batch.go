@@ -5,6 +5,7 @@ package encode
 // reloading the base each time.
 
 import (
+	"context"
 	"os"
 	"runtime"
 	"sort"
@@ -26,6 +27,11 @@ type BatchOptions struct {
 	// Jobs is the number of modules encoded at once; <= 0 means one per
 	// CPU.
 	Jobs int
+	// Context, when not nil, stops the batch once it is done (cancelled):
+	// no module is started after that, the modules being encoded finish
+	// and are reported, and EncodeBatch returns. The modules never
+	// started are not reported (done is not called for them).
+	Context context.Context
 }
 
 // BatchResult is the outcome for one module of a batch.
@@ -63,6 +69,9 @@ func EncodeBatch(mods []kmod.Module, base *dedup.Base, o BatchOptions, done func
 		go func() {
 			defer wg.Done()
 			for {
+				if o.Context != nil && o.Context.Err() != nil {
+					return
+				}
 				k := int(next.Add(1) - 1)
 				if k >= len(mods) {
 					return

@@ -122,8 +122,9 @@ func splitSubset(t testing.TB, n int) []kmod.Module {
 }
 
 // TestBatchEqualsOneByOne: a batch's outputs are byte for byte what
-// EncodeSplit gives for each module alone, for -j1, -j2 and -j8, and the
-// same after compressing the modules (xz, zstd, gzip).
+// EncodeSplit gives for each module alone, for -j1, -j2, -j8 and -j32
+// (also under the race detector, on 8 modules with -short), and the same
+// after compressing the modules (xz, zstd, gzip).
 func TestBatchEqualsOneByOne(t *testing.T) {
 	n := 30
 	if testing.Short() {
@@ -165,7 +166,7 @@ func TestBatchEqualsOneByOne(t *testing.T) {
 			}
 		}
 	}
-	for _, j := range []int{1, 2, 8} {
+	for _, j := range []int{1, 2, 8, 32} {
 		run(fmt.Sprintf("-j%d", j), mods, j)
 	}
 

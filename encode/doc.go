@@ -34,6 +34,12 @@
 // functions left out and why. The ELF side (sections, symbols, .BTF_ids
 // kfunc sets) comes from the one elfx.File an encode opens.
 //
+// The BTF EncodeFile returns passes Check (the newest kernel's rules):
+// DWARF that lies (a member past its struct, a struct holding itself, a
+// name that is no identifier, more entries than a vlen holds) gives an
+// error naming the file and the type or unit, never BTF the kernel
+// rejects when it loads it.
+//
 // EachUnit hands printers each unit's types unmerged, with the DWARF
 // facts BTF cannot hold (facts.go, package dwarffacts), as pahole's DWARF
 // loader has them; MapUnits also runs the printer's per-unit work in the

@@ -62,14 +62,36 @@ func EncodeFile(path string, o Options) (*btf.Spec, error) {
 	}
 	defer f.Close()
 	spec, err := encode(f, o, clk)
-	return spec, elfx.NamingFile(path, err)
+	if err == nil {
+		err = checkOutput(spec)
+	}
+	if err != nil {
+		return nil, elfx.NamingFile(path, err)
+	}
+	return spec, nil
+}
+
+// checkOutput refuses BTF that the kernel would reject (Check, the newest
+// kernel's rules): what DWARF that lies makes of it (a member past the
+// end of its struct, a struct holding itself, a name that is no
+// identifier, a member of type void), an error here rather than a
+// BTF that fails when the kernel loads it. The cost is a few percent of
+// an encoding.
+func checkOutput(spec *btf.Spec) error {
+	if err := spec.Check(); err != nil {
+		return fmt.Errorf("the DWARF describes types BTF cannot hold: %w", err)
+	}
+	return nil
 }
 
 // openInput opens an encoder's input; one that is not ELF gets a hint.
 func openInput(path string) (*elfx.File, error) {
 	f, err := elfx.Open(path)
-	if errors.Is(err, elfx.ErrNotELF) {
-		return nil, &elfx.Error{Path: path, Err: fmt.Errorf("%w (encode reads the DWARF of vmlinux, modules and object files)", elfx.ErrNotELF)}
+	var e *elfx.Error
+	if errors.Is(err, elfx.ErrNotELF) && errors.As(err, &e) {
+		c := *e
+		c.Err = fmt.Errorf("%w (encode reads the DWARF of vmlinux, modules and object files)", e.Err)
+		return nil, &c
 	}
 	return f, err
 }

@@ -53,6 +53,9 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		clk.lap(&w.walk)
 		f := c.emit()
+		if c.tooLong != nil {
+			return nil, fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), c.tooLong)
+		}
 		if w.funcs != nil && !c.skip {
 			w.funcs.Finish(c, &f.funcs)
 		}

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"fmt"
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
 )
@@ -78,6 +79,7 @@ type unitConv struct {
 
 	skip      bool
 	lang      uint16
+	tooLong   error // a type with more entries than a BTF vlen holds
 	recs      []rec
 	items     []item
 	stack     []frame
@@ -115,12 +117,16 @@ func (c *unitConv) newFragment() *fragment {
 
 // addType appends a type to the fragment, its name interned in c.strs.
 func (c *unitConv) addType(s *fragment, name string, k btf.Kind, vlen int, kflag bool, sizeType uint32, ext ...uint32) {
+	if vlen > btf.MaxVlen && c.tooLong == nil {
+		c.tooLong = fmt.Errorf("%v '%s' has %d members, enumerators or parameters, more than a BTF type holds (%d)", k, name, vlen, btf.MaxVlen)
+	}
 	s.hdrs = append(s.hdrs, fragHdr{c.strs.add(name), btf.Info(k, vlen, kflag), sizeType})
 	s.words = append(s.words, ext...)
 }
 
 func (c *unitConv) reset() {
 	c.skip = false
+	c.tooLong = nil
 	c.lang = 0
 	c.recs = c.recs[:0]
 	c.items = c.items[:0]

@@ -36,6 +36,7 @@ type unit struct {
 	written   int
 	outErr    error
 	recursion map[btf.TypeID]int // types being printed in place (-E, -p: expand.go)
+	inPlace   []btf.TypeID       // structs and unions printed in place and typedefs followed, outermost first (loopsInPlace)
 }
 
 // maxDepth bounds how deep the printer follows types into types: valid
@@ -128,7 +129,7 @@ func isModifier(k btf.Kind) bool {
 // pahole's tag__strip_typedefs_and_modifiers does from a tag's type; 0
 // when that reaches void or a missing type.
 func (u *unit) strip(id btf.TypeID) btf.TypeID {
-	for n := 0; n < 1024; n++ {
+	for n := btf.TypeID(0); n < u.spec.NextID(); n++ { // longer chains loop
 		t, ok := u.typ(id)
 		if !ok {
 			return 0
@@ -148,7 +149,7 @@ const sizeError = ^uint64(0)
 // size is pahole's tag__size: the size in bytes of a type, with the
 // "empty base" rule that a struct of size 1 without members has size 0.
 func (u *unit) size(id btf.TypeID) uint64 {
-	for n := 0; n < 1024; n++ {
+	for n := btf.TypeID(0); n < u.spec.NextID(); n++ { // longer chains loop
 		t, ok := u.typ(id)
 		if !ok {
 			return sizeError

@@ -30,6 +30,7 @@ type expansion struct {
 	expandTypes           bool
 	suppressOffsetComment bool
 	counted               btf.TypeID // its recursion count was raised (undo when done)
+	typedefs              btf.TypeID // the first typedef followed, if any
 }
 
 // expand applies -p and -E to a type about to be printed with the
@@ -72,6 +73,7 @@ func (u *unit) expand(b *buf, t btf.Type, id btf.TypeID, name string, named bool
 		for steps := 0; e.t.Kind() == btf.KindTypedef; steps++ {
 			if first {
 				b.str("/* typedef ")
+				e.typedefs = e.id
 			} else {
 				b.str(" -> ")
 			}

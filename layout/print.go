@@ -263,7 +263,7 @@ func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf
 
 // skipTagAnnotations follows TYPE_TAGs.
 func (u *unit) skipTagAnnotations(id btf.TypeID) btf.TypeID {
-	for n := 0; n < 1024 && id != 0; n++ {
+	for n := btf.TypeID(0); n < u.spec.NextID() && id != 0; n++ { // longer chains loop
 		t, ok := u.typ(id)
 		if !ok || t.Kind() != btf.KindTypeTag || t.Ref() == id {
 			break
@@ -300,6 +300,10 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		}
 		if !ok {
 			return
+		}
+		if e.typedefs != 0 {
+			u.inPlace = append(u.inPlace, e.typedefs)
+			defer func() { u.inPlace = u.inPlace[:len(u.inPlace)-1] }()
 		}
 		t, id, name, named = e.t, e.id, e.name, e.named
 		expandTypes, suppressOffsetComment = e.expandTypes, e.suppressOffsetComment
@@ -347,7 +351,12 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case k == btf.KindArray:
 			u.printArray(b, id, name, named, c)
 		case isStruct(t):
-			if t.Name() != "" && !expandTypes {
+			// Under -p pahole's own check ends every chain of named
+			// structs, not of anonymous ones (printed in place where
+			// pointed to); without -p only malformed BTF holds a
+			// struct in itself.
+			loops := (!c.expandPointers || t.Name() == "") && u.loopsInPlace(id, c.expandPointers)
+			if t.Name() != "" && (!expandTypes || loops) {
 				kw := u.structKeyword(id, c) // class.go
 				b.str(kw + " ")
 				b.padRight(u.nameOf(t), c.typeSpacing-7)
@@ -355,6 +364,12 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 				b.str(name)
 				return
 			}
+			if loops {
+				u.typeNotFound(b, name, named, c)
+				return
+			}
+			u.inPlace = append(u.inPlace, id)
+			defer func() { u.inPlace = u.inPlace[:len(u.inPlace)-1] }()
 			cl := u.class(id)
 			if !c.suppressComments {
 				cl.findHoles()
@@ -387,6 +402,34 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 	}
 }
 
+// loopsInPlace reports whether printing struct or union id in place
+// would repeat forever, where pahole recurses until its stack runs out:
+// the type is being printed in place further out already, and since then
+// nothing was printed in place or followed that pahole does only once
+// along a chain of pointers. Without -p (pointers false) that is nothing:
+// the type holds itself by value, which only malformed BTF does. With -p
+// it is a named struct printed in place or a typedef followed; the rest
+// on the way (unions, which pahole prints in place whatever its loop
+// check says, anonymous structs, pointers and qualifiers) is printed the
+// same way every time, so the stretch repeats itself, as for a union
+// pointing to itself under -E -p. btfkit prints the type by name there,
+// or an error for an anonymous one.
+func (u *unit) loopsInPlace(id btf.TypeID, pointers bool) bool {
+	for i := len(u.inPlace) - 1; i >= 0; i-- {
+		o := u.inPlace[i]
+		if o == id {
+			return true
+		}
+		if !pointers {
+			continue
+		}
+		if t, ok := u.typ(o); ok && (isStruct(t) && t.Name() != "" || t.Kind() == btf.KindTypedef) {
+			return false
+		}
+	}
+	return false
+}
+
 // cname is a C string argument: NULL prints as "(null)" through printf's
 // %s, which pahole does for an anonymous member of a plain type.
 func cname(name string, named bool) string {
@@ -411,13 +454,20 @@ func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
 // printUnionDecl is pahole's union_decl__fprintf: a named union by name,
 // an anonymous one in place.
 func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c conf) {
-	if t.Name() != "" && !c.expandTypes {
+	loops := u.loopsInPlace(t.ID, c.expandPointers)
+	if t.Name() != "" && (!c.expandTypes || loops) {
 		b.str("union ")
 		b.padRight(u.nameOf(t), c.typeSpacing-6)
 		b.byte(' ')
 		b.str(name)
 		return
 	}
+	if loops {
+		u.typeNotFound(b, name, named, c)
+		return
+	}
+	u.inPlace = append(u.inPlace, t.ID)
+	defer func() { u.inPlace = u.inPlace[:len(u.inPlace)-1] }()
 	c.typeSpacing -= 8
 	c.suffix, c.hasSuffix = name, named
 	u.printUnion(b, u.class(t.ID), c)

@@ -124,7 +124,7 @@ func isBase(ts *types, id btf.TypeID) bool {
 
 // isArray is pahole's tag__is_array: an array, through typedefs and const.
 func isArray(ts *types, id btf.TypeID) bool {
-	for range maxDepth {
+	for range ts.chainSteps() {
 		t, ok := ts.typ(id)
 		if !ok {
 			return false
@@ -141,8 +141,9 @@ func isArray(ts *types, id btf.TypeID) bool {
 	return false
 }
 
-// errTooDeep is a struct nested in itself, which only malformed BTF has.
-var errTooDeep = errors.New("structs nested more than 64 deep: the BTF has a loop")
+// errTooDeep is a struct nested in itself, which only malformed BTF has,
+// or valid BTF nesting structs deeper than any C program does.
+var errTooDeep = errors.New("structs nested more than 64 deep (the BTF loops, or nests deeper than pretty prints)")
 
 // Write prints one record.
 func (tw *TextWriter) Write(r *Record) error {

@@ -6,10 +6,15 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// maxDepth bounds every walk down a chain of type references (typedefs,
-// modifiers, nested structs), so that a loop in malformed BTF ends in an
-// error instead of a hang.
+// maxDepth bounds the nesting of structs and unions the printers recurse
+// into, so that a struct holding itself in malformed BTF ends in an
+// error instead of a stack overflow. Chains of typedefs, modifiers and
+// arrays are followed in loops, as far as the types go (chainSteps).
 const maxDepth = 64
+
+// chainSteps is how many links of a chain of type references a walk
+// follows: more than the types there are means the chain loops.
+func (ts *types) chainSteps() int { return int(ts.spec.NextID()) }
 
 // types is the decoder's view of a Spec: pahole's rules for finding a type
 // by name and for the sizes and offsets of members, computed the way
@@ -90,7 +95,7 @@ func isModifier(k btf.Kind) bool {
 // strip follows typedefs and modifiers to the type they name; false for
 // void, a dangling reference or a loop.
 func (ts *types) strip(id btf.TypeID) (btf.Type, bool) {
-	for range maxDepth {
+	for range ts.chainSteps() {
 		t, ok := ts.typ(id)
 		if !ok {
 			return t, false
@@ -106,7 +111,7 @@ func (ts *types) strip(id btf.TypeID) (btf.Type, bool) {
 // baseType follows typedefs (only typedefs, as pahole does) to an integer
 // or floating-point type: what pahole prints as a number.
 func (ts *types) baseType(id btf.TypeID) (btf.Type, bool) {
-	for range maxDepth {
+	for range ts.chainSteps() {
 		t, ok := ts.typ(id)
 		if !ok {
 			return t, false
@@ -128,7 +133,7 @@ func (ts *types) baseType(id btf.TypeID) (btf.Type, bool) {
 // its element's size times its length, 0 for what has none.
 func (ts *types) size(id btf.TypeID) int {
 	n := 1
-	for range maxDepth {
+	for range ts.chainSteps() {
 		t, ok := ts.typ(id)
 		if !ok {
 			return 0

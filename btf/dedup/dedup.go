@@ -93,7 +93,8 @@ type deduper struct {
 	// a base FWD with a struct or union: that would need the base
 	// changed, so the match does not count (libbpf's hypot_adjust_canon).
 	needsBaseChange bool
-	tab             table // the candidate index (table.go)
+	tab             table       // the candidate index (table.go)
+	identPairs      [][2]uint32 // pairs identical is comparing (equiv.go)
 	// seq, when not nil, is the struct phase's candidate index of a
 	// Stream (stream.go), used instead of tab.
 	seq *seqIndex

@@ -105,8 +105,10 @@
 //
 //     When the walk succeeds its hypothetical map is made permanent where
 //     that is safe: each FWD resolves to the struct it was matched with
-//     (in either direction), and candidate structs whose counterpart is
-//     already canonical are mapped onto it, which saves later walks. The
+//     (in either direction), and candidate structs, unions and typedefs
+//     whose counterpart is already canonical are mapped onto it, which
+//     saves later walks (libbpf maps only structs and unions, and walks a
+//     chain of n typedefs n times over). The
 //     new type then maps onto the candidate; if no candidate matches, it
 //     becomes canonical and joins the index. With a base, a match that
 //     would need a base FWD resolved only records that FWD's resolution

@@ -215,6 +215,13 @@ func (d *deduper) commitHypothetical() {
 			d.isMapped(c) && !d.isMapped(t) {
 			d.canonical[t] = c
 		}
+		// Typedefs too (libbpf maps only structs and unions): a chain
+		// of typedefs is otherwise walked again from each of its links,
+		// quadratic in its length (TestDeepGraphs' typedef chain in
+		// two copies took 76 s).
+		if tk == btf.KindTypedef && ck == btf.KindTypedef && d.isMapped(c) && !d.isMapped(t) {
+			d.canonical[t] = c
+		}
 	}
 }
 
@@ -230,6 +237,15 @@ func (d *deduper) clearHypothetical() {
 // the hypothetical map: the fallback for a candidate graph that holds two
 // copies of one type (compilers sometimes emit duplicate array, struct or
 // pointer types within one unit).
+//
+// Unlike libbpf's btf_dedup_identical_types, a pair of composite types
+// met again while it is being compared counts as identical (the
+// comparison is co-inductive, as the hypothetical map's own walk is):
+// two copies of a struct that points to itself are identical, where
+// libbpf's walk goes round the cycle until its depth runs out and keeps
+// both. Without this, deduplicating two copies of a BTF could keep a
+// type that deduplicating one copy merges (FuzzDedup found such a
+// struct), so Dedup(A+A) differed from Dedup(A).
 func (d *deduper) identical(a, b uint32, depth int) bool {
 	// Chains of modifiers and typedefs are followed without using up
 	// depth, as libbpf does; steps only bounds them on malformed input
@@ -261,50 +277,68 @@ func (d *deduper) identical(a, b uint32, depth int) bool {
 				return true
 			}
 			continue
-		case btf.KindArray:
-			if !d.compatArray(a, b) {
-				return false
-			}
-			ea, eb := d.ext(a), d.ext(b)
-			// libbpf compares the array with itself here (a typo that
-			// makes any two compatible arrays identical); we compare
-			// the element and index types, which can only keep more
-			// types apart in cases that do not arise from C.
-			if ea[1] != eb[1] && !d.identical(ea[1], eb[1], depth-1) {
-				return false
-			}
-			if ea[0] != eb[0] && !d.identical(ea[0], eb[0], depth-1) {
-				return false
-			}
-			return true
-		case btf.KindStruct, btf.KindUnion:
-			if !d.shallowEqualStruct(a, b) {
-				return false
-			}
-			ea, eb := d.ext(a), d.ext(b)
-			for i := 1; i < len(ea); i += 3 {
-				if ea[i] != eb[i] && !d.identical(ea[i], eb[i], depth-1) {
-					return false
+		case btf.KindArray, btf.KindStruct, btf.KindUnion, btf.KindFuncProto:
+			for _, p := range d.identPairs {
+				if p == [2]uint32{a, b} {
+					return true
 				}
 			}
-			return true
-		case btf.KindFuncProto:
-			if !d.compatFnProto(a, b) {
-				return false
-			}
-			if d.hdr[a].sizeType != d.hdr[b].sizeType && !d.identical(d.hdr[a].sizeType, d.hdr[b].sizeType, depth-1) {
-				return false
-			}
-			ea, eb := d.ext(a), d.ext(b)
-			for i := 1; i < len(ea); i += 2 {
-				if ea[i] != eb[i] && !d.identical(ea[i], eb[i], depth-1) {
-					return false
-				}
-			}
-			return true
+			d.identPairs = append(d.identPairs, [2]uint32{a, b})
+			eq := d.identicalComposite(ka, a, b, depth)
+			d.identPairs = d.identPairs[:len(d.identPairs)-1]
+			return eq
 		default:
 			return false
 		}
+	}
+	return false
+}
+
+// identicalComposite is identical for two arrays, structs, unions or
+// function prototypes of kind k.
+func (d *deduper) identicalComposite(k btf.Kind, a, b uint32, depth int) bool {
+	switch k {
+	case btf.KindArray:
+		if !d.compatArray(a, b) {
+			return false
+		}
+		ea, eb := d.ext(a), d.ext(b)
+		// libbpf compares the array with itself here (a typo that
+		// makes any two compatible arrays identical); we compare
+		// the element and index types, which can only keep more
+		// types apart in cases that do not arise from C.
+		if ea[1] != eb[1] && !d.identical(ea[1], eb[1], depth-1) {
+			return false
+		}
+		if ea[0] != eb[0] && !d.identical(ea[0], eb[0], depth-1) {
+			return false
+		}
+		return true
+	case btf.KindStruct, btf.KindUnion:
+		if !d.shallowEqualStruct(a, b) {
+			return false
+		}
+		ea, eb := d.ext(a), d.ext(b)
+		for i := 1; i < len(ea); i += 3 {
+			if ea[i] != eb[i] && !d.identical(ea[i], eb[i], depth-1) {
+				return false
+			}
+		}
+		return true
+	case btf.KindFuncProto:
+		if !d.compatFnProto(a, b) {
+			return false
+		}
+		if d.hdr[a].sizeType != d.hdr[b].sizeType && !d.identical(d.hdr[a].sizeType, d.hdr[b].sizeType, depth-1) {
+			return false
+		}
+		ea, eb := d.ext(a), d.ext(b)
+		for i := 1; i < len(ea); i += 2 {
+			if ea[i] != eb[i] && !d.identical(ea[i], eb[i], depth-1) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

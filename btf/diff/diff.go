@@ -18,7 +18,9 @@
 package diff
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"sort"
 	"strconv"
@@ -238,12 +240,13 @@ func clip(s string) string {
 
 // renderer renders the types of one Spec.
 type renderer struct {
-	s    *btf.Spec
-	memo map[btf.TypeID]string
+	s      *btf.Spec
+	memo   map[btf.TypeID]string
+	hashes map[btf.TypeID]uint64 // deepHash's memo
 }
 
 func newRenderer(s *btf.Spec) *renderer {
-	return &renderer{s: s, memo: make(map[btf.TypeID]string)}
+	return &renderer{s: s, memo: make(map[btf.TypeID]string), hashes: make(map[btf.TypeID]uint64)}
 }
 
 func isRootKind(k btf.Kind) bool {
@@ -457,7 +460,10 @@ func (r *renderer) expr(id btf.TypeID, depth int) string {
 		}
 	}
 	if depth > maxDepth {
-		return "<too deep>"
+		// Spelled out no deeper (a chain of 100,000 pointers would make
+		// strings of quadratic size), but not all alike either: two
+		// types nested this deep compare by a hash of all they hold.
+		return fmt.Sprintf("<nested: %016x>", r.deepHash(id))
 	}
 	if v, ok := r.memo[id]; ok {
 		return v
@@ -546,6 +552,110 @@ func (r *renderer) expr(id btf.TypeID, depth int) string {
 	}
 	r.memo[id] = v
 	return v
+}
+
+// deepHash is a hash of everything type id is made of, as expr spells it:
+// named types by kind and name, anonymous ones by their fields with the
+// hashes of the types they refer to and the strings they name. Chains of
+// pointers and modifiers are followed in a loop; a loop in them, or one
+// through anonymous structs (malformed BTF), hashes as a constant where
+// it closes.
+func (r *renderer) deepHash(id btf.TypeID) uint64 {
+	// Down the chain of pointers and modifiers to the first type that is
+	// not one, or whose hash is known.
+	var chain []btf.TypeID
+	for {
+		if _, ok := r.hashes[id]; ok {
+			break
+		}
+		k := r.kindOf(id)
+		if k != btf.KindPtr && k != btf.KindConst && k != btf.KindVolatile && k != btf.KindRestrict && k != btf.KindTypeTag {
+			r.hashes[id] = r.hashOne(id)
+			break
+		}
+		r.hashes[id] = loopHash // on the walk: a loop closes here
+		chain = append(chain, id)
+		id = r.s.Type(id).Ref()
+	}
+	h := r.hashes[id]
+	for i := len(chain) - 1; i >= 0; i-- {
+		t := r.s.Type(chain[i])
+		h = mix(uint64(t.Kind()), hashString(t.Name()), h)
+		r.hashes[chain[i]] = h
+	}
+	return h
+}
+
+// loopHash is what a type hashes to where a loop through it closes.
+const loopHash = 0x6c6f6f70
+
+func (r *renderer) kindOf(id btf.TypeID) btf.Kind {
+	if id == 0 || !r.s.Has(id) {
+		return btf.KindUnknown
+	}
+	return r.s.Type(id).Kind()
+}
+
+// hashOne is deepHash of a type that is not a pointer or modifier.
+func (r *renderer) hashOne(id btf.TypeID) uint64 {
+	s := r.s
+	if id == 0 || !s.Has(id) {
+		return mix(uint64(id), 0x766f6964)
+	}
+	t := s.Type(id)
+	k := t.Kind()
+	if isRootKind(k) && t.Name() != "" {
+		return mix(uint64(k), hashString(t.Name()))
+	}
+	r.hashes[id] = loopHash
+	parts := []uint64{uint64(t.Info()), hashString(t.Name())}
+	ext := t.Extra()
+	switch k {
+	case btf.KindArray:
+		a := t.Array()
+		parts = append(parts, r.deepHash(a.Elem), r.deepHash(a.Index), uint64(a.Nelems))
+	case btf.KindStruct, btf.KindUnion:
+		parts = append(parts, uint64(t.Size()))
+		for i := 0; i < t.Vlen(); i++ {
+			m := t.Member(i)
+			parts = append(parts, hashString(s.String(m.NameOff)), r.deepHash(m.Type), uint64(m.Offset))
+		}
+	case btf.KindFuncProto:
+		parts = append(parts, r.deepHash(t.Ref()))
+		for i := 0; i < t.Vlen(); i++ {
+			p := t.Param(i)
+			parts = append(parts, hashString(s.String(p.NameOff)), r.deepHash(p.Type))
+		}
+	case btf.KindEnum, btf.KindEnum64:
+		parts = append(parts, uint64(t.Size()))
+		for i := 0; i < t.Vlen(); i++ {
+			e := t.Enum(i)
+			parts = append(parts, hashString(s.String(e.NameOff)), e.Val)
+		}
+	default:
+		parts = append(parts, uint64(t.SizeType()))
+		for _, w := range ext {
+			parts = append(parts, uint64(w))
+		}
+	}
+	return mix(parts...)
+}
+
+func hashString(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// mix combines hashes and values into one.
+func mix(vs ...uint64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, v := range vs {
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	return h.Sum64()
 }
 
 // ParseKinds parses a comma-separated list of kind names ("FUNC,VAR",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/btfkit/btfkit/btf"
@@ -72,7 +73,8 @@ func runDedup(cmd *cobra.Command, args []string) error {
 	}
 	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: dedupOpts.keepVars})
 	if err != nil {
-		return err
+		// Type IDs are those of the inputs one after the other.
+		return fmt.Errorf("%s: %w", strings.Join(args, ", "), err)
 	}
 	t2 := time.Now()
 	if err := writeOutput(dedupOpts.out, out.Marshal(nil)); err != nil {

@@ -86,12 +86,20 @@ func runDumpC(args []string) error {
 		return err
 	}
 	opts := cdump.Options{PointerSize: ptrSz, FixLayout: dumpCOpts.fixLayout}
+	// The inputs' types are one Spec: an error (a type cycle C cannot
+	// express) names them all.
+	naming := func(err error) error {
+		if err == nil || len(args) == 0 {
+			return err
+		}
+		return fmt.Errorf("%s: %w", strings.Join(args, ", "), err)
+	}
 	if dumpCOpts.output == "" {
-		return cdump.Write(os.Stdout, spec, opts) // writes in large chunks
+		return naming(cdump.Write(os.Stdout, spec, opts)) // writes in large chunks
 	}
 	hdr, err := cdump.Bytes(spec, opts)
 	if err != nil {
-		return err
+		return naming(err)
 	}
 	changed, err := cdump.UpdateFile(dumpCOpts.output, hdr, 0o644)
 	if err != nil {

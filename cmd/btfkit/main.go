@@ -10,9 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/btfkit/btfkit/internal/atomicfile"
 )
 
 var rootCmd = &cobra.Command{
@@ -30,6 +34,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	stopOnSignals()
 	// Run as "pahole" (a symlink to btfkit, as kernel builds use it:
 	// make PAHOLE=...), btfkit is its pahole command.
 	switch filepath.Base(os.Args[0]) {
@@ -47,4 +52,21 @@ func main() {
 		fmt.Fprintf(os.Stderr, "btfkit: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// stopOnSignals makes SIGINT, SIGTERM and SIGHUP stop btfkit cleanly
+// wherever it is: every output file being written is a temporary file
+// (internal/atomicfile), which is removed, and none is renamed after the
+// signal, so each output is either as it was or complete (the outputs a
+// batch finished before the signal). The status is 128 plus the
+// signal's number, as a shell reports a command killed by it.
+func stopOnSignals() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		sig := <-ch
+		atomicfile.Stop()
+		fmt.Fprintf(os.Stderr, "btfkit: stopped by %v; outputs being written were removed, finished ones kept\n", sig)
+		os.Exit(128 + int(sig.(syscall.Signal)))
+	}()
 }

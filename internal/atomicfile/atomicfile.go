@@ -3,10 +3,14 @@ package atomicfile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // DefaultPerm is the mode of a new file when Options.Perm is zero.
@@ -167,12 +171,63 @@ func Create(path string, perm fs.FileMode) (*Temp, error) {
 func create(path, target string, perm fs.FileMode) (*Temp, error) {
 	if st, err := os.Stat(target); err == nil {
 		perm = st.Mode().Perm()
+		// A file the process may not write is not replaced either,
+		// as cp, gcc -o and pahole -J leave it: the rename would
+		// succeed where writing would not.
+		if err := unix.Access(target, unix.W_OK); err != nil {
+			return nil, pathError("", path, fmt.Errorf("not writable: %w", err))
+		}
+	}
+	// The file is made and registered under live's lock, so that Stop
+	// either finds it or comes first and no file is made.
+	live.Lock()
+	defer live.Unlock()
+	if live.stopped {
+		return nil, pathError("", path, ErrStopped)
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".btfkit-*")
 	if err != nil {
 		return nil, pathError("creating a temporary file", path, err)
 	}
-	return &Temp{File: f, path: path, target: target, mode: perm.Perm()}, nil
+	t := &Temp{File: f, path: path, target: target, mode: perm.Perm()}
+	live.temps[t] = struct{}{}
+	return t, nil
+}
+
+// live holds the temporary files of the process not yet renamed or
+// removed, for Stop.
+var live = liveTemps{temps: map[*Temp]struct{}{}}
+
+type liveTemps struct {
+	sync.Mutex
+	temps   map[*Temp]struct{}
+	stopped bool
+}
+
+// ErrStopped is the cause of the error of a Create or Commit after Stop.
+var ErrStopped = errors.New("stopped (interrupted)")
+
+func (l *liveTemps) remove(t *Temp) {
+	l.Lock()
+	delete(l.temps, t)
+	l.Unlock()
+}
+
+// Stop removes every temporary file of the process that Commit has not
+// renamed yet, and makes every later Create and Commit fail with
+// ErrStopped: what a command does when a signal (SIGINT, SIGTERM) stops
+// it, before it exits. A Commit that renamed before Stop has written its
+// file whole; none renames after it. Stop is safe to call from any
+// goroutine and more than once.
+func Stop() {
+	live.Lock()
+	defer live.Unlock()
+	live.stopped = true
+	for t := range live.temps {
+		t.File.Close()
+		os.Remove(t.File.Name())
+		delete(live.temps, t)
+	}
 }
 
 // Target returns the file Commit replaces: the path given to Create with
@@ -189,6 +244,12 @@ func (t *Temp) Commit(check func(tmp string) error) error {
 		return pathError("", t.path, errors.New("Commit after Commit or Abort"))
 	}
 	defer t.Abort()
+	live.Lock()
+	stopped := live.stopped
+	live.Unlock()
+	if stopped {
+		return t.fail("", ErrStopped)
+	}
 	if err := t.File.Chmod(t.mode); err != nil {
 		return t.fail("chmod", err)
 	}
@@ -203,10 +264,18 @@ func (t *Temp) Commit(check func(tmp string) error) error {
 			return err
 		}
 	}
+	// The rename and Stop exclude each other: after Stop no temporary
+	// file becomes a target.
+	live.Lock()
+	defer live.Unlock()
+	if live.stopped {
+		return t.fail("", ErrStopped)
+	}
 	if err := os.Rename(t.File.Name(), t.target); err != nil {
 		return t.fail("rename", err)
 	}
 	t.done = true
+	delete(live.temps, t)
 	return nil
 }
 
@@ -218,6 +287,7 @@ func (t *Temp) Abort() {
 	t.done = true
 	t.File.Close()
 	os.Remove(t.File.Name())
+	live.remove(t)
 }
 
 // fail is an error of step op on the temporary file, naming the path the

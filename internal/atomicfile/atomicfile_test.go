@@ -300,3 +300,52 @@ func TestWriteFailureLeavesOldFile(t *testing.T) {
 	}
 	noTemps(t, dir, "out.btf")
 }
+
+// TestStop: Stop (what a command does on SIGINT) removes the temporary
+// files not yet renamed, a Commit after it renames nothing, a Create after
+// it fails; a file committed before it stays. In a child process, since
+// Stop is for good.
+func TestStop(t *testing.T) {
+	if dir := os.Getenv("ATOMICFILE_TEST_STOP"); dir != "" {
+		done, err := Create(filepath.Join(dir, "done.btf"), 0o644)
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		done.WriteString("complete")
+		if err := done.Commit(nil); err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		open, err := Create(filepath.Join(dir, "open.btf"), 0o644)
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		open.WriteString("half")
+		Stop()
+		if err := open.Commit(nil); !errors.Is(err, ErrStopped) {
+			fmt.Println("Commit after Stop:", err)
+			os.Exit(4)
+		}
+		if _, err := Write(filepath.Join(dir, "late.btf"), []byte("x"), Options{}); !errors.Is(err, ErrStopped) {
+			fmt.Println("Write after Stop:", err)
+			os.Exit(5)
+		}
+		os.Exit(0)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "open.btf"), []byte("earlier output"), 0o644)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStop$")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_TEST_STOP="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "done.btf")); string(b) != "complete" {
+		t.Errorf("a file committed before Stop holds %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "open.btf")); string(b) != "earlier output" {
+		t.Errorf("the file being replaced at Stop holds %q, want the earlier output", b)
+	}
+	noTemps(t, dir, "done.btf", "open.btf") // and no late.btf
+}

@@ -10,12 +10,18 @@ import (
 	"testing"
 )
 
-var binary struct {
+// built is a btfkit binary built for the test process.
+type built struct {
 	sync.Once
-	main bool // Main runs the tests, so the binary is removed afterwards
 	dir  string
 	path string
 	err  error
+}
+
+var binary struct {
+	built
+	main bool // Main runs the tests, so the binaries are removed afterwards
+	race built
 }
 
 // Main runs a test package's tests and then removes the btfkit binary
@@ -25,8 +31,10 @@ var binary struct {
 func Main(m *testing.M) {
 	binary.main = true
 	code := m.Run()
-	if binary.dir != "" {
-		os.RemoveAll(binary.dir)
+	for _, b := range []*built{&binary.built, &binary.race} {
+		if b.dir != "" {
+			os.RemoveAll(b.dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -37,8 +45,19 @@ func Main(m *testing.M) {
 // package's TestMain must be Main, which removes it afterwards.
 func Btfkit(t testing.TB) string {
 	t.Helper()
-	b := &binary
-	if !b.main {
+	return build(t, &binary.built)
+}
+
+// BtfkitRace is Btfkit built with the race detector (go build -race),
+// for command tests that run under it and want the commands checked too.
+func BtfkitRace(t testing.TB) string {
+	t.Helper()
+	return build(t, &binary.race, "-race")
+}
+
+func build(t testing.TB, b *built, flags ...string) string {
+	t.Helper()
+	if !binary.main {
 		t.Fatal("testenv.Btfkit: the package's TestMain must call testenv.Main, which removes the binary afterwards")
 	}
 	b.Do(func() {
@@ -48,9 +67,10 @@ func Btfkit(t testing.TB) string {
 		}
 		b.path = filepath.Join(b.dir, "btfkit")
 		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-		out, err := exec.Command(goTool, "build", "-o", b.path, modulePath+"/cmd/btfkit").CombinedOutput()
+		args := append(append([]string{"build"}, flags...), "-o", b.path, modulePath+"/cmd/btfkit")
+		out, err := exec.Command(goTool, args...).CombinedOutput()
 		if err != nil {
-			b.err = fmt.Errorf("go build %s/cmd/btfkit: %v\n%s", modulePath, err, out)
+			b.err = fmt.Errorf("go %v: %v\n%s", args, err, out)
 		}
 	})
 	if b.err != nil {
