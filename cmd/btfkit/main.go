@@ -21,8 +21,8 @@ import (
 
 var rootCmd = &cobra.Command{
 	Use:           "btfkit",
-	Short:         "BTF toolkit: encode DWARF to BTF, dedup, dump, check",
-	Long:          "btfkit turns DWARF debug info into BTF (the BPF Type Format), deduplicates and merges\nBTF, validates it, and prints it as raw listings or C headers.",
+	Short:         "BTF toolkit: encode DWARF to BTF, dedup, dump, check, struct layouts, pretty-print data",
+	Long:          "btfkit turns DWARF debug info into BTF (the BPF Type Format), deduplicates and merges\nBTF, validates it, and prints it as raw listings or C headers, struct layouts\nwith their holes (pahole), function listings (pfunct) and raw records decoded\nwith their types (pahole --prettify).",
 	SilenceUsage:  true,
 	SilenceErrors: true,
 }

@@ -46,7 +46,7 @@ const paholeUsageStatus = 64
 
 var paholeCmd = &cobra.Command{
 	Use:   "pahole [pahole options] FILE",
-	Short: "pahole's command line for BTF encoding (make PAHOLE=...)",
+	Short: "pahole's command line: BTF encoding (make PAHOLE=...), struct layouts, --prettify",
 	Long: `pahole runs btfkit with pahole 1.31's command line, for kernel builds and scripts:
 a symlink named "pahole" to the btfkit binary does the same. Only BTF encoding
 is implemented (-J, with or without --btf_encode_detached); pahole's layout
