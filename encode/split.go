@@ -5,6 +5,7 @@ package encode
 
 import (
 	"fmt"
+	"github.com/btfkit/btfkit/elfx"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
@@ -45,12 +46,19 @@ func EncodeSplit(path string, base *dedup.Base, o Options) (*btf.Spec, error) {
 	}
 	noDedup := o.NoDedup
 	o.NoDedup = true
-	merged, err := EncodeFile(path, o)
+	merged, err := encodeFile(path, o, false)
 	if err != nil {
 		return nil, err
 	}
 	if noDedup {
-		return dedup.MergeOnto(base.Spec(), merged)
+		out, err := dedup.MergeOnto(base.Spec(), merged)
+		if err == nil {
+			err = checkOutput(out)
+		}
+		if err != nil {
+			return nil, elfx.NamingFile(path, err)
+		}
+		return out, nil
 	}
 	// A standalone spec is placed after the base by Dedup itself.
 	clk := newStageClock(o.Stats != nil)
@@ -66,6 +74,11 @@ func EncodeSplit(path string, base *dedup.Base, o Options) (*btf.Spec, error) {
 	if o.Stats != nil {
 		clk.lap(&o.Stats.Dedup)
 		o.Stats.Out += out.NumTypes()
+	}
+	// The split output is checked (its own types, against the base), as
+	// EncodeFile checks a complete one.
+	if err := checkOutput(out); err != nil {
+		return nil, elfx.NamingFile(path, err)
 	}
 	return out, nil
 }
