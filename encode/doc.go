@@ -34,7 +34,9 @@
 // functions left out and why. The ELF side (sections, symbols, .BTF_ids
 // kfunc sets) comes from the one elfx.File an encode opens.
 //
-// The BTF EncodeFile returns passes Check (the newest kernel's rules):
+// The BTF EncodeFile and EncodeSplit return passes Check (the newest
+// kernel's rules; a module's split BTF is checked after its dedup onto
+// the base, its own types only):
 // DWARF that lies (a member past its struct, a struct holding itself, a
 // name that is no identifier, more entries than a vlen holds) gives an
 // error naming the file and the type or unit, never BTF the kernel
