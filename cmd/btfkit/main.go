@@ -44,7 +44,10 @@ func main() {
 		pfunctProg = os.Args[0]
 		rootCmd.SetArgs(append([]string{"pfunct"}, os.Args[1:]...))
 	}
-	if err := rootCmd.Execute(); err != nil {
+	stopProfiles := startProfiles()
+	err := rootCmd.Execute()
+	stopProfiles()
+	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
