@@ -83,12 +83,12 @@ func (u *unit) printFirstBiggest(b *buf, cl *class, c *conf) {
 	if m == nil {
 		return // pahole dereferences NULL here
 	}
-	b.tabs(c.indent)
-	b.str("/* first biggest size base type member: ")
-	b.str(cname(m.name, m.name != ""))
-	b.byte(' ')
-	b.uint(uint64(m.byteOffset))
-	b.byte(' ')
-	b.int(int64(m.byteSize))
-	b.str(" */\n")
+	b.Tabs(c.indent)
+	b.Str("/* first biggest size base type member: ")
+	b.Str(cname(m.name, m.name != ""))
+	b.Byte(' ')
+	b.Uint(uint64(m.byteOffset))
+	b.Byte(' ')
+	b.Int(int64(m.byteSize))
+	b.Str(" */\n")
 }

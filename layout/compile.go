@@ -70,9 +70,9 @@ func (l *Listing) formatCompilable(u *unit, b *buf, id btf.TypeID, c conf) {
 	if ue.typeDefs(id) {
 		c.noSemicolon = true
 		u.printTop(b, id, c)
-		b.byte(';')
+		b.Byte(';')
 	}
-	b.byte('\n')
+	b.Byte('\n')
 }
 
 // kindOf is the namespace of a struct, union, enum or typedef (0 for
@@ -155,7 +155,7 @@ func (ue *unitEmissions) typeDefs(id btf.TypeID) bool {
 		u.markUnnaturalStructs(cl)
 		for i := range cl.members {
 			if ue.tagDefs(cl.members[i].typ) {
-				ue.b.byte('\n')
+				ue.b.Byte('\n')
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func (ue *unitEmissions) ftypeDefs(proto btf.Type) bool {
 		}
 	}
 	if printed {
-		ue.b.byte('\n')
+		ue.b.Byte('\n')
 	}
 	return printed
 }
@@ -262,7 +262,7 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 			ue.ftypeDefs(tt)
 		case isEnum(tt):
 			if tt.Name() == "" {
-				ue.b.str("typedef ")
+				ue.b.Str("typedef ")
 				ue.enumDefs(def.Ref(), name, true)
 				ue.addDef(id)
 				return true
@@ -287,7 +287,7 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 	// accepts and clang rejects as a redefinition.
 	if !ue.defined[id] && !strings.HasPrefix(name, "__builtin_") {
 		u.printTypedef(ue.b, def, defaultConf())
-		ue.b.str(";\n")
+		ue.b.Str(";\n")
 	}
 	ue.addDef(id)
 	return true
@@ -313,7 +313,7 @@ func (ue *unitEmissions) enumDefs(id btf.TypeID, suffix string, hasSuffix bool) 
 		return false
 	}
 	u.printEnum(ue.b, t, conf{suffix: suffix, hasSuffix: hasSuffix})
-	ue.b.str(";\n")
+	ue.b.Str(";\n")
 	if t.Vlen() != 0 {
 		ue.addDef(id)
 	}
@@ -337,12 +337,12 @@ func (ue *unitEmissions) fwdDecl(id btf.TypeID) bool {
 		return false
 	}
 	if isUnion(t) {
-		ue.b.str("union ")
+		ue.b.Str("union ")
 	} else {
-		ue.b.str("struct ")
+		ue.b.Str("struct ")
 	}
-	ue.b.str(name)
-	ue.b.str(";\n")
+	ue.b.Str(name)
+	ue.b.Str(";\n")
 	ue.fwded[id] = true
 	if ue.listed[id] == 0 {
 		ue.listed[id] = 'f'
@@ -364,28 +364,28 @@ func (ue *unitEmissions) atomicDefs(t btf.Type) bool {
 		return false
 	}
 	b := ue.b
-	b.str("typedef _Atomic")
+	b.Str("typedef _Atomic")
 	switch {
 	case len(rest) > 1 && rest[0] == 's' && rest[1] != 'i' && rest[1] != 'h':
-		b.str(" signed " + rest[1:])
+		b.Str(" signed " + rest[1:])
 	case len(rest) > 1 && rest[0] == 'l' && rest[1] == 'l':
-		b.str(" long long")
+		b.Str(" long long")
 	case len(rest) > 0 && rest[0] == 'u':
-		b.str(" unsigned")
+		b.Str(" unsigned")
 		if len(rest) > 1 && rest[1] == 'l' {
-			b.str(" long")
+			b.Str(" long")
 			if len(rest) > 2 && rest[2] == 'l' {
-				b.str(" long")
+				b.Str(" long")
 			}
 		} else {
-			b.str(" " + stdintSimple(rest[1:]))
+			b.Str(" " + stdintSimple(rest[1:]))
 		}
 	case len(rest) > 0 && rest[0] == 'b':
-		b.str(" _Bool")
+		b.Str(" _Bool")
 	default:
-		b.str(" " + stdintSimple(rest))
+		b.Str(" " + stdintSimple(rest))
 	}
-	b.str(" " + name + ";\n")
+	b.Str(" " + name + ";\n")
 	ue.defined[t.ID] = true
 	ue.e.atomic[name] = true
 	return true
@@ -416,5 +416,5 @@ func (ue *unitEmissions) emit(id btf.TypeID, prefix, suffix string, hasPrefix, h
 	}
 	c := conf{emitStats: true, prefix: prefix, hasPrefix: hasPrefix, suffix: suffix, hasSuffix: hasSuffix, noAlignmentInfo: true}
 	u.printTop(ue.b, id, c)
-	ue.b.byte('\n')
+	ue.b.Byte('\n')
 }

@@ -12,22 +12,22 @@ import (
 // declared. From DWARF these come from the facts (encode.Options.DeclInfo
 // records them); from BTF they are unknown: "<0> (null):0".
 func (u *unit) printDeclInfo(b *buf, id btf.TypeID, c conf) {
-	b.tabs(c.indent)
-	b.str("/* Used at: ")
-	b.str(u.inputName)
-	b.str(" */\n")
+	b.Tabs(c.indent)
+	b.Str("/* Used at: ")
+	b.Str(u.inputName)
+	b.Str(" */\n")
 	d := u.facts.Decl(id)
-	b.tabs(c.indent)
-	b.str("/* <")
+	b.Tabs(c.indent)
+	b.Str("/* <")
 	*b = strconv.AppendUint(*b, d.Offset, 16)
-	b.str("> ")
+	b.Str("> ")
 	if d.File != "" {
-		b.str(d.File)
+		b.Str(d.File)
 	} else {
-		b.str("(null)")
+		b.Str("(null)")
 	}
-	b.byte(':')
+	b.Byte(':')
 	// pahole keeps the line in 16 bits.
-	b.uint(uint64(uint16(d.Line)))
-	b.str(" */\n")
+	b.Uint(uint64(uint16(d.Line)))
+	b.Str(" */\n")
 }

@@ -45,7 +45,7 @@ func (p *TypePrinter) Emit(out []byte, id btf.TypeID, prefix, suffix *string) []
 		c.suffix, c.hasSuffix = *suffix, true
 	}
 	p.u.printTop(&b, id, c)
-	b.byte('\n')
+	b.Byte('\n')
 	return b
 }
 
@@ -58,7 +58,7 @@ func (p *TypePrinter) Typedef(out []byte, id btf.TypeID) []byte {
 		return out
 	}
 	p.u.printTypedef(&b, t, conf{nameSpacing: defaultNameSpacing, typeSpacing: defaultTypeSpacing, emitStats: true})
-	b.str(";\n")
+	b.Str(";\n")
 	return b
 }
 
@@ -75,7 +75,7 @@ func (p *TypePrinter) Enum(out []byte, id btf.TypeID, suffix *string) []byte {
 		c.suffix, c.hasSuffix = *suffix, true
 	}
 	p.u.printEnum(&b, t, c)
-	b.str(";\n")
+	b.Str(";\n")
 	return b
 }
 

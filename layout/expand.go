@@ -72,12 +72,12 @@ func (u *unit) expand(b *buf, t btf.Type, id btf.TypeID, name string, named bool
 		first := true
 		for steps := 0; e.t.Kind() == btf.KindTypedef; steps++ {
 			if first {
-				b.str("/* typedef ")
+				b.Str("/* typedef ")
 				e.typedefs = e.id
 			} else {
-				b.str(" -> ")
+				b.Str(" -> ")
 			}
-			b.str(e.t.Name())
+			b.Str(e.t.Name())
 			first = false
 			next, ok := u.typ(e.t.Ref())
 			if !ok || steps == maxDepth {
@@ -87,7 +87,7 @@ func (u *unit) expand(b *buf, t btf.Type, id btf.TypeID, name string, named bool
 			e.t, e.id = next, e.t.Ref()
 		}
 		if !first {
-			b.str(" */ ")
+			b.Str(" */ ")
 		}
 	}
 	return e, true

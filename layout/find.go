@@ -39,10 +39,10 @@ func (l *Listing) printContainer(u *unit, b *buf, id, contained btf.TypeID, dept
 		return // listed from an earlier input
 	}
 	for i := 0; i < min(depth*2, maxContainerIndent); i++ {
-		b.byte(' ')
+		b.Byte(' ')
 	}
-	b.str(cName(t))
-	b.byte('\n')
+	b.Str(cName(t))
+	b.Byte('\n')
 	if !l.opts.Recursive || !u.enter() {
 		return
 	}
@@ -96,14 +96,14 @@ func (l *Listing) printPointersTo(u *unit, b *buf, target btf.TypeID) {
 				}
 				looked = true
 			}
-			b.str(t.Name())
-			b.str(": ")
+			b.Str(t.Name())
+			b.Str(": ")
 			if m.NameOff == 0 {
-				b.str("(null)")
+				b.Str("(null)")
 			} else {
-				b.str(t.Spec().String(m.NameOff))
+				b.Str(t.Spec().String(m.NameOff))
 			}
-			b.byte('\n')
+			b.Byte('\n')
 		}
 	}
 }
@@ -121,7 +121,7 @@ func (l *Listing) printEnumWith(u *unit, b *buf, name string) bool {
 			if t.Spec().String(t.Enum(i).NameOff) == name {
 				c := conf{hex: l.opts.Hex, suffix: l.suffix, hasSuffix: l.hasSuffix}
 				u.printEnum(b, t, c)
-				b.byte('\n')
+				b.Byte('\n')
 				return true
 			}
 		}

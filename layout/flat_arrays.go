@@ -18,10 +18,10 @@ func printFlatDims(b *buf, dims []uint32, flexible bool) {
 		}
 	}
 	if flat != 0 || !flexible {
-		b.byte('[')
-		b.uint(flat)
-		b.byte(']')
+		b.Byte('[')
+		b.Uint(flat)
+		b.Byte(']')
 		return
 	}
-	b.str("[]")
+	b.Str("[]")
 }

@@ -48,33 +48,33 @@ func (l *Listing) formatType(u *unit, b *buf, id btf.TypeID) {
 	case formatLayout:
 		l.formatLayout(u, b, id)
 	case formatSizes:
-		b.str(cName(t))
-		b.byte(sep)
-		b.int(int64(int32(typeSize(t))))
-		b.byte(sep)
+		b.Str(cName(t))
+		b.Byte(sep)
+		b.Int(int64(int32(typeSize(t))))
+		b.Byte(sep)
 		var holes uint8
 		if isStruct(t) {
 			holes = u.class(id).nrHoles
 		}
 		// For a typedef or an enum found by -C, pahole prints memory
 		// past its type object here; 0 stands for it.
-		b.uint(uint64(holes))
-		b.byte('\n')
+		b.Uint(uint64(holes))
+		b.Byte('\n')
 	case formatMembers:
-		b.str(cName(t))
-		b.byte(sep)
-		b.uint(uint64(uint16(t.Vlen())))
-		b.byte('\n')
+		b.Str(cName(t))
+		b.Byte(sep)
+		b.Uint(uint64(uint16(t.Vlen())))
+		b.Byte('\n')
 	case formatNameLen:
 		// pahole takes strlen(NULL) for an anonymous type (-a) and
 		// crashes; the name is printed as printf prints NULL.
-		b.str(cName(t))
-		b.byte(sep)
-		b.int(int64(len(t.Name())))
-		b.byte('\n')
+		b.Str(cName(t))
+		b.Byte(sep)
+		b.Int(int64(len(t.Name())))
+		b.Byte('\n')
 	case formatName:
-		b.str(cName(t))
-		b.byte('\n')
+		b.Str(cName(t))
+		b.Byte('\n')
 	}
 }
 
@@ -127,5 +127,5 @@ func (l *Listing) formatLayout(u *unit, b *buf, id btf.TypeID) {
 		return
 	}
 	u.printTop(b, id, c)
-	b.byte('\n')
+	b.Byte('\n')
 }

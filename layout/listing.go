@@ -199,7 +199,7 @@ func (l *Listing) printNamed(u *unit, b *buf) bool {
 			l.printPointersTo(u, b, id)
 		default:
 			l.formatType(u, b, id)
-			b.byte('\n')
+			b.Byte('\n')
 		}
 	}
 	l.pending = rest

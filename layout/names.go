@@ -135,26 +135,26 @@ func (u *unit) ptrName(t btf.Type, suffix string, size int) string {
 func (u *unit) writeFtype(b *buf, proto btf.Type, name string, inlined, isPointer bool, typeSpacing int, isPrototype bool) {
 	ret := u.tagName(proto.Ref(), nameBuf)
 	if inlined {
-		b.str("inline ")
+		b.Str("inline ")
 	}
-	b.padRight(ret, typeSpacing)
-	b.byte(' ')
+	b.PadRight(ret, typeSpacing)
+	b.Byte(' ')
 	if isPrototype {
-		b.byte('(')
+		b.Byte('(')
 	}
 	if isPointer {
-		b.byte('*')
+		b.Byte('*')
 	}
-	b.str(name)
+	b.Str(name)
 	if isPrototype {
-		b.byte(')')
+		b.Byte(')')
 	}
 	u.writeParms(b, proto)
 }
 
 // writeParms is pahole's ftype__fprintf_parms.
 func (u *unit) writeParms(b *buf, proto btf.Type) {
-	b.byte('(')
+	b.Byte('(')
 	first := true
 	unspec := false
 	for i := 0; i < proto.Vlen(); i++ {
@@ -164,7 +164,7 @@ func (u *unit) writeParms(b *buf, proto btf.Type) {
 			continue
 		}
 		if !first {
-			b.str(", ")
+			b.Str(", ")
 		}
 		first = false
 		name := proto.Spec().String(p.NameOff)
@@ -178,18 +178,18 @@ func (u *unit) writeParms(b *buf, proto btf.Type) {
 			u.writeFtype(b, t, name, true, false, 0, false)
 			continue
 		}
-		b.str(u.tagName(p.Type, nameBuf))
+		b.Str(u.tagName(p.Type, nameBuf))
 		if name != "" {
-			b.byte(' ')
-			b.str(name)
+			b.Byte(' ')
+			b.Str(name)
 		}
 	}
 	switch {
 	case first:
-		b.str("void)")
+		b.Str("void)")
 	case unspec:
-		b.str(", ...)")
+		b.Str(", ...)")
 	default:
-		b.byte(')')
+		b.Byte(')')
 	}
 }

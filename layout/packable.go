@@ -35,20 +35,20 @@ func (l *Listing) printPackable(u *unit, b *buf, id btf.TypeID) {
 		name = u.firstTypedefName(id)
 	}
 	if name != "" {
-		b.str(name)
+		b.Str(name)
 	} else {
 		// Where it is declared: "FILE(LINE)", from DWARF facts made
 		// with encode.Options.DeclInfo; BTF has neither, and pahole
 		// prints NULL and 0 as "(null)(0)".
 		d := u.facts.Decl(id)
-		b.str(cname(d.File, d.File != ""))
-		b.byte('(')
-		b.uint(uint64(d.Line))
-		b.byte(')')
+		b.Str(cname(d.File, d.File != ""))
+		b.Byte('(')
+		b.Uint(uint64(d.Line))
+		b.Byte(')')
 	}
 	for _, n := range []uint64{uint64(c.size), uint64(r.size), uint64(c.size - r.size)} {
-		b.byte(sep)
-		b.uint(n)
+		b.Byte(sep)
+		b.Uint(n)
 	}
-	b.byte('\n')
+	b.Byte('\n')
 }

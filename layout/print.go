@@ -90,7 +90,7 @@ func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
 	if c.showDeclInfo {
 		u.printDeclInfo(b, id, c) // decl_info.go
 	}
-	b.tabs(c.indent)
+	b.Tabs(c.indent)
 	switch {
 	case t.Kind() == btf.KindArray:
 		u.printArray(b, id, "array", true, c)
@@ -105,26 +105,26 @@ func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
 	case isUnion(t):
 		u.printUnion(b, u.class(id), c)
 	default:
-		b.str("/* tag__fprintf: " + dwarfTagName(t) + " tag not supported! */")
+		b.Str("/* tag__fprintf: " + dwarfTagName(t) + " tag not supported! */")
 	}
 	if !c.noSemicolon {
-		b.byte(';')
+		b.Byte(';')
 	}
 }
 
 // printTypedef is pahole's typedef__fprintf.
 func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 	name := t.Name()
-	b.str("typedef ")
+	b.Str("typedef ")
 	if t.Ref() == 0 {
-		b.str("void ")
-		b.str(name)
+		b.Str("void ")
+		b.Str(name)
 		return
 	}
 	tt, ok := u.typ(t.Ref())
 	if !ok {
-		b.str("<ERROR> ")
-		b.str(name)
+		b.Str("<ERROR> ")
+		b.Str(name)
 		return
 	}
 	switch {
@@ -143,7 +143,7 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		return
 	case isStruct(tt):
 		if tt.Name() != "" && !c.expandTypes {
-			b.str("struct " + u.nameOf(tt) + " " + name)
+			b.Str("struct " + u.nameOf(tt) + " " + name)
 			return
 		}
 		cl := u.class(tt.ID)
@@ -159,55 +159,55 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		return
 	case isEnum(tt):
 		if tt.Name() != "" {
-			b.str("enum " + u.nameOf(tt) + " " + name)
+			b.Str("enum " + u.nameOf(tt) + " " + name)
 			return
 		}
 		c.suffix, c.hasSuffix = name, true
 		u.printEnum(b, tt, c)
 		return
 	}
-	b.str(u.tagName(tt.ID, 512))
-	b.byte(' ')
-	b.str(name)
+	b.Str(u.tagName(tt.ID, 512))
+	b.Byte(' ')
+	b.Str(name)
 }
 
 // printEnum is pahole's enumeration__fprintf.
 func (u *unit) printEnum(b *buf, t btf.Type, c conf) {
-	b.str("enum")
+	b.Str("enum")
 	if t.Name() != "" {
-		b.byte(' ')
-		b.str(u.nameOf(t))
+		b.Byte(' ')
+		b.Str(u.nameOf(t))
 	}
 	if t.Vlen() == 0 {
 		return
 	}
-	b.str(" {\n")
+	b.Str(" {\n")
 	maxLen := u.enumNameLen(t)
 	signed := t.KindFlag()
 	for i := 0; i < t.Vlen(); i++ {
 		e := t.Enum(i)
-		b.tabs(c.indent)
-		b.byte('\t')
-		b.padRight(t.Spec().String(e.NameOff), int(maxLen))
-		b.str(" = ")
+		b.Tabs(c.indent)
+		b.Byte('\t')
+		b.PadRight(t.Spec().String(e.NameOff), int(maxLen))
+		b.Str(" = ")
 		switch {
 		case c.hex:
-			b.str(numStr(e.Val, true))
+			b.Str(numStr(e.Val, true))
 		case signed:
-			b.int(int64(e.Val))
+			b.Int(int64(e.Val))
 		default:
-			b.uint(e.Val)
+			b.Uint(e.Val)
 		}
-		b.str(",\n")
+		b.Str(",\n")
 	}
-	b.tabs(c.indent)
-	b.byte('}')
+	b.Tabs(c.indent)
+	b.Byte('}')
 	if enumOrFloatSize(t) != 4 {
-		b.str(" __attribute__((__packed__))")
+		b.Str(" __attribute__((__packed__))")
 	}
 	if c.hasSuffix {
-		b.byte(' ')
-		b.str(c.suffix)
+		b.Byte(' ')
+		b.Str(c.suffix)
 	}
 }
 
@@ -236,8 +236,8 @@ func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf
 	elem := a.Elem
 	et, ok := u.typ(elem)
 	if !ok && elem != 0 {
-		b.padRight("<ERROR", c.typeSpacing)
-		b.str("> " + name)
+		b.PadRight("<ERROR", c.typeSpacing)
+		b.Str("> " + name)
 		return
 	}
 	dims := u.dims(id, a)
@@ -252,11 +252,11 @@ func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf
 	}
 	for _, d := range dims {
 		if d != 0 || !c.lastMember || single || c.unionMember {
-			b.byte('[')
-			b.uint(uint64(d))
-			b.byte(']')
+			b.Byte('[')
+			b.Uint(uint64(d))
+			b.Byte(']')
 		} else {
-			b.str("[]")
+			b.Str("[]")
 		}
 	}
 }
@@ -341,7 +341,7 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		case k == btf.KindFuncProto:
 			u.writeFtype(b, t, cname(name, named), false, false, c.typeSpacing, true)
 		case k == btf.KindConst:
-			b.str("const ")
+			b.Str("const ")
 			c.typeSpacing -= len("const ")
 			if nt, ok := u.typ(t.Ref()); ok {
 				t, id = nt, t.Ref()
@@ -358,10 +358,10 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 			loops := (!c.expandPointers || t.Name() == "") && u.loopsInPlace(id, c.expandPointers)
 			if t.Name() != "" && (!expandTypes || loops) {
 				kw := u.structKeyword(id, c) // class.go
-				b.str(kw + " ")
-				b.padRight(u.nameOf(t), c.typeSpacing-7)
-				b.byte(' ')
-				b.str(name)
+				b.Str(kw + " ")
+				b.PadRight(u.nameOf(t), c.typeSpacing-7)
+				b.Byte(' ')
+				b.Str(name)
 				return
 			}
 			if loops {
@@ -380,10 +380,10 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 			u.printUnionDecl(b, t, name, named, c)
 		case isEnum(t):
 			if t.Name() != "" && !expandTypes {
-				b.str("enum ")
-				b.padRight(u.nameOf(t), c.typeSpacing-5)
-				b.byte(' ')
-				b.str(name)
+				b.Str("enum ")
+				b.PadRight(u.nameOf(t), c.typeSpacing-5)
+				b.Byte(' ')
+				b.Str(name)
 				return
 			}
 			u.printEnum(b, t, c)
@@ -440,15 +440,15 @@ func cname(name string, named bool) string {
 }
 
 func (u *unit) printDefault(b *buf, id btf.TypeID, name string, named bool, c conf) {
-	b.padRight(u.tagName(id, nameBuf), c.typeSpacing)
-	b.byte(' ')
-	b.str(cname(name, named))
+	b.PadRight(u.tagName(id, nameBuf), c.typeSpacing)
+	b.Byte(' ')
+	b.Str(cname(name, named))
 }
 
 func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
-	b.padRight("<ERROR", c.typeSpacing)
-	b.str("> ")
-	b.str(cname(name, named))
+	b.PadRight("<ERROR", c.typeSpacing)
+	b.Str("> ")
+	b.Str(cname(name, named))
 }
 
 // printUnionDecl is pahole's union_decl__fprintf: a named union by name,
@@ -456,10 +456,10 @@ func (u *unit) typeNotFound(b *buf, name string, named bool, c conf) {
 func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c conf) {
 	loops := u.loopsInPlace(t.ID, c.expandPointers)
 	if t.Name() != "" && (!c.expandTypes || loops) {
-		b.str("union ")
-		b.padRight(u.nameOf(t), c.typeSpacing-6)
-		b.byte(' ')
-		b.str(name)
+		b.Str("union ")
+		b.PadRight(u.nameOf(t), c.typeSpacing-6)
+		b.Byte(' ')
+		b.Str(name)
 		return
 	}
 	if loops {
@@ -477,15 +477,15 @@ func (u *unit) printUnionDecl(b *buf, t btf.Type, name string, named bool, c con
 func (u *unit) printUnion(b *buf, cl *class, c conf) {
 	indent := min(c.indent, 16)
 	if c.hasPrefix {
-		b.str(c.prefix)
-		b.byte(' ')
+		b.Str(c.prefix)
+		b.Byte(' ')
 	}
-	b.str("union")
+	b.Str("union")
 	if cl.name != "" {
-		b.byte(' ')
-		b.str(cl.name)
+		b.Byte(' ')
+		b.Str(cl.name)
 	}
-	b.str(" {\n")
+	b.Str(" {\n")
 	uc := c
 	uc.indent = indent + 1
 	u.inferUnionPacked(cl)
@@ -497,22 +497,22 @@ func (u *unit) printUnion(b *buf, cl *class, c conf) {
 	for i := range cl.members {
 		pos := &cl.members[i]
 		if _, ok := u.typ(pos.typ); !ok {
-			b.tabs(uc.indent)
-			b.str("<ERROR: type not found>\n")
+			b.Tabs(uc.indent)
+			b.Str("<ERROR: type not found>\n")
 			continue
 		}
 		uc.unionMember = true
-		b.tabs(uc.indent)
+		b.Tabs(uc.indent)
 		u.printMember(b, pos, true, &uc)
-		b.byte('\n')
+		b.Byte('\n')
 		u.flush(b)
 		*uc.cachelinep = initial
 	}
-	b.tabs(indent)
-	b.byte('}')
+	b.Tabs(indent)
+	b.Byte('}')
 	if c.hasSuffix {
-		b.byte(' ')
-		b.str(c.suffix)
+		b.Byte(' ')
+		b.Str(c.suffix)
 	}
 }
 
@@ -524,22 +524,22 @@ func (u *unit) printCachelineBoundary(b *buf, c *conf, offset uint32) {
 		return
 	}
 	pos := offset % cl
-	b.str("/* --- cacheline ")
-	b.uint(uint64(line))
-	b.str(" boundary (")
-	b.uint(uint64(offset - pos))
-	b.str(" bytes) ")
+	b.Str("/* --- cacheline ")
+	b.Uint(uint64(line))
+	b.Str(" boundary (")
+	b.Uint(uint64(offset - pos))
+	b.Str(" bytes) ")
 	if pos != 0 {
-		b.str("was ")
-		b.uint(uint64(pos))
-		b.str(" byte")
+		b.Str("was ")
+		b.Uint(uint64(pos))
+		b.Str(" byte")
 		if pos > 1 {
-			b.byte('s')
+			b.Byte('s')
 		}
-		b.str(" ago ")
+		b.Str(" ago ")
 	}
-	b.str("--- */\n")
-	b.tabs(c.indent)
+	b.Str("--- */\n")
+	b.Tabs(c.indent)
 	*c.cachelinep = line
 }
 
@@ -569,26 +569,26 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 		u.printType(b, m.typ, "", false, sc)
 		if named {
 			if t.Name() == "" || sc.expandTypes {
-				b.byte(' ')
+				b.Byte(' ')
 			}
-			b.str(m.name)
+			b.Str(m.name)
 		}
 	} else {
 		u.printType(b, m.typ, m.name, named, sc)
 	}
 	if m.bitfieldSize != 0 {
-		b.byte(':')
-		b.uint(uint64(m.bitfieldSize))
+		b.Byte(':')
+		b.Uint(uint64(m.bitfieldSize))
 	}
 	alignPrinted := 0
 	if !sc.suppressAlignedAttribute && m.alignment != 0 {
 		n := len(*b)
-		b.str(" __attribute__((__aligned__(")
-		b.uint(uint64(m.alignment))
-		b.str(")))")
+		b.Str(" __attribute__((__aligned__(")
+		b.Uint(uint64(m.alignment))
+		b.Str(")))")
 		alignPrinted = len(*b) - n
 	}
-	b.byte(';')
+	b.Byte(';')
 	if sc.suppressOffsetComment {
 		return
 	}
@@ -605,22 +605,22 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 	} else {
 		spacing = max(sc.typeSpacing+sc.nameSpacing-(u.pos(b)-start), 0)
 	}
-	b.padLeft(" ", spacing)
-	b.str("/* ")
-	b.num(uint64(offset), 5, sc.hex)
+	b.PadLeft(" ", spacing)
+	b.Str("/* ")
+	b.Num(uint64(offset), 5, sc.hex)
 	sizeSpacing := 5
 	if m.bitfieldSize != 0 {
 		bo := uint32(int32(m.bitfieldOffset))
 		if m.bitfieldOffset < 0 {
 			bo = uint32(m.byteSize*8) + bo
 		}
-		b.byte(':')
-		b.num(uint64(bo), 2, sc.hex)
+		b.Byte(':')
+		b.Num(uint64(bo), 2, sc.hex)
 		sizeSpacing -= 3
 	}
-	b.byte(' ')
-	b.num(uint64(uint32(size)), sizeSpacing, sc.hex)
-	b.str(" */")
+	b.Byte(' ')
+	b.Num(uint64(uint32(size)), sizeSpacing, sc.hex)
+	b.Str(" */")
 }
 
 // memberTypeHoles counts what the structs members have inside them, for
@@ -652,62 +652,62 @@ func (u *unit) printMemberTypeHoles(b *buf, cl *class, h *memberTypeHoles, newli
 		return
 	}
 	if *newline == 0 {
-		b.byte('\n')
+		b.Byte('\n')
 	}
 	*newline++
-	b.byte('\n')
-	b.tabs(c.indent)
-	b.str("/* XXX last struct has")
+	b.Byte('\n')
+	b.Tabs(c.indent)
+	b.Str("/* XXX last struct has")
 	first := true
 	sep := func() {
 		if !first {
-			b.byte(',')
+			b.Byte(',')
 		}
 		first = false
 	}
 	if flex {
-		b.str(" a flexible array")
+		b.Str(" a flexible array")
 		h.nrFlexibleArrays++
 		first = false
 	}
 	if embFlex {
 		sep()
-		b.str(" embedded flexible array(s)")
+		b.Str(" embedded flexible array(s)")
 		h.nrEmbeddedFlexibleArrs++
 	}
 	if padding != 0 {
 		h.nrPaddings++
 		h.sumPaddings += uint32(padding)
 		sep()
-		b.byte(' ')
-		b.int(int64(padding))
-		b.str(" byte" + plural(int64(padding)) + " of padding")
+		b.Byte(' ')
+		b.Int(int64(padding))
+		b.Str(" byte" + plural(int64(padding)) + " of padding")
 	}
 	if bitPadding != 0 {
 		h.nrWithBitPaddings++
 		h.sumBitPaddings += uint32(bitPadding)
 		sep()
-		b.byte(' ')
-		b.int(int64(bitPadding))
-		b.str(" bit" + plural(int64(bitPadding)) + " of padding")
+		b.Byte(' ')
+		b.Int(int64(bitPadding))
+		b.Str(" bit" + plural(int64(bitPadding)) + " of padding")
 	}
 	if nrHoles != 0 {
 		h.nrWithHoles++
 		h.totalNrHoles += uint16(nrHoles)
 		sep()
-		b.byte(' ')
-		b.int(int64(nrHoles))
-		b.str(" hole" + plural(int64(nrHoles)))
+		b.Byte(' ')
+		b.Int(int64(nrHoles))
+		b.Str(" hole" + plural(int64(nrHoles)))
 	}
 	if nrBitHoles != 0 {
 		h.nrWithBitHoles++
 		h.totalNrBitHoles += uint16(nrBitHoles)
 		sep()
-		b.byte(' ')
-		b.int(int64(nrBitHoles))
-		b.str(" bit hole" + plural(int64(nrBitHoles)))
+		b.Byte(' ')
+		b.Int(int64(nrBitHoles))
+		b.Str(" bit hole" + plural(int64(nrBitHoles)))
 	}
-	b.str(" */")
+	b.Str(" */")
 }
 
 func isPowerOf2(n uint64) bool { return n != 0 && n&(n-1) == 0 }
@@ -718,13 +718,13 @@ func isPowerOf2(n uint64) bool { return n != 0 && n&(n-1) == 0 }
 func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	c := cin
 	if c.hasPrefix {
-		b.str(c.prefix)
-		b.byte(' ')
+		b.Str(c.prefix)
+		b.Byte(' ')
 	}
-	b.str(u.structKeyword(cl.id, c))
+	b.Str(u.structKeyword(cl.id, c))
 	if cl.name != "" {
-		b.byte(' ')
-		b.str(cl.name)
+		b.Byte(' ')
+		b.Str(cl.name)
 	}
 	indent := min(c.indent, 16)
 	var cacheline uint32
@@ -734,7 +734,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	c.indent = indent + 1
 	c.noSemicolon = false
 	u.inferPacked(cl)
-	b.str(" {\n")
+	b.Str(" {\n")
 
 	var newline uint8
 	var nrForcedAlignments, nrForcedAlignmentHoles uint16
@@ -743,24 +743,24 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	var mth memberTypeHoles
 	nl := func() {
 		if newline == 0 {
-			b.byte('\n')
+			b.Byte('\n')
 		}
 		newline++
 	}
 	if cl.preBitHole > 0 && !c.suppressComments {
 		nl()
-		b.tabs(c.indent)
-		b.str("/* XXX ")
-		b.int(int64(cl.preBitHole))
-		b.str(" bit" + plural(int64(cl.preBitHole)) + " hole, try to pack */\n")
+		b.Tabs(c.indent)
+		b.Str("/* XXX ")
+		b.Int(int64(cl.preBitHole))
+		b.Str(" bit" + plural(int64(cl.preBitHole)) + " hole, try to pack */\n")
 		sumBitHoles += uint32(cl.preBitHole)
 	}
 	if cl.preHole > 0 && !c.suppressComments {
 		nl()
-		b.tabs(c.indent)
-		b.str("/* XXX ")
-		b.int(int64(cl.preHole))
-		b.str(" byte" + plural(int64(cl.preHole)) + " hole, try to pack */\n")
+		b.Tabs(c.indent)
+		b.Str("/* XXX ")
+		b.Int(int64(cl.preHole))
+		b.Str(" byte" + plural(int64(cl.preHole)) + " hole, try to pack */\n")
 		sumHoles += uint32(cl.preHole)
 	}
 
@@ -774,7 +774,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 		}
 		for ; ni < len(nested) && nested[ni].After <= upto; ni++ {
 			u.printTag(b, nested[ni].ID, c)
-			b.str("\n\n")
+			b.Str("\n\n")
 		}
 	}
 	tagAfterLast := len(nested) > 0 && nested[len(nested)-1].After >= len(cl.members)
@@ -799,71 +799,71 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 			if last.bitHole != 0 && pos.bitfieldSize != 0 {
 				bitfieldSize := last.bitHole
 				if last.byteOffset != pos.byteOffset {
-					b.byte('\n')
-					b.tabs(c.indent)
-					b.str("/* Force alignment to the next boundary: */\n")
+					b.Byte('\n')
+					b.Tabs(c.indent)
+					b.Str("/* Force alignment to the next boundary: */\n")
 					bitfieldSize = 0
 				}
-				b.tabs(c.indent)
+				b.Tabs(c.indent)
 				u.printType(b, pos.typ, "", true, c)
-				b.byte(':')
-				b.uint(uint64(bitfieldSize))
-				b.str(";\n")
+				b.Byte(':')
+				b.Uint(uint64(bitfieldSize))
+				b.Str(";\n")
 			}
 			if pos.byteOffset < last.byteOffset ||
 				(pos.byteOffset == last.byteOffset && last.bitfieldSize == 0 && pos.bitfieldSize != 0) {
 				if !c.suppressComments {
 					nl()
-					b.tabs(c.indent)
-					b.str("/* Bitfield combined with previous fields */\n")
+					b.Tabs(c.indent)
+					b.Str("/* Bitfield combined with previous fields */\n")
 				}
 			} else {
 				ccLastSize := int64(pos.byteOffset) - int64(last.byteOffset)
 				if ccLastSize > 0 && uint64(ccLastSize) < lastSize && !c.suppressComments {
 					nl()
-					b.tabs(c.indent)
-					b.str("/* Bitfield combined with next fields */\n")
+					b.Tabs(c.indent)
+					b.Str("/* Bitfield combined with next fields */\n")
 				}
 			}
 		}
 		if newline != 0 {
-			b.byte('\n')
+			b.Byte('\n')
 			newline = 0
 		}
 		pt, ok := u.typ(pos.typ)
 		if !ok {
-			b.tabs(c.indent)
-			b.str("<ERROR: type not found>\n")
+			b.Tabs(c.indent)
+			b.Str("<ERROR: type not found>\n")
 			last = pos
 			continue
 		}
 		c.lastMember = i == len(cl.members)-1 && !tagAfterLast
 		c.firstMember = last == nil
 		size := pos.byteSize
-		b.tabs(c.indent)
+		b.Tabs(c.indent)
 		u.printMember(b, pos, false, &c)
 		if isStruct(pt) && !c.suppressComments {
 			u.printMemberTypeHoles(b, u.class(pos.typ), &mth, &newline, &c)
 		}
 		if pos.bitHole != 0 && !c.suppressComments {
 			nl()
-			b.byte('\n')
-			b.tabs(c.indent)
-			b.str("/* XXX ")
-			b.int(int64(pos.bitHole))
-			b.str(" bit" + plural(int64(pos.bitHole)) + " hole, try to pack */")
+			b.Byte('\n')
+			b.Tabs(c.indent)
+			b.Str("/* XXX ")
+			b.Int(int64(pos.bitHole))
+			b.Str(" bit" + plural(int64(pos.bitHole)) + " hole, try to pack */")
 			sumBitHoles += uint32(pos.bitHole)
 		}
 		if pos.hole > 0 && !c.suppressComments {
 			nl()
-			b.byte('\n')
-			b.tabs(c.indent)
-			b.str("/* XXX ")
-			b.int(int64(pos.hole))
-			b.str(" byte" + plural(int64(pos.hole)) + " hole, try to pack */")
+			b.Byte('\n')
+			b.Tabs(c.indent)
+			b.Str("/* XXX ")
+			b.Int(int64(pos.hole))
+			b.Str(" byte" + plural(int64(pos.hole)) + " hole, try to pack */")
 			sumHoles += uint32(pos.hole)
 		}
-		b.byte('\n')
+		b.Byte('\n')
 		u.flush(b)
 		if pos.bitfieldSize != 0 {
 			sumBits += uint32(pos.bitfieldSize)
@@ -884,15 +884,15 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 		if lt, ok := u.typ(last.typ); ok {
 			size := u.size(lt.ID)
 			if isPowerOf2(size) && uint64(cl.padding) > uint64(u.ptrSize) {
-				b.byte('\n')
-				b.tabs(c.indent)
-				b.str("/* Force padding: */\n")
+				b.Byte('\n')
+				b.Tabs(c.indent)
+				b.Str("/* Force padding: */\n")
 				for added := uint64(0); added < uint64(cl.padding); added += size {
-					b.tabs(c.indent)
+					b.Tabs(c.indent)
 					u.printType(b, lt.ID, "", true, c)
-					b.byte(':')
-					b.uint(size * 8)
-					b.str(";\n")
+					b.Byte(':')
+					b.Uint(size * 8)
+					b.Str(";\n")
 					u.flush(b)
 				}
 			}
@@ -904,19 +904,19 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 			nrForcedAlignments, nrForcedAlignmentHoles, sumForcedAlignmentHoles}, &mth)
 	}
 
-	b.tabs(indent)
-	b.byte('}')
+	b.Tabs(indent)
+	b.Byte('}')
 	if cl.packed && !c.suppressPacked {
-		b.str(" __attribute__((__packed__))")
+		b.Str(" __attribute__((__packed__))")
 	}
 	if c.hasSuffix {
-		b.byte(' ')
-		b.str(c.suffix)
+		b.Byte(' ')
+		b.Str(c.suffix)
 	}
 	if !c.suppressAlignedAttribute && cl.align != 0 && !cl.packed {
-		b.str(" __attribute__((__aligned__(")
-		b.uint(uint64(cl.align))
-		b.str(")))")
+		b.Str(" __attribute__((__aligned__(")
+		b.Uint(uint64(cl.align))
+		b.Str(")))")
 	}
 }
 
@@ -929,139 +929,139 @@ type stats struct {
 // printStats is the summary block at the end of a struct printed on its
 // own.
 func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHoles) {
-	line := func() { b.tabs(c.indent) }
-	b.byte('\n')
+	line := func() { b.Tabs(c.indent) }
+	b.Byte('\n')
 	line()
-	b.str("/* size: ")
-	b.int(int64(int32(cl.size)))
-	b.str(", cachelines: ")
+	b.Str("/* size: ")
+	b.Int(int64(int32(cl.size)))
+	b.Str(", cachelines: ")
 	sz := cl.tagSize()
-	b.int(int64((sz + uint64(u.cacheline) - 1) / uint64(u.cacheline)))
-	b.str(", members: ")
-	b.uint(uint64(uint16(len(cl.members))))
-	b.str(" */\n")
+	b.Int(int64((sz + uint64(u.cacheline) - 1) / uint64(u.cacheline)))
+	b.Str(", members: ")
+	b.Uint(uint64(uint16(len(cl.members))))
+	b.Str(" */\n")
 
 	if s.sumHoles > 0 || s.sumBitHoles > 0 {
 		if s.sumBytes > 0 {
 			line()
-			b.str("/* sum members: ")
-			b.uint(uint64(s.sumBytes))
+			b.Str("/* sum members: ")
+			b.Uint(uint64(s.sumBytes))
 			if s.sumHoles > 0 {
-				b.str(", holes: ")
-				b.int(int64(cl.nrHoles))
-				b.str(", sum holes: ")
-				b.uint(uint64(s.sumHoles))
+				b.Str(", holes: ")
+				b.Int(int64(cl.nrHoles))
+				b.Str(", sum holes: ")
+				b.Uint(uint64(s.sumHoles))
 			}
-			b.str(" */\n")
+			b.Str(" */\n")
 		}
 		if s.sumBits > 0 {
 			line()
-			b.str("/* sum bitfield members: ")
-			b.uint(uint64(s.sumBits))
-			b.str(" bits")
+			b.Str("/* sum bitfield members: ")
+			b.Uint(uint64(s.sumBits))
+			b.Str(" bits")
 			if s.sumBitHoles > 0 {
-				b.str(", bit holes: ")
-				b.int(int64(cl.nrBitHoles))
-				b.str(", sum bit holes: ")
-				b.uint(uint64(s.sumBitHoles))
-				b.str(" bits")
+				b.Str(", bit holes: ")
+				b.Int(int64(cl.nrBitHoles))
+				b.Str(", sum bit holes: ")
+				b.Uint(uint64(s.sumBitHoles))
+				b.Str(" bits")
 			} else {
-				b.str(" (")
-				b.uint(uint64(s.sumBits / 8))
-				b.str(" bytes)")
+				b.Str(" (")
+				b.Uint(uint64(s.sumBits / 8))
+				b.Str(" bytes)")
 			}
-			b.str(" */\n")
+			b.Str(" */\n")
 		}
 	}
 	if cl.padding > 0 {
 		line()
-		b.str("/* padding: ")
-		b.uint(uint64(cl.padding))
-		b.str(" */\n")
+		b.Str("/* padding: ")
+		b.Uint(uint64(cl.padding))
+		b.Str(" */\n")
 	}
 	if mth.nrWithHoles > 0 || mth.nrWithBitHoles > 0 || mth.nrWithBitPaddings > 0 {
 		first := true
 		line()
-		b.str("/* member types with ")
+		b.Str("/* member types with ")
 		if mth.nrWithHoles > 0 {
-			b.str("holes: ")
-			b.uint(uint64(mth.nrWithHoles))
-			b.str(", total: ")
-			b.uint(uint64(mth.totalNrHoles))
+			b.Str("holes: ")
+			b.Uint(uint64(mth.nrWithHoles))
+			b.Str(", total: ")
+			b.Uint(uint64(mth.totalNrHoles))
 			first = false
 		}
 		if mth.nrWithBitHoles > 0 {
 			if !first {
-				b.str(", ")
+				b.Str(", ")
 			}
-			b.str("bit holes: ")
-			b.uint(uint64(mth.nrWithBitHoles))
-			b.str(", total: ")
-			b.uint(uint64(mth.totalNrBitHoles))
+			b.Str("bit holes: ")
+			b.Uint(uint64(mth.nrWithBitHoles))
+			b.Str(", total: ")
+			b.Uint(uint64(mth.totalNrBitHoles))
 			first = false
 		}
 		if mth.nrWithBitPaddings > 0 {
 			if !first {
-				b.str(", ")
+				b.Str(", ")
 			}
-			b.str("bit paddings: ")
-			b.uint(uint64(mth.nrWithBitPaddings))
-			b.str(", total: ")
-			b.uint(uint64(mth.sumBitPaddings))
-			b.str(" bit")
+			b.Str("bit paddings: ")
+			b.Uint(uint64(mth.nrWithBitPaddings))
+			b.Str(", total: ")
+			b.Uint(uint64(mth.sumBitPaddings))
+			b.Str(" bit")
 			if mth.sumBitPaddings > 1 {
-				b.byte('s')
+				b.Byte('s')
 			}
 		}
-		b.str(" */\n")
+		b.Str(" */\n")
 	}
 	if mth.nrPaddings > 0 {
 		line()
-		b.str("/* paddings: ")
-		b.uint(uint64(mth.nrPaddings))
-		b.str(", sum paddings: ")
-		b.uint(uint64(mth.sumPaddings))
-		b.str(" */\n")
+		b.Str("/* paddings: ")
+		b.Uint(uint64(mth.nrPaddings))
+		b.Str(", sum paddings: ")
+		b.Uint(uint64(mth.sumPaddings))
+		b.Str(" */\n")
 	}
 	if cl.bitPadding > 0 {
 		line()
-		b.str("/* bit_padding: ")
-		b.uint(uint64(cl.bitPadding))
-		b.str(" bits */\n")
+		b.Str("/* bit_padding: ")
+		b.Uint(uint64(cl.bitPadding))
+		b.Str(" bits */\n")
 	}
 	if !c.suppressAlignedAttribute && s.nrForced != 0 {
 		line()
-		b.str("/* forced alignments: ")
-		b.uint(uint64(s.nrForced))
+		b.Str("/* forced alignments: ")
+		b.Uint(uint64(s.nrForced))
 		if s.nrForcedHoles != 0 {
-			b.str(", forced holes: ")
-			b.uint(uint64(s.nrForcedHoles))
-			b.str(", sum forced holes: ")
-			b.uint(uint64(s.sumForcedHoles))
+			b.Str(", forced holes: ")
+			b.Uint(uint64(s.nrForcedHoles))
+			b.Str(", sum forced holes: ")
+			b.Uint(uint64(s.sumForcedHoles))
 		}
-		b.str(" */\n")
+		b.Str(" */\n")
 	}
 	if mth.nrFlexibleArrays > 0 || mth.nrEmbeddedFlexibleArrs > 0 {
 		line()
-		b.str("/* flexible array members: ")
+		b.Str("/* flexible array members: ")
 		if mth.nrFlexibleArrays > 0 {
-			b.str("end: ")
-			b.uint(uint64(mth.nrFlexibleArrays))
+			b.Str("end: ")
+			b.Uint(uint64(mth.nrFlexibleArrays))
 		}
 		if mth.nrEmbeddedFlexibleArrs > 0 {
 			if mth.nrFlexibleArrays > 0 {
-				b.str(", ")
+				b.Str(", ")
 			}
-			b.str("middle: ")
-			b.uint(uint64(mth.nrEmbeddedFlexibleArrs))
+			b.Str("middle: ")
+			b.Uint(uint64(mth.nrEmbeddedFlexibleArrs))
 		}
-		b.str(" */\n")
+		b.Str(" */\n")
 	}
 	if last := (c.baseOffset + cl.size) % u.cacheline; last != 0 {
 		line()
-		b.str("/* last cacheline: ")
-		b.uint(uint64(last))
-		b.str(" bytes */\n")
+		b.Str("/* last cacheline: ")
+		b.Uint(uint64(last))
+		b.Str(" bytes */\n")
 	}
 	if c.showFirstBiggest {
 		u.printFirstBiggest(b, cl, c) // biggest.go
@@ -1069,21 +1069,21 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 	diff := int32(cl.size*8 - (s.sumBytes*8 + s.sumBits + s.sumHoles*8 + s.sumBitHoles +
 		uint32(cl.padding)*8 + uint32(cl.bitPadding)))
 	if diff != 0 && len(cl.members) != 0 {
-		b.byte('\n')
+		b.Byte('\n')
 		line()
-		b.str("/* BRAIN FART ALERT! ")
-		b.int(int64(int32(cl.size)))
-		b.str(" bytes != ")
-		b.uint(uint64(s.sumBytes))
-		b.str(" (member bytes) + ")
-		b.uint(uint64(s.sumBits))
-		b.str(" (member bits) + ")
-		b.uint(uint64(s.sumHoles))
-		b.str(" (byte holes) + ")
-		b.uint(uint64(s.sumBitHoles))
-		b.str(" (bit holes), diff = ")
-		b.int(int64(diff))
-		b.str(" bits */\n")
+		b.Str("/* BRAIN FART ALERT! ")
+		b.Int(int64(int32(cl.size)))
+		b.Str(" bytes != ")
+		b.Uint(uint64(s.sumBytes))
+		b.Str(" (member bytes) + ")
+		b.Uint(uint64(s.sumBits))
+		b.Str(" (member bits) + ")
+		b.Uint(uint64(s.sumHoles))
+		b.Str(" (byte holes) + ")
+		b.Uint(uint64(s.sumBitHoles))
+		b.Str(" (bit holes), diff = ")
+		b.Int(int64(diff))
+		b.Str(" bits */\n")
 	}
 }
 

@@ -199,13 +199,13 @@ func (u *unit) moveMember(c *class, dest, from int, fromPadding bool, steps reor
 	newFromOffset := uint32(uint64(dm.byteOffset) + dm.byteSize + uint64(offset))
 
 	if steps > reorgQuiet {
-		b.str("/* Moving '")
-		b.str(cname(fm.name, fm.name != ""))
-		b.str("' from after '")
-		b.str(cname(fromPrevName, fromPrevName != ""))
-		b.str("' to after '")
-		b.str(cname(dm.name, dm.name != ""))
-		b.str("' */\n")
+		b.Str("/* Moving '")
+		b.Str(cname(fm.name, fm.name != ""))
+		b.Str("' from after '")
+		b.Str(cname(fromPrevName, fromPrevName != ""))
+		b.Str("' to after '")
+		b.Str(cname(dm.name, dm.name != ""))
+		b.Str("' */\n")
 	}
 
 	fm.byteOffset = newFromOffset
@@ -222,11 +222,11 @@ func (u *unit) moveMember(c *class, dest, from int, fromPadding bool, steps reor
 		if origFromOffset%uint16(addr) == 0 {
 			c.size -= uint32(fromSize + uint64(c.padding))
 		} else if steps > reorgQuiet {
-			b.str("/* adding ")
-			b.uint(fromSize)
-			b.str(" bytes from ")
-			b.str(cname(fm.name, fm.name != ""))
-			b.str(" to the padding */\n")
+			b.Str("/* adding ")
+			b.Uint(fromSize)
+			b.Str(" bytes from ")
+			b.Str(cname(fm.name, fm.name != ""))
+			b.Str(" to the padding */\n")
 		}
 	case fromWasLast:
 		c.size -= uint32(fromSize + uint64(c.padding))

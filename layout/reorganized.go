@@ -19,30 +19,30 @@ func (l *Listing) printReorganized(u *unit, b *buf, id btf.TypeID) {
 	c := u.reorganized(orig, steps, b)
 	savings := int32(orig.size - c.size)
 	if savings != 0 && steps > reorgQuiet {
-		b.byte('\n')
+		b.Byte('\n')
 		if steps == reorgLayouts {
-			b.str("/* Final reorganized struct: */\n")
+			b.Str("/* Final reorganized struct: */\n")
 		}
 	}
 	u.printTopClass(b, c, l.topConf())
 	if savings == 0 {
-		b.byte('\n')
+		b.Byte('\n')
 		return
 	}
 	cl := uint64(u.cacheline)
 	lines := (orig.tagSize()+cl-1)/cl - (c.tagSize()+cl-1)/cl
-	b.str("   /* saved ")
-	b.int(int64(savings))
-	b.str(" byte" + plural(int64(savings)))
+	b.Str("   /* saved ")
+	b.Int(int64(savings))
+	b.Str(" byte" + plural(int64(savings)))
 	if lines != 0 {
-		b.str(" and ")
-		b.uint(lines)
-		b.str(" cacheline")
+		b.Str(" and ")
+		b.Uint(lines)
+		b.Str(" cacheline")
 		if lines != 1 {
-			b.byte('s')
+			b.Byte('s')
 		}
 	}
-	b.str("! */\n")
+	b.Str("! */\n")
 }
 
 // reorganized returns the reorganized copy of a struct that -R prints:
@@ -70,10 +70,10 @@ func (u *unit) printTopClass(b *buf, cl *class, c conf) {
 	if c.typeSpacing == 0 {
 		c.typeSpacing = defaultTypeSpacing
 	}
-	b.tabs(c.indent)
+	b.Tabs(c.indent)
 	u.printClass(b, cl, c)
 	if !c.noSemicolon {
-		b.byte(';')
+		b.Byte(';')
 	}
 }
 
@@ -85,5 +85,5 @@ func (u *unit) printTopClass(b *buf, cl *class, c conf) {
 func (u *unit) printReorgStep(b *buf, c *class) {
 	u.printClass(b, c, conf{emitStats: true, nameSpacing: defaultNameSpacing,
 		typeSpacing: defaultTypeSpacing, suppressForcePaddings: true})
-	b.byte('\n')
+	b.Byte('\n')
 }

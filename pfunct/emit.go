@@ -174,7 +174,7 @@ func (e *emitter) typeDefs(t btf.Type) bool {
 		if t.Kind() == btf.KindStruct || t.Kind() == btf.KindUnion {
 			for i := 0; i < t.Vlen(); i++ {
 				if e.tagDefs(t.Member(i).Type) {
-					e.b.byte('\n')
+					e.b.Byte('\n')
 				}
 			}
 		}
@@ -255,7 +255,7 @@ func (e *emitter) ftypeDefs(ret btf.TypeID, ps []parm) bool {
 		}
 	}
 	if printed {
-		e.b.byte('\n')
+		e.b.Byte('\n')
 	}
 	return printed
 }
@@ -289,7 +289,7 @@ func (e *emitter) typedefDefs(td btf.Type) bool {
 			e.ftypeDefs(t.Ref(), e.n.protoParams(t))
 		case isEnum(t):
 			if t.NameOff() == 0 {
-				e.b.str("typedef ")
+				e.b.Str("typedef ")
 				name := td.Name()
 				e.enumDefs(t, &name)
 				e.addDef(td)
@@ -346,12 +346,12 @@ func (e *emitter) fwdDecl(t btf.Type) bool {
 		return false
 	}
 	if isUnion(t) {
-		e.b.str("union ")
+		e.b.Str("union ")
 	} else {
-		e.b.str("struct ")
+		e.b.Str("struct ")
 	}
-	e.b.str(name)
-	e.b.str(";\n")
+	e.b.Str(name)
+	e.b.Str(";\n")
 	e.s.fwdEmitted[t.ID] = true
 	if e.s.list[t.ID] == onNoList {
 		e.s.list[t.ID] = onFwds
@@ -373,34 +373,34 @@ func (e *emitter) baseDefs(t btf.Type) bool {
 		return false
 	}
 	rest := name[len(prefix):]
-	e.b.str("typedef _Atomic")
+	e.b.Str("typedef _Atomic")
 	switch {
 	case len(rest) > 1 && rest[0] == 's' && rest[1] != 'i' && rest[1] != 'h':
-		e.b.str(" signed ")
-		e.b.str(rest[1:])
+		e.b.Str(" signed ")
+		e.b.Str(rest[1:])
 	case len(rest) > 1 && rest[0] == 'l' && rest[1] == 'l':
-		e.b.str(" long long")
+		e.b.Str(" long long")
 	case len(rest) > 0 && rest[0] == 'u':
-		e.b.str(" unsigned")
+		e.b.Str(" unsigned")
 		switch {
 		case len(rest) > 1 && rest[1] == 'l':
-			e.b.str(" long")
+			e.b.Str(" long")
 			if len(rest) > 2 && rest[2] == 'l' {
-				e.b.str(" long")
+				e.b.Str(" long")
 			}
 		default:
-			e.b.byte(' ')
-			e.b.str(stdintSimple(rest[1:]))
+			e.b.Byte(' ')
+			e.b.Str(stdintSimple(rest[1:]))
 		}
 	case len(rest) > 0 && rest[0] == 'b':
-		e.b.str(" _Bool")
+		e.b.Str(" _Bool")
 	default:
-		e.b.byte(' ')
-		e.b.str(stdintSimple(rest))
+		e.b.Byte(' ')
+		e.b.Str(stdintSimple(rest))
 	}
-	e.b.byte(' ')
-	e.b.str(name)
-	e.b.str(";\n")
+	e.b.Byte(' ')
+	e.b.Str(name)
+	e.b.Str(";\n")
 	e.s.defEmitted[t.ID] = true
 	e.e.bases[name] = true
 	return true
@@ -460,7 +460,7 @@ func (e *emitter) functionTypes(f *function) {
 				if t.Kind() != btf.KindTypedef {
 					e.emit(e.u.spec.Type(t.ID), nil, nil)
 				}
-				e.b.byte('\n')
+				e.b.Byte('\n')
 			}
 			break
 		}

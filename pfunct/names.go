@@ -79,7 +79,7 @@ func (n *namer) typeName(id btf.TypeID, size int) string {
 func (n *namer) appendTypeName(b *buf, id btf.TypeID, size int) {
 	t, ok := n.typ(id)
 	if !ok {
-		b.cut(len(*b), "void", size)
+		b.Cut(len(*b), "void", size)
 		return
 	}
 	n.appendName(b, t, size)
@@ -96,9 +96,9 @@ func (n *namer) tagName(t btf.Type, size int) string {
 // snprintf into a buffer of size bytes cuts it.
 func (n *namer) appendName(b *buf, t btf.Type, size int) {
 	start := len(*b)
-	defer b.truncate(start, size)
+	defer b.Truncate(start, size)
 	if n.depth >= maxDepth {
-		b.str("<ERROR: type loop>")
+		b.Str("<ERROR: type loop>")
 		return
 	}
 	n.depth++
@@ -111,44 +111,44 @@ func (n *namer) appendName(b *buf, t btf.Type, size int) {
 	case isModifier(k):
 		switch k {
 		case btf.KindConst:
-			b.str("const ")
+			b.Str("const ")
 		case btf.KindVolatile:
-			b.str("volatile ")
+			b.Str("volatile ")
 		}
 		if t.Ref() == 0 {
-			b.str("void")
+			b.Str("void")
 		} else if it, ok := n.typ(t.Ref()); ok {
 			n.appendName(b, it, nameBuf)
 		} else {
 			(*b) = (*b)[:start]
-			b.str(notFound(t.Ref()))
+			b.Str(notFound(t.Ref()))
 			return
 		}
 		if k == btf.KindRestrict {
-			b.str(" restrict")
+			b.Str(" restrict")
 		}
 		if !n.noParmNames {
-			b.byte(' ')
+			b.Byte(' ')
 		}
 	case k == btf.KindArray:
 		if et, ok := n.typ(t.Array().Elem); ok {
 			n.appendName(b, et, size)
 		} else {
-			b.str(notFound(t.Array().Elem))
+			b.Str(notFound(t.Array().Elem))
 		}
 	case k == btf.KindTypeTag:
 		if t.Ref() == 0 {
-			b.str("void")
+			b.Str("void")
 		} else if it, ok := n.typ(t.Ref()); ok {
 			n.appendName(b, it, size)
 		} else {
-			b.str(notFound(t.Ref()))
+			b.Str(notFound(t.Ref()))
 		}
 	case k == btf.KindFuncProto:
 		n.ftype(b, t.Ref(), protoSrc(t), "", false, false, true)
 	default:
-		b.str(n.prefixOf(t))
-		b.str(t.Name())
+		b.Str(n.prefixOf(t))
+		b.Str(t.Name())
 	}
 }
 
@@ -163,13 +163,13 @@ func notFound(id btf.TypeID) string {
 // BTF_INT_BOOL, 4, in a one-bit field, which keeps 0.)
 func (n *namer) appendBaseName(b *buf, t btf.Type) {
 	if t.NameOff() == 0 {
-		b.str("nameless base type!")
+		b.Str("nameless base type!")
 		return
 	}
 	if n.u.btf && t.Kind() == btf.KindFloat {
-		b.str("single ")
+		b.Str("single ")
 	}
-	b.str(t.Name())
+	b.Str(t.Name())
 }
 
 // prefixOf is pahole's tag__prefix.
@@ -193,13 +193,13 @@ func (n *namer) prefixOf(t btf.Type) string {
 func (n *namer) appendPtrName(b *buf, t btf.Type) {
 	ref := t.Ref()
 	if ref == 0 {
-		b.str("void *")
+		b.Str("void *")
 		return
 	}
 	pt, ok := n.typ(ref)
 	if !ok {
-		b.str(notFound(ref))
-		b.str(" *")
+		b.Str(notFound(ref))
+		b.Str(" *")
 		return
 	}
 	constPtr := false
@@ -211,9 +211,9 @@ func (n *namer) appendPtrName(b *buf, t btf.Type) {
 	}
 	n.appendName(b, pt, ptrNameBuf)
 	if constPtr {
-		b.str(" const *")
+		b.Str(" const *")
 	} else {
-		b.str(" *")
+		b.Str(" *")
 	}
 }
 
@@ -267,19 +267,19 @@ func protoSrc(t btf.Type) parmSrc { return parmSrc{proto: t, isProto: true} }
 // type, " ", then "(*name)" or "name", and the parameters.
 func (n *namer) ftype(b *buf, ret btf.TypeID, src parmSrc, name string, inlined, isPointer, isPrototype bool) {
 	if inlined {
-		b.str("inline ")
+		b.Str("inline ")
 	}
 	n.appendTypeName(b, ret, nameBuf)
-	b.byte(' ')
+	b.Byte(' ')
 	if isPrototype {
-		b.byte('(')
+		b.Byte('(')
 	}
 	if isPointer {
-		b.byte('*')
+		b.Byte('*')
 	}
-	b.str(name)
+	b.Str(name)
 	if isPrototype {
-		b.byte(')')
+		b.Byte(')')
 	}
 	n.parms(b, src, 0)
 }
@@ -287,7 +287,7 @@ func (n *namer) ftype(b *buf, ret btf.TypeID, src parmSrc, name string, inlined,
 // parms is pahole's ftype__fprintf_parms: with indent 0 the parameters are
 // separated by ", ", otherwise each goes on its own line, indented.
 func (n *namer) parms(b *buf, src parmSrc, indent int) {
-	b.byte('(')
+	b.Byte('(')
 	count := 0
 	unspec := src.unspec
 	if src.isProto {
@@ -317,11 +317,11 @@ func (n *namer) parms(b *buf, src parmSrc, indent int) {
 	}
 	switch {
 	case count == 0:
-		b.str("void)")
+		b.Str("void)")
 	case unspec:
-		b.str(", ...)")
+		b.Str(", ...)")
 	default:
-		b.byte(')')
+		b.Byte(')')
 	}
 }
 
@@ -329,10 +329,10 @@ func (n *namer) parms(b *buf, src parmSrc, indent int) {
 func (n *namer) parm(b *buf, i int, name string, typ btf.TypeID, attrs []string, indent int) {
 	if i > 0 {
 		if indent == 0 {
-			b.str(", ")
+			b.Str(", ")
 		} else {
-			b.str(",\n")
-			b.tabs(indent)
+			b.Str(",\n")
+			b.Tabs(indent)
 		}
 	}
 	if n.noParmNames {
@@ -341,19 +341,19 @@ func (n *namer) parm(b *buf, i int, name string, typ btf.TypeID, attrs []string,
 	t, ok := n.typ(typ)
 	if !ok {
 		writeAttrs(b, attrs)
-		b.str("<ERROR: type ")
-		b.str(strconv.FormatUint(uint64(typ), 10))
-		b.str(" not found>")
+		b.Str("<ERROR: type ")
+		b.Str(strconv.FormatUint(uint64(typ), 10))
+		b.Str(" not found>")
 		if name != "" {
-			b.byte(' ')
-			b.str(name)
+			b.Byte(' ')
+			b.Str(name)
 		}
 		return
 	}
 	if t.Kind() == btf.KindPtr && t.Ref() != 0 {
 		pt, ok := n.typ(t.Ref())
 		if !ok {
-			b.str(notFound(t.Ref()))
+			b.Str(notFound(t.Ref()))
 			return
 		}
 		if pt.Kind() == btf.KindFuncProto {
@@ -369,8 +369,8 @@ func (n *namer) parm(b *buf, i int, name string, typ btf.TypeID, attrs []string,
 	writeAttrs(b, attrs)
 	n.appendName(b, t, nameBuf)
 	if name != "" {
-		b.byte(' ')
-		b.str(name)
+		b.Byte(' ')
+		b.Str(name)
 	}
 }
 
@@ -378,7 +378,7 @@ func (n *namer) parm(b *buf, i int, name string, typ btf.TypeID, attrs []string,
 // space.
 func writeAttrs(b *buf, attrs []string) {
 	for _, a := range attrs {
-		b.str(a)
-		b.byte(' ')
+		b.Str(a)
+		b.Byte(' ')
 	}
 }

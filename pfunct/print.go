@@ -51,10 +51,10 @@ func (n *namer) funcSrc(f *function) (btf.TypeID, parmSrc) {
 func (p *printer) function(b *buf, u *unit, f *function) {
 	n := p.namer(u)
 	if p.conf.declInfo {
-		b.str("/* Used at: ")
-		b.str(u.name)
-		b.str(" */\n")
-		b.str("/* <")
+		b.Str("/* Used at: ")
+		b.Str(u.name)
+		b.Str(" */\n")
+		b.Str("/* <")
 		off := uint64(0)
 		file := "(null)"
 		line := uint32(0)
@@ -65,30 +65,30 @@ func (p *printer) function(b *buf, u *unit, f *function) {
 			}
 			line = f.declLine
 		}
-		b.str(strconv.FormatUint(off, 16))
-		b.str("> ")
-		b.str(file)
-		b.byte(':')
-		b.uint(uint64(line))
-		b.str(" */\n")
+		b.Str(strconv.FormatUint(off, 16))
+		b.Str("> ")
+		b.Str(file)
+		b.Byte(':')
+		b.Uint(uint64(line))
+		b.Str(" */\n")
 	}
 	writeAttrs(b, f.attrs)
 	if f.virtuality == virtualityVirtual || f.virtuality == virtualityPureVirtual {
-		b.str("virtual ")
+		b.Str("virtual ")
 	}
 	ret, src := n.funcSrc(f)
 	inlined := !p.conf.stripInline && f.declaredInline()
 	n.ftype(b, ret, src, f.name, inlined, false, false)
 	if f.virtuality == virtualityPureVirtual {
-		b.str(" = 0")
+		b.Str(" = 0")
 	}
 	if !p.conf.noSemicolon {
-		b.byte(';')
+		b.Byte(';')
 	}
 	if f.linkage != "" {
-		b.str(" /* linkage=")
-		b.str(f.linkage)
-		b.str(" */")
+		b.Str(" /* linkage=")
+		b.Str(f.linkage)
+		b.Str(" */")
 	}
 }
 
@@ -96,55 +96,55 @@ func (p *printer) function(b *buf, u *unit, f *function) {
 // block, then its size and counts.
 func (p *printer) blockStats(b *buf, u *unit, f *function) {
 	p.lexblock(b, u, f, &f.block, 0)
-	b.str("/* size: ")
-	b.int(int64(int32(f.block.size)))
+	b.Str("/* size: ")
+	b.Int(int64(int32(f.block.size)))
 	if f.block.nrVariables > 0 {
-		b.str(", variables: ")
-		b.uint(uint64(f.block.nrVariables))
+		b.Str(", variables: ")
+		b.Uint(uint64(f.block.nrVariables))
 	}
 	if f.block.nrLabels > 0 {
-		b.str(", goto labels: ")
-		b.uint(uint64(f.block.nrLabels))
+		b.Str(", goto labels: ")
+		b.Uint(uint64(f.block.nrLabels))
 	}
 	if f.block.nrInline > 0 {
-		b.str(", inline expansions: ")
-		b.uint(uint64(f.block.nrInline))
-		b.str(" (")
-		b.int(int64(int32(f.block.sizeInline)))
-		b.str(" bytes)")
+		b.Str(", inline expansions: ")
+		b.Uint(uint64(f.block.nrInline))
+		b.Str(" (")
+		b.Int(int64(int32(f.block.sizeInline)))
+		b.Str(" bytes)")
 	}
-	b.str(" */\n")
+	b.Str(" */\n")
 }
 
 // lexblock is pahole's lexblock__fprintf.
 func (p *printer) lexblock(b *buf, u *unit, f *function, blk *block, indent int) {
 	indent = min(indent, 15)
-	b.tabs(indent)
-	b.byte('{')
+	b.Tabs(indent)
+	b.Byte('{')
 	if blk.addr != 0 {
 		off := blk.addr - f.block.addr
 		if off == 0 {
-			b.str(" /* low_pc=")
-			b.hex(blk.addr)
-			b.str(" */")
+			b.Str(" /* low_pc=")
+			b.Hex(blk.addr)
+			b.Str(" */")
 		} else {
-			b.str(" /* ")
-			b.str(f.name)
-			b.byte('+')
-			b.hex(off)
-			b.str(" */")
+			b.Str(" /* ")
+			b.Str(f.name)
+			b.Byte('+')
+			b.Hex(off)
+			b.Str(" */")
 		}
 	}
-	b.byte('\n')
+	b.Byte('\n')
 	for _, it := range blk.items {
 		p.blockItem(b, u, f, it, indent+1)
 	}
-	b.tabs(indent)
-	b.byte('}')
+	b.Tabs(indent)
+	b.Byte('}')
 	if f.block.addr != blk.addr {
-		b.str(" /* lexblock size=")
-		b.int(int64(int32(blk.size)))
-		b.str(" */")
+		b.Str(" /* lexblock size=")
+		b.Int(int64(int32(blk.size)))
+		b.Str(" */")
 	}
 }
 
@@ -164,60 +164,60 @@ func (p *printer) blockItem(b *buf, u *unit, f *function, it *item, indent int) 
 			alias = u.funcs[it.origin]
 		}
 		if alias == nil {
-			b.str("<ERROR(function__tag_fprintf:1311): 0 not found!>\n")
+			b.Str("<ERROR(function__tag_fprintf:1311): 0 not found!>\n")
 			break
 		}
-		b.tabs(indent)
-		b.str(alias.name)
+		b.Tabs(indent)
+		b.Str(alias.name)
 		n := p.namer(u)
 		_, src := n.funcSrc(alias)
 		n.parms(b, src, indent+(len(alias.name)+7)/8)
-		b.str("; /* size=")
-		b.uint(it.size)
-		b.str(", low_pc=")
-		b.hex(it.addr)
-		b.str(" */")
+		b.Str("; /* size=")
+		b.Uint(it.size)
+		b.Str(", low_pc=")
+		b.Hex(it.addr)
+		b.Str(" */")
 		c = 69
 	case itemVariable:
-		b.tabs(indent)
+		b.Tabs(indent)
 		start := len(*b)
 		if t, ok := p.namer(u).typ(it.typ); ok {
 			vn := &namer{u: u}
 			vn.appendName(b, t, varNameBuf)
 		} else {
-			b.str("(null)")
+			b.Str("(null)")
 		}
-		b.byte(' ')
-		b.str(it.name)
-		b.str("; /* scope: ")
-		b.str(scopeString(it.scope))
-		b.str(" */")
+		b.Byte(' ')
+		b.Str(it.name)
+		b.Str("; /* scope: ")
+		b.Str(scopeString(it.scope))
+		b.Str(" */")
 		c += len(*b) - start
 	case itemLabel:
-		b.tabs(indent)
-		b.byte('\n')
+		b.Tabs(indent)
+		b.Byte('\n')
 		start := len(*b)
-		b.str(it.name)
-		b.byte(':')
+		b.Str(it.name)
+		b.Byte(':')
 		c = len(*b) - start
 	case itemBlock:
 		p.lexblock(b, u, f, it.block, indent)
-		b.byte('\n')
+		b.Byte('\n')
 		return
 	default:
-		b.tabs(indent)
+		b.Tabs(indent)
 		start := len(*b)
-		b.str("formal_parameter <")
+		b.Str("formal_parameter <")
 		off := uint64(0)
 		if p.conf.extraDbg {
 			off = it.off
 		}
-		b.str(strconv.FormatUint(off, 16))
-		b.byte('>')
+		b.Str(strconv.FormatUint(off, 16))
+		b.Byte('>')
 		c += len(*b) - start
 	}
-	b.fill(70 - c)
-	b.str("// ")
-	b.padLeft(strconv.FormatUint(uint64(line), 10), 5)
-	b.byte('\n')
+	b.Fill(70 - c)
+	b.Str("// ")
+	b.PadLeft(strconv.FormatUint(uint64(line), 10), 5)
+	b.Byte('\n')
 }

@@ -119,7 +119,7 @@ type NotFoundError struct{ Addr uint64 }
 
 func (e *NotFoundError) Error() string {
 	var b buf
-	b.hex(e.Addr)
+	b.Hex(e.Addr)
 	return "No function found at " + string(b) + "!"
 }
 
@@ -609,69 +609,69 @@ func (p *printer) format(b *buf, st *fnStat) {
 	switch p.o.Formatter {
 	case ListSizes:
 		if f.block.size != 0 {
-			b.str(f.name)
-			b.str(": ")
-			b.uint(uint64(f.block.size))
-			b.byte('\n')
+			b.Str(f.name)
+			b.Str(": ")
+			b.Uint(uint64(f.block.size))
+			b.Byte('\n')
 		}
 	case ListVariables:
 		if f.block.nrVariables > 0 {
-			b.str(f.name)
-			b.str(": ")
-			b.uint(uint64(f.block.nrVariables))
-			b.byte('\n')
+			b.Str(f.name)
+			b.Str(": ")
+			b.Uint(uint64(f.block.nrVariables))
+			b.Byte('\n')
 		}
 	case ListParams:
-		b.str(f.name)
-		b.str(": ")
-		b.uint(uint64(f.nrParms()))
-		b.byte('\n')
+		b.Str(f.name)
+		b.Str(": ")
+		b.Uint(uint64(f.nrParms()))
+		b.Byte('\n')
 	case ListLabels:
 		if f.block.nrLabels > 0 {
-			b.str(f.name)
-			b.str(": ")
-			b.uint(uint64(f.block.nrLabels))
-			b.byte('\n')
+			b.Str(f.name)
+			b.Str(": ")
+			b.Uint(uint64(f.block.nrLabels))
+			b.Byte('\n')
 		}
 	case ListInlines:
 		if f.block.nrInline > 0 {
-			b.str(f.name)
-			b.str(": ")
-			b.uint(uint64(f.block.nrInline))
-			b.byte(' ')
-			b.int(int64(int32(f.block.sizeInline)))
-			b.byte('\n')
+			b.Str(f.name)
+			b.Str(": ")
+			b.Uint(uint64(f.block.nrInline))
+			b.Byte(' ')
+			b.Int(int64(int32(f.block.sizeInline)))
+			b.Byte('\n')
 		}
 	case ListNameLength:
-		b.str(f.name)
-		b.str(": ")
-		b.uint(uint64(len(f.name)))
-		b.byte('\n')
+		b.Str(f.name)
+		b.Str(": ")
+		b.Uint(uint64(len(f.name)))
+		b.Byte('\n')
 	default:
 		if p.o.verbose() || p.o.Prototypes {
 			if st.hasRenders {
-				b.str(st.proto)
+				b.Str(st.proto)
 			} else {
 				p.function(b, st.u, f)
 			}
-			b.byte('\n')
+			b.Byte('\n')
 			if p.o.Prototypes {
 				return
 			}
 			if p.o.Variables || p.o.InlineExpansions {
 				if st.hasRenders {
-					b.str(st.statsText)
+					b.Str(st.statsText)
 				} else {
 					p.blockStats(b, st.u, f)
 				}
 			}
-			b.str("/* definitions: ")
-			b.uint(uint64(st.nrFiles))
-			b.str(" */\n\n")
+			b.Str("/* definitions: ")
+			b.Uint(uint64(st.nrFiles))
+			b.Str(" */\n\n")
 			return
 		}
-		b.str(f.name)
-		b.byte('\n')
+		b.Str(f.name)
+		b.Byte('\n')
 	}
 }
 
@@ -709,7 +709,7 @@ func (p *printer) show(b *buf, u *unit, f *function) {
 	if p.o.Compile {
 		p.compileBody(b, u, f)
 	}
-	b.byte('\n')
+	b.Byte('\n')
 	if p.o.All {
 		return
 	}
@@ -724,7 +724,7 @@ func (p *printer) show(b *buf, u *unit, f *function) {
 
 // compileBody is --compile's body: a return of the right type.
 func (p *printer) compileBody(b *buf, u *unit, f *function) {
-	b.str("\n{")
+	b.Str("\n{")
 	n := p.namer(u)
 	var t btf.Type
 	var ok, hasType bool
@@ -746,18 +746,18 @@ func (p *printer) compileBody(b *buf, u *unit, f *function) {
 	if hasType {
 		switch {
 		case t.Kind() == btf.KindPtr:
-			b.str("\n\treturn (void *)0;")
+			b.Str("\n\treturn (void *)0;")
 		case isStruct(t):
-			b.str("\n\treturn *(struct " + t.Name() + " *)1;")
+			b.Str("\n\treturn *(struct " + t.Name() + " *)1;")
 		case isUnion(t):
-			b.str("\n\treturn *(union " + t.Name() + " *)1;")
+			b.Str("\n\treturn *(union " + t.Name() + " *)1;")
 		case t.Kind() == btf.KindTypedef:
-			b.str("\n\treturn *(" + t.Name() + " *)1;")
+			b.Str("\n\treturn *(" + t.Name() + " *)1;")
 		default:
-			b.str("\n\treturn 0;")
+			b.Str("\n\treturn 0;")
 		}
 	}
-	b.str("\n}\n")
+	b.Str("\n}\n")
 }
 
 // classIterator is pfunct's cu_class_iterator for -c.
@@ -778,9 +778,9 @@ func (p *printer) classIterator(u *unit) {
 		if p.o.verbose() {
 			p.function(&b, u, f)
 		} else {
-			b.str(f.name)
+			b.Str(f.name)
 		}
-		b.byte('\n')
+		b.Byte('\n')
 	}
 	p.w.Write(b)
 }
@@ -806,7 +806,7 @@ func (p *printer) functionIterator(u *unit) {
 		if p.o.Compile {
 			p.compileBody(&b, u, f)
 		}
-		b.byte('\n')
+		b.Byte('\n')
 		if p.o.Variables || p.o.InlineExpansions {
 			p.blockStats(&b, u, f)
 		}

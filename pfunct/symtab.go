@@ -98,14 +98,14 @@ func symtab(w io.Writer, path, name string) error {
 	}
 	var out buf
 	for _, s := range syms {
-		out.padLeft(fmt.Sprint(s.index), spacing)
-		out.str(": ")
-		out.padRight(s.name, longest)
-		out.byte(' ')
-		out.hex(s.value)
-		out.byte(' ')
-		out.padLeft(fmt.Sprint(uint32(s.size)), 5)
-		out.byte('\n')
+		out.PadLeft(fmt.Sprint(s.index), spacing)
+		out.Str(": ")
+		out.PadRight(s.name, longest)
+		out.Byte(' ')
+		out.Hex(s.value)
+		out.Byte(' ')
+		out.PadLeft(fmt.Sprint(uint32(s.size)), 5)
+		out.Byte('\n')
 	}
 	_, err = w.Write(out)
 	return err
