@@ -9,16 +9,6 @@ import (
 // type they resolve to, byte sizes through them, reference loops, and the
 // order and depth of the kernel's resolve walk.
 
-// isModifier reports the kinds the kernel treats as modifiers: they refer
-// to another type and take its size.
-func isModifier(k Kind) bool {
-	switch k {
-	case KindTypedef, KindVolatile, KindConst, KindRestrict, KindTypeTag:
-		return true
-	}
-	return false
-}
-
 // sourceOnly kinds may refer to types but may not be referred to by
 // pointers, modifiers, members or arrays.
 func sourceOnly(k Kind) bool { return k == KindVar || k == KindDeclTag || k == KindDatasec }
@@ -64,7 +54,7 @@ func (c *checker) resolve(id TypeID) (TypeID, bool) {
 			return 0, false
 		}
 		t := c.s.Type(cur)
-		if !isModifier(t.Kind()) {
+		if !IsModifier(t.Kind()) {
 			break
 		}
 		c.state[cur] = stBusy
@@ -143,9 +133,9 @@ func (c *checker) arraySize(id TypeID) (uint64, bool) {
 // pointers must be acyclic, and so must the graph of modifiers, structs,
 // unions and arrays.
 func (c *checker) checkLoops() {
-	ptrGraph := func(k Kind) bool { return isModifier(k) || k == KindPtr }
+	ptrGraph := func(k Kind) bool { return IsModifier(k) || k == KindPtr }
 	valGraph := func(k Kind) bool {
-		return isModifier(k) || k == KindStruct || k == KindUnion || k == KindArray
+		return IsModifier(k) || k == KindStruct || k == KindUnion || k == KindArray
 	}
 	reported := make(map[TypeID]bool)
 	c.findCycles(ptrGraph, "pointer/modifier", reported)
@@ -161,7 +151,7 @@ func (c *checker) edges(t Type, in func(Kind) bool, buf []TypeID) []TypeID {
 		}
 	}
 	switch k := t.Kind(); {
-	case isModifier(k) || k == KindPtr:
+	case IsModifier(k) || k == KindPtr:
 		add(t.Ref())
 	case k == KindArray && len(t.Extra()) == 3:
 		a := t.Array()
@@ -251,15 +241,15 @@ func needsResolve(k Kind) bool {
 	case KindPtr, KindStruct, KindUnion, KindArray, KindVar, KindFunc, KindDeclTag, KindDatasec:
 		return true
 	}
-	return isModifier(k)
+	return IsModifier(k)
 }
 
 func isSink(mode int, k Kind) bool {
 	switch mode {
 	case modePtr:
-		return !isModifier(k) && k != KindPtr
+		return !IsModifier(k) && k != KindPtr
 	case modeStruct:
-		return !isModifier(k) && k != KindArray && k != KindStruct && k != KindUnion
+		return !IsModifier(k) && k != KindArray && k != KindStruct && k != KindUnion
 	}
 	return !needsResolve(k)
 }
@@ -307,7 +297,7 @@ func (c *checker) checkDepth() {
 				continue
 			}
 			ft := c.s.Type(f.id)
-			if f.next == 1 && mode != modeAny && (ft.Kind() == KindPtr || isModifier(ft.Kind())) && c.s.Type(child).Kind() == KindFunc {
+			if f.next == 1 && mode != modeAny && (ft.Kind() == KindPtr || IsModifier(ft.Kind())) && c.s.Type(child).Kind() == KindFunc {
 				// The kernel takes a FUNC as its prototype only once it
 				// has resolved it; walking from a pointer (or a struct)
 				// it does not resolve it first, and rejects the reference.
@@ -359,7 +349,7 @@ func (c *checker) resolveChild(t Type, i int) (TypeID, bool) {
 		return 0, false
 	}
 	switch {
-	case isModifier(k) || k == KindDeclTag:
+	case IsModifier(k) || k == KindDeclTag:
 		return t.Ref(), i == 0
 	case k == KindPtr || k == KindVar:
 		// After its target, a pointer or variable whose target is a
@@ -369,7 +359,7 @@ func (c *checker) resolveChild(t Type, i int) (TypeID, bool) {
 			return t.Ref(), true
 		case 1:
 			ref := t.Ref()
-			if ref == 0 || ref >= c.next || !isModifier(c.s.Type(ref).Kind()) {
+			if ref == 0 || ref >= c.next || !IsModifier(c.s.Type(ref).Kind()) {
 				return 0, true
 			}
 			if rid, ok := c.resolve(ref); ok && rid != 0 && c.s.Type(rid).Kind() == KindPtr {

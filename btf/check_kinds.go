@@ -165,7 +165,7 @@ func (c *checker) checkRef(t Type) {
 		c.add(t, RuleRefKind, "refers to %s, which only a DATASEC or nothing may refer to", c.describe(ref))
 		return
 	}
-	if isModifier(k) && k != KindTypeTag && rt.Kind() == KindTypeTag {
+	if IsModifier(k) && k != KindTypeTag && rt.Kind() == KindTypeTag {
 		c.add(t, RuleTypeTag, "refers to %s: type tags must come before other modifiers", c.describe(ref))
 	}
 	rid, ok := c.resolve(ref)

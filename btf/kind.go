@@ -149,3 +149,19 @@ func MemberOffset(word uint32, kindFlag bool) (bitOffset, bitfieldSize uint32) {
 	}
 	return word, 0
 }
+
+// IsModifier reports the kinds the kernel treats as modifiers: they refer
+// to another type and take its size (typedef, volatile, const, restrict,
+// type tag).
+func IsModifier(k Kind) bool {
+	switch k {
+	case KindTypedef, KindVolatile, KindConst, KindRestrict, KindTypeTag:
+		return true
+	}
+	return false
+}
+
+// IsQualifier reports C's type qualifiers: const, volatile, restrict.
+func IsQualifier(k Kind) bool {
+	return k == KindConst || k == KindVolatile || k == KindRestrict
+}

@@ -143,3 +143,23 @@ func (t Type) SecVar(i int) VarSecinfo {
 // ComponentIdx is a DECL_TAG's component index: -1 for the declaration
 // itself, otherwise the member or parameter index.
 func (t Type) ComponentIdx() int32 { return int32(t.ext[0]) }
+
+// IsStruct reports a struct, or a forward declaration of one (a FWD whose
+// kind_flag is clear), as C and pahole see both.
+func (t Type) IsStruct() bool {
+	k := t.Kind()
+	return k == KindStruct || (k == KindFwd && !t.KindFlag())
+}
+
+// IsUnion reports a union, or a forward declaration of one (a FWD whose
+// kind_flag is set).
+func (t Type) IsUnion() bool {
+	k := t.Kind()
+	return k == KindUnion || (k == KindFwd && t.KindFlag())
+}
+
+// IsEnum reports an ENUM or an ENUM64.
+func (t Type) IsEnum() bool {
+	k := t.Kind()
+	return k == KindEnum || k == KindEnum64
+}

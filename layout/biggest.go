@@ -34,7 +34,7 @@ func (u *unit) firstBiggestMember(c *class) *member {
 				size = u.size(id)
 			case k == btf.KindPtr:
 				size = word
-			case isStruct(t) || isUnion(t):
+			case t.IsStruct() || t.IsUnion():
 				ic := u.class(id)
 				if len(ic.members) == 0 {
 					break reevaluate
@@ -49,7 +49,7 @@ func (u *unit) firstBiggestMember(c *class) *member {
 			case k == btf.KindConst || k == btf.KindTypedef || k == btf.KindVolatile:
 				id = t.Ref()
 				continue
-			case isEnum(t):
+			case t.IsEnum():
 				size = u.size(id)
 			}
 			break

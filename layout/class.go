@@ -104,27 +104,6 @@ func (u *unit) typ(id btf.TypeID) (btf.Type, bool) {
 	return t, true
 }
 
-// Kind predicates with pahole's meaning: a FWD is a struct or a union
-// (its kind_flag says which) that is only declared.
-func isStruct(t btf.Type) bool {
-	k := t.Kind()
-	return k == btf.KindStruct || (k == btf.KindFwd && !t.KindFlag())
-}
-
-func isUnion(t btf.Type) bool {
-	k := t.Kind()
-	return k == btf.KindUnion || (k == btf.KindFwd && t.KindFlag())
-}
-
-func isEnum(t btf.Type) bool {
-	k := t.Kind()
-	return k == btf.KindEnum || k == btf.KindEnum64
-}
-
-func isModifier(k btf.Kind) bool {
-	return k == btf.KindConst || k == btf.KindVolatile || k == btf.KindRestrict
-}
-
 // strip follows typedefs and qualifiers from the type id refers to, as
 // pahole's tag__strip_typedefs_and_modifiers does from a tag's type; 0
 // when that reaches void or a missing type.
@@ -134,7 +113,7 @@ func (u *unit) strip(id btf.TypeID) btf.TypeID {
 		if !ok {
 			return 0
 		}
-		if k := t.Kind(); k != btf.KindTypedef && !isModifier(k) {
+		if k := t.Kind(); k != btf.KindTypedef && !btf.IsQualifier(k) {
 			return id
 		}
 		id = t.Ref()
@@ -201,7 +180,7 @@ func (u *unit) size(id btf.TypeID) uint64 {
 // enumOrFloatSize is the byte size pahole gives an enum (4 when BTF says
 // 0) or a float.
 func enumOrFloatSize(t btf.Type) uint32 {
-	if isEnum(t) && t.Size() == 0 {
+	if t.IsEnum() && t.Size() == 0 {
 		return 4
 	}
 	return t.Size()
@@ -243,9 +222,9 @@ func (u *unit) natAlign(id btf.TypeID) uint64 {
 		if w, ok := u.wordSized(id, t); ok {
 			n = w
 		}
-	case t.Kind() == btf.KindFloat || isEnum(t):
+	case t.Kind() == btf.KindFloat || t.IsEnum():
 		n = uint64(enumOrFloatSize(t))
-	case isStruct(t) || isUnion(t):
+	case t.IsStruct() || t.IsUnion():
 		n = uint64(u.class(id).naturalAlign(u))
 	case t.Kind() == btf.KindArray:
 		if e := u.strip(t.Array().Elem); e != 0 {
@@ -316,7 +295,7 @@ func (u *unit) class(id btf.TypeID) *class {
 		return c
 	}
 	t := u.spec.Type(id)
-	c := &class{id: id, name: t.Name(), union: isUnion(t), fwd: t.Kind() == btf.KindFwd}
+	c := &class{id: id, name: t.Name(), union: t.IsUnion(), fwd: t.Kind() == btf.KindFwd}
 	u.classes[id] = c
 	if c.fwd {
 		return c
@@ -405,7 +384,7 @@ func (u *unit) btfFixup(c *class) {
 			continue
 		}
 		t, _ := u.typ(st)
-		if k := t.Kind(); k == btf.KindInt || k == btf.KindFloat || isEnum(t) {
+		if k := t.Kind(); k == btf.KindInt || k == btf.KindFloat || t.IsEnum() {
 			if m.bitfieldSize != 0 {
 				u.bitfieldPlace(m)
 			} else {
@@ -588,7 +567,7 @@ func (u *unit) markUnnaturalStructs(c *class) {
 	for i := range c.members {
 		st := u.strip(c.members[i].typ)
 		t, ok := u.typ(st)
-		if !ok || !isStruct(t) {
+		if !ok || !t.IsStruct() {
 			continue
 		}
 		if uint64(c.members[i].byteOffset)%u.natAlign(st) != 0 {
@@ -608,7 +587,7 @@ func (u *unit) inferUnionPacked(c *class) {
 	for i := range c.members {
 		st := u.strip(c.members[i].typ)
 		t, ok := u.typ(st)
-		if !ok || !isStruct(t) {
+		if !ok || !t.IsStruct() {
 			continue
 		}
 		if uint64(c.size)%u.natAlign(st) != 0 {
@@ -658,7 +637,7 @@ func (u *unit) hasEmbeddedFlexibleArray(c *class) bool {
 	for i := range c.members {
 		st := u.strip(c.members[i].typ)
 		t, ok := u.typ(st)
-		if !ok || !isStruct(t) {
+		if !ok || !t.IsStruct() {
 			continue
 		}
 		mc := u.class(st)

@@ -79,11 +79,11 @@ func (l *Listing) formatCompilable(u *unit, b *buf, id btf.TypeID, c conf) {
 // other types).
 func kindOf(t btf.Type) defKind {
 	switch {
-	case isStruct(t):
+	case t.IsStruct():
 		return defStruct
-	case isUnion(t):
+	case t.IsUnion():
 		return defUnion
-	case isEnum(t):
+	case t.IsEnum():
 		return defEnum
 	case t.Kind() == btf.KindTypedef:
 		return defTypedef
@@ -150,7 +150,7 @@ func (ue *unitEmissions) typeDefs(id btf.TypeID) bool {
 		}
 	}
 	ue.addDef(id)
-	if isStruct(t) || isUnion(t) {
+	if t.IsStruct() || t.IsUnion() {
 		cl := u.class(id)
 		u.markUnnaturalStructs(cl)
 		for i := range cl.members {
@@ -189,12 +189,12 @@ func (ue *unitEmissions) tagDefs(typ btf.TypeID) bool {
 			continue
 		case k == btf.KindTypedef:
 			return ue.typedefDefs(typ)
-		case isEnum(t):
+		case t.IsEnum():
 			if t.Name() != "" {
 				return ue.enumDefs(typ, "", false)
 			}
 			return false
-		case isStruct(t) || isUnion(t):
+		case t.IsStruct() || t.IsUnion():
 			if pointer {
 				if t.Name() == "" {
 					ue.typeDefs(typ)
@@ -260,7 +260,7 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 			}
 		case k == btf.KindFuncProto:
 			ue.ftypeDefs(tt)
-		case isEnum(tt):
+		case tt.IsEnum():
 			if tt.Name() == "" {
 				ue.b.Str("typedef ")
 				ue.enumDefs(def.Ref(), name, true)
@@ -268,7 +268,7 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 				return true
 			}
 			ue.enumDefs(def.Ref(), "", false)
-		case isStruct(tt) || isUnion(tt):
+		case tt.IsStruct() || tt.IsUnion():
 			if tt.Name() == "" {
 				ue.typeDefs(def.Ref())
 				ue.emit(def.Ref(), "typedef", name, true, true)
@@ -336,7 +336,7 @@ func (ue *unitEmissions) fwdDecl(id btf.TypeID) bool {
 		ue.fwded[id] = true
 		return false
 	}
-	if isUnion(t) {
+	if t.IsUnion() {
 		ue.b.Str("union ")
 	} else {
 		ue.b.Str("struct ")

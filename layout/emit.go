@@ -34,7 +34,7 @@ func (p *TypePrinter) Emit(out []byte, id btf.TypeID, prefix, suffix *string) []
 	if !ok {
 		return out
 	}
-	if isStruct(t) {
+	if t.IsStruct() {
 		p.u.class(id).findHoles()
 	}
 	c := conf{emitStats: true}
@@ -85,7 +85,7 @@ func (p *TypePrinter) Enum(out []byte, id btf.TypeID, suffix *string) []byte {
 // packed.
 func (p *TypePrinter) CheckUnnaturalAlignments(id btf.TypeID) {
 	t, ok := p.u.typ(id)
-	if !ok || !isStruct(t) && !isUnion(t) {
+	if !ok || !t.IsStruct() && !t.IsUnion() {
 		return
 	}
 	p.u.markUnnaturalStructs(p.u.class(id))

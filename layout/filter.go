@@ -32,10 +32,10 @@ func (l *Listing) filter(u *unit, id btf.TypeID, t btf.Type) bool {
 // filter itself for the types it prints).
 func (l *Listing) filterWith(u *unit, id btf.TypeID, t btf.Type, lazy bool) bool {
 	o := &l.opts
-	if o.JustUnions && !isUnion(t) {
+	if o.JustUnions && !t.IsUnion() {
 		return false
 	}
-	if o.JustStructs && !isStruct(t) {
+	if o.JustStructs && !t.IsStruct() {
 		return false
 	}
 	if o.JustPacked && !u.inferPacked(u.class(id)) {
@@ -78,7 +78,7 @@ func (l *Listing) filterWith(u *unit, id btf.TypeID, t btf.Type, lazy bool) bool
 	if o.JustUnions {
 		return true
 	}
-	if !isStruct(t) {
+	if !t.IsStruct() {
 		// What follows is about holes, which unions have none of.
 		return !(o.JustStructs || o.Packable || o.NrHoles != 0 || o.NrBitHoles != 0 ||
 			o.HoleSizeGE != 0 || o.PaddingGE != 0)

@@ -19,7 +19,7 @@ const maxContainerIndent = 127
 func (l *Listing) printContainers(u *unit, b *buf, contained btf.TypeID) {
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
-		if !isStruct(t) && !isUnion(t) || t.NameOff() == 0 {
+		if !t.IsStruct() && !t.IsUnion() || t.NameOff() == 0 {
 			continue
 		}
 		if !l.filter(u, id, t) {
@@ -49,7 +49,7 @@ func (l *Listing) printContainer(u *unit, b *buf, id, contained btf.TypeID, dept
 	defer u.leave()
 	for i := 0; i < t.Vlen(); i++ {
 		m := t.Member(i).Type
-		if mt, ok := u.typ(m); ok && (isStruct(mt) || isUnion(mt)) {
+		if mt, ok := u.typ(m); ok && (mt.IsStruct() || mt.IsUnion()) {
 			l.printContainer(u, b, m, contained, depth+1)
 		}
 	}
@@ -58,7 +58,7 @@ func (l *Listing) printContainer(u *unit, b *buf, id, contained btf.TypeID, dept
 // nrMembersOfType is pahole's type__nr_members_of_type: how many members
 // have exactly that type (not through typedefs or qualifiers).
 func nrMembersOfType(t btf.Type, id btf.TypeID) int {
-	if !isStruct(t) && !isUnion(t) {
+	if !t.IsStruct() && !t.IsUnion() {
 		return 0
 	}
 	n := 0
@@ -77,7 +77,7 @@ func nrMembersOfType(t btf.Type, id btf.TypeID) int {
 func (l *Listing) printPointersTo(u *unit, b *buf, target btf.TypeID) {
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
-		if !isStruct(t) && !isUnion(t) || t.NameOff() == 0 {
+		if !t.IsStruct() && !t.IsUnion() || t.NameOff() == 0 {
 			continue
 		}
 		if !l.filter(u, id, t) {
@@ -114,7 +114,7 @@ func (l *Listing) printPointersTo(u *unit, b *buf, target btf.TypeID) {
 func (l *Listing) printEnumWith(u *unit, b *buf, name string) bool {
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
-		if !isEnum(t) {
+		if !t.IsEnum() {
 			continue
 		}
 		for i := 0; i < t.Vlen(); i++ {

@@ -53,7 +53,7 @@ func (l *Listing) formatType(u *unit, b *buf, id btf.TypeID) {
 		b.Int(int64(int32(typeSize(t))))
 		b.Byte(sep)
 		var holes uint8
-		if isStruct(t) {
+		if t.IsStruct() {
 			holes = u.class(id).nrHoles
 		}
 		// For a typedef or an enum found by -C, pahole prints memory
@@ -93,7 +93,7 @@ func typeSize(t btf.Type) uint32 {
 	switch {
 	case t.Kind() == btf.KindFwd || t.Kind() == btf.KindTypedef:
 		return 0
-	case isEnum(t):
+	case t.IsEnum():
 		return enumOrFloatSize(t) * 8
 	}
 	return t.Size()

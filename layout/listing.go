@@ -110,7 +110,7 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 	sorted := l.opts.Sort && l.formatter == formatLayout
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
-		if !isStruct(t) && !isUnion(t) {
+		if !t.IsStruct() && !t.IsUnion() {
 			continue
 		}
 		if t.NameOff() == 0 && !anon {
@@ -185,12 +185,12 @@ func (l *Listing) printNamed(u *unit, b *buf) bool {
 			return false
 		}
 		t := u.spec.Type(id)
-		if isStruct(t) {
+		if t.IsStruct() {
 			u.class(id).findHoles()
 		}
 		switch {
 		case l.opts.Reorganize:
-			if isStruct(t) {
+			if t.IsStruct() {
 				l.printReorganized(u, b, id)
 			}
 		case l.opts.FindContainers:

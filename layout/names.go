@@ -50,7 +50,7 @@ func (u *unit) tagName(id btf.TypeID, size int) string {
 		return trunc(t.Name(), size)
 	case k == btf.KindPtr:
 		return u.ptrName(t, "*", size)
-	case isModifier(k):
+	case btf.IsQualifier(k):
 		inner := u.tagName(t.Ref(), nameBuf)
 		prefix, suffix := "", ""
 		switch k {
@@ -89,7 +89,7 @@ func (u *unit) rename(id btf.TypeID, name string) {
 		u.names = make(map[btf.TypeID]string)
 	}
 	u.names[id] = name
-	if t := u.spec.Type(id); isStruct(t) || isUnion(t) {
+	if t := u.spec.Type(id); t.IsStruct() || t.IsUnion() {
 		u.class(id).name = name
 	}
 }
@@ -99,14 +99,14 @@ func (u *unit) rename(id btf.TypeID, name string) {
 // unit, unless --classes_as_structs.
 func (u *unit) prefixOf(t btf.Type) string {
 	switch {
-	case isEnum(t):
+	case t.IsEnum():
 		return "enum "
-	case isStruct(t):
+	case t.IsStruct():
 		if (u.opts == nil || !u.opts.ClassesAsStructs) && (u.facts.Class(t.ID) || u.facts.Language() == dwLangCPlusPlus) {
 			return "class "
 		}
 		return "struct "
-	case isUnion(t):
+	case t.IsUnion():
 		return "union "
 	}
 	return ""

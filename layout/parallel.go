@@ -203,7 +203,7 @@ func (l *Listing) candidates(p *Prepared) {
 	anon := l.opts.AnonInclude || l.opts.NestedAnonInclude
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
-		if !isStruct(t) && !isUnion(t) {
+		if !t.IsStruct() && !t.IsUnion() {
 			continue
 		}
 		if t.NameOff() == 0 && !anon {

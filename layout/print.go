@@ -66,7 +66,7 @@ func (u *unit) printTop(b *buf, id btf.TypeID, c conf) {
 			switch {
 			case c.expandTypes:
 				c.nameSpacing = 55
-			case isUnion(t):
+			case t.IsUnion():
 				c.nameSpacing = defaultUnionNameSpacing
 			default:
 				c.nameSpacing = defaultNameSpacing
@@ -94,15 +94,15 @@ func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
 	switch {
 	case t.Kind() == btf.KindArray:
 		u.printArray(b, id, "array", true, c)
-	case isEnum(t):
+	case t.IsEnum():
 		u.printEnum(b, t, c)
 	case t.Kind() == btf.KindTypedef:
 		u.printTypedef(b, t, c)
-	case isStruct(t):
+	case t.IsStruct():
 		u.printClass(b, u.class(id), c)
 	case t.Kind() == btf.KindFuncProto:
 		u.writeFtype(b, t, "", false, false, 0, true)
-	case isUnion(t):
+	case t.IsUnion():
 		u.printUnion(b, u.class(id), c)
 	default:
 		b.Str("/* tag__fprintf: " + dwarfTagName(t) + " tag not supported! */")
@@ -141,7 +141,7 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 	case tt.Kind() == btf.KindFuncProto:
 		u.writeFtype(b, tt, name, false, false, 0, true)
 		return
-	case isStruct(tt):
+	case tt.IsStruct():
 		if tt.Name() != "" && !c.expandTypes {
 			b.Str("struct " + u.nameOf(tt) + " " + name)
 			return
@@ -154,10 +154,10 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		c.suffix, c.hasSuffix = name, true
 		u.printClass(b, cl, c)
 		return
-	case isUnion(tt):
+	case tt.IsUnion():
 		u.printUnionDecl(b, tt, name, true, c)
 		return
-	case isEnum(tt):
+	case tt.IsEnum():
 		if tt.Name() != "" {
 			b.Str("enum " + u.nameOf(tt) + " " + name)
 			return
@@ -308,7 +308,7 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 		t, id, name, named = e.t, e.id, e.name, e.named
 		expandTypes, suppressOffsetComment = e.expandTypes, e.suppressOffsetComment
 	}
-	if isStruct(t) || isUnion(t) || isEnum(t) {
+	if t.IsStruct() || t.IsUnion() || t.IsEnum() {
 		innerStruct(&c, name, named, suppressOffsetComment)
 	}
 	for steps := 0; ; steps++ {
@@ -328,7 +328,7 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 					u.writeFtype(b, pt, cname(name, named), false, true, c.typeSpacing, true)
 					return
 				}
-				if (isStruct(pt) || isUnion(pt) || isEnum(pt)) && pt.Name() == "" {
+				if (pt.IsStruct() || pt.IsUnion() || pt.IsEnum()) && pt.Name() == "" {
 					name, named = trunc("* "+cname(name, named), 258), true
 					c.relOffset = true
 					t, id = pt, pid
@@ -350,7 +350,7 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 			u.printDefault(b, id, name, named, c)
 		case k == btf.KindArray:
 			u.printArray(b, id, name, named, c)
-		case isStruct(t):
+		case t.IsStruct():
 			// Under -p pahole's own check ends every chain of named
 			// structs, not of anonymous ones (printed in place where
 			// pointed to); without -p only malformed BTF holds a
@@ -376,9 +376,9 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 			}
 			c.typeSpacing -= 8
 			u.printClass(b, cl, c)
-		case isUnion(t):
+		case t.IsUnion():
 			u.printUnionDecl(b, t, name, named, c)
-		case isEnum(t):
+		case t.IsEnum():
 			if t.Name() != "" && !expandTypes {
 				b.Str("enum ")
 				b.PadRight(u.nameOf(t), c.typeSpacing-5)
@@ -423,7 +423,7 @@ func (u *unit) loopsInPlace(id btf.TypeID, pointers bool) bool {
 		if !pointers {
 			continue
 		}
-		if t, ok := u.typ(o); ok && (isStruct(t) && t.Name() != "" || t.Kind() == btf.KindTypedef) {
+		if t, ok := u.typ(o); ok && (t.IsStruct() && t.Name() != "" || t.Kind() == btf.KindTypedef) {
 			return false
 		}
 	}
@@ -564,7 +564,7 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 	start := u.pos(b) // flush.go
 	t, _ := u.typ(m.typ)
 	named := m.name != ""
-	inline := isStruct(t) || isUnion(t) || isEnum(t)
+	inline := t.IsStruct() || t.IsUnion() || t.IsEnum()
 	if inline {
 		u.printType(b, m.typ, "", false, sc)
 		if named {
@@ -598,7 +598,7 @@ func (u *unit) printMember(b *buf, m *member, unionMember bool, c *conf) {
 		if named {
 			slen = alignPrinted + len(m.name)
 		}
-		if isStruct(t) && u.class(m.typ).packed && !c.suppressPacked {
+		if t.IsStruct() && u.class(m.typ).packed && !c.suppressPacked {
 			slen += packedAttrLen
 		}
 		spacing = sc.typeSpacing + sc.nameSpacing - slen - 3
@@ -842,7 +842,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 		size := pos.byteSize
 		b.Tabs(c.indent)
 		u.printMember(b, pos, false, &c)
-		if isStruct(pt) && !c.suppressComments {
+		if pt.IsStruct() && !c.suppressComments {
 			u.printMemberTypeHoles(b, u.class(pos.typ), &mth, &newline, &c)
 		}
 		if pos.bitHole != 0 && !c.suppressComments {

@@ -25,7 +25,7 @@ func (u *unit) fixupWordSize(word uint32) {
 	// pahole's loader has given every member its size before: build
 	// every struct and union now, with the unit's own sizes.
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
-		if t := u.spec.Type(id); isStruct(t) || isUnion(t) {
+		if t := u.spec.Type(id); t.IsStruct() || t.IsUnion() {
 			u.class(id)
 		}
 	}
@@ -45,7 +45,7 @@ func (u *unit) fixupTagWordSize(id btf.TypeID) {
 		return
 	}
 	defer u.leave()
-	if isStruct(t) || isUnion(t) {
+	if t.IsStruct() || t.IsUnion() {
 		for _, n := range u.facts.NestedIn(id) {
 			u.fixupTagWordSize(n.ID)
 		}

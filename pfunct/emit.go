@@ -88,11 +88,11 @@ func (e *emitter) name(t btf.Type) (string, bool) {
 // definitions.
 func kindOf(t btf.Type) (uint8, bool) {
 	switch {
-	case isStruct(t):
+	case t.IsStruct():
 		return defStruct, true
-	case isUnion(t):
+	case t.IsUnion():
 		return defUnion, true
-	case isEnum(t):
+	case t.IsEnum():
 		return defEnum, true
 	case t.Kind() == btf.KindTypedef:
 		return defTypedef, true
@@ -170,7 +170,7 @@ func (e *emitter) typeDefs(t btf.Type) bool {
 	}
 	e.addDef(t)
 	e.s.tp.CheckUnnaturalAlignments(t.ID)
-	if isStruct(t) || isUnion(t) {
+	if t.IsStruct() || t.IsUnion() {
 		if t.Kind() == btf.KindStruct || t.Kind() == btf.KindUnion {
 			for i := 0; i < t.Vlen(); i++ {
 				if e.tagDefs(t.Member(i).Type) {
@@ -222,12 +222,12 @@ func (e *emitter) tagDefs(id btf.TypeID) bool {
 			continue
 		case k == btf.KindTypedef:
 			return e.typedefDefs(t)
-		case isEnum(t):
+		case t.IsEnum():
 			if t.NameOff() != 0 {
 				return e.enumDefs(t, nil)
 			}
 			return false
-		case isStruct(t) || isUnion(t):
+		case t.IsStruct() || t.IsUnion():
 			if pointer {
 				if t.NameOff() == 0 {
 					e.typeDefs(t)
@@ -287,7 +287,7 @@ func (e *emitter) typedefDefs(td btf.Type) bool {
 			}
 		case k == btf.KindFuncProto:
 			e.ftypeDefs(t.Ref(), e.n.protoParams(t))
-		case isEnum(t):
+		case t.IsEnum():
 			if t.NameOff() == 0 {
 				e.b.Str("typedef ")
 				name := td.Name()
@@ -296,7 +296,7 @@ func (e *emitter) typedefDefs(td btf.Type) bool {
 				return true
 			}
 			e.enumDefs(t, nil)
-		case isStruct(t) || isUnion(t):
+		case t.IsStruct() || t.IsUnion():
 			if t.NameOff() == 0 {
 				e.typeDefs(t)
 				prefix, suffix := "typedef", td.Name()
@@ -345,7 +345,7 @@ func (e *emitter) fwdDecl(t btf.Type) bool {
 		e.s.fwdEmitted[t.ID] = true
 		return false
 	}
-	if isUnion(t) {
+	if t.IsUnion() {
 		e.b.Str("union ")
 	} else {
 		e.b.Str("struct ")
@@ -436,7 +436,7 @@ func (e *emitter) functionTypes(f *function) {
 	ret, _, _ := e.n.funcParams(f)
 	t, ok := e.typ(btfID(ret))
 	for n := 0; ok && n < maxDepth; n++ {
-		if t.Kind() == btf.KindPtr || isModifier(t.Kind()) {
+		if t.Kind() == btf.KindPtr || btf.IsQualifier(t.Kind()) {
 			t, ok = e.typ(t.Ref())
 			continue
 		}
@@ -449,7 +449,7 @@ func (e *emitter) functionTypes(f *function) {
 	for _, p := range ps {
 		t, ok := e.typ(p.typ)
 		for n := 0; ok && n < maxDepth; n++ {
-			if t.Kind() == btf.KindPtr || isModifier(t.Kind()) {
+			if t.Kind() == btf.KindPtr || btf.IsQualifier(t.Kind()) {
 				t, ok = e.typ(t.Ref())
 				continue
 			}

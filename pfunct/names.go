@@ -48,25 +48,6 @@ func (n *namer) typ(id btf.TypeID) (btf.Type, bool) {
 	return t, true
 }
 
-func isStruct(t btf.Type) bool {
-	k := t.Kind()
-	return k == btf.KindStruct || (k == btf.KindFwd && !t.KindFlag())
-}
-
-func isUnion(t btf.Type) bool {
-	k := t.Kind()
-	return k == btf.KindUnion || (k == btf.KindFwd && t.KindFlag())
-}
-
-func isEnum(t btf.Type) bool {
-	k := t.Kind()
-	return k == btf.KindEnum || k == btf.KindEnum64
-}
-
-func isModifier(k btf.Kind) bool {
-	return k == btf.KindConst || k == btf.KindVolatile || k == btf.KindRestrict
-}
-
 // typeName is pahole's tag__name of a type ID, in a buffer of size bytes.
 func (n *namer) typeName(id btf.TypeID, size int) string {
 	var b buf
@@ -108,7 +89,7 @@ func (n *namer) appendName(b *buf, t btf.Type, size int) {
 		n.appendBaseName(b, t)
 	case k == btf.KindPtr:
 		n.appendPtrName(b, t)
-	case isModifier(k):
+	case btf.IsQualifier(k):
 		switch k {
 		case btf.KindConst:
 			b.Str("const ")
@@ -175,14 +156,14 @@ func (n *namer) appendBaseName(b *buf, t btf.Type) {
 // prefixOf is pahole's tag__prefix.
 func (n *namer) prefixOf(t btf.Type) string {
 	switch {
-	case isEnum(t):
+	case t.IsEnum():
 		return "enum "
-	case isStruct(t):
+	case t.IsStruct():
 		if n.classes && t.Kind() == btf.KindStruct {
 			return "class "
 		}
 		return "struct "
-	case isUnion(t):
+	case t.IsUnion():
 		return "union "
 	}
 	return ""

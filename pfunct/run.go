@@ -737,7 +737,7 @@ func (p *printer) compileBody(b *buf, u *unit, f *function) {
 		t, ok = n.typ(f.ret)
 		switch {
 		case !ok:
-		case t.Kind() == btf.KindPtr, t.Kind() == btf.KindTypedef, isModifier(t.Kind()), t.Kind() == btf.KindTypeTag, t.Kind() == btf.KindFuncProto:
+		case t.Kind() == btf.KindPtr, t.Kind() == btf.KindTypedef, btf.IsQualifier(t.Kind()), t.Kind() == btf.KindTypeTag, t.Kind() == btf.KindFuncProto:
 			hasType = t.Ref() != 0
 		case t.Kind() == btf.KindArray:
 			hasType = true
@@ -747,9 +747,9 @@ func (p *printer) compileBody(b *buf, u *unit, f *function) {
 		switch {
 		case t.Kind() == btf.KindPtr:
 			b.Str("\n\treturn (void *)0;")
-		case isStruct(t):
+		case t.IsStruct():
 			b.Str("\n\treturn *(struct " + t.Name() + " *)1;")
-		case isUnion(t):
+		case t.IsUnion():
 			b.Str("\n\treturn *(union " + t.Name() + " *)1;")
 		case t.Kind() == btf.KindTypedef:
 			b.Str("\n\treturn *(" + t.Name() + " *)1;")

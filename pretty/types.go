@@ -84,14 +84,6 @@ func (ts *types) findEnum(name string) (btf.Type, bool) {
 	return ts.spec.Type(id), true
 }
 
-func isModifier(k btf.Kind) bool {
-	switch k {
-	case btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag:
-		return true
-	}
-	return false
-}
-
 // strip follows typedefs and modifiers to the type they name; false for
 // void, a dangling reference or a loop.
 func (ts *types) strip(id btf.TypeID) (btf.Type, bool) {
@@ -100,7 +92,7 @@ func (ts *types) strip(id btf.TypeID) (btf.Type, bool) {
 		if !ok {
 			return t, false
 		}
-		if !isModifier(t.Kind()) {
+		if !btf.IsModifier(t.Kind()) {
 			return t, true
 		}
 		id = t.Ref()
