@@ -155,6 +155,19 @@ type paholeError struct {
 
 func (e *paholeError) Error() string { return e.msg }
 
+// reportError prints err as pahole or pfunct (prog) would and returns the
+// exit status: a *paholeError's message and code as they are, any other
+// error as "prog: err" with status 1.
+func reportError(stderr io.Writer, prog string, err error) int {
+	var pe *paholeError
+	if errors.As(err, &pe) {
+		fmt.Fprintln(stderr, pe.msg)
+		return pe.code
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+	return 1
+}
+
 func paholeUsageError(format string, args ...any) error {
 	return &paholeError{paholeUsageStatus, "pahole: " + fmt.Sprintf(format, args...) +
 		"\nTry `pahole --help' or `pahole --usage' for more information."}
@@ -375,13 +388,7 @@ func paholeMain(args []string, stdout, stderr io.Writer) int {
 	}
 	c, fs, err := parsePahole(args)
 	if err != nil {
-		var pe *paholeError
-		if errors.As(err, &pe) {
-			fmt.Fprintln(stderr, pe.msg)
-			return pe.code
-		}
-		fmt.Fprintf(stderr, "pahole: %v\n", err)
-		return 1
+		return reportError(stderr, "pahole", err)
 	}
 	switch {
 	case c.help:

@@ -94,15 +94,7 @@ func newPaholePrettifyFlags(c *paholePrettifyConfig) *pflag.FlagSet {
 // paholePrettify runs a pahole --prettify command line and returns the
 // exit status.
 func paholePrettify(args []string, stdout, stderr io.Writer) int {
-	fail := func(err error) int {
-		var pe *paholeError
-		if errors.As(err, &pe) {
-			fmt.Fprintln(stderr, pe.msg)
-			return pe.code
-		}
-		fmt.Fprintf(stderr, "pahole: %v\n", err)
-		return 1
-	}
+	fail := func(err error) int { return reportError(stderr, "pahole", err) }
 	c := &paholePrettifyConfig{}
 	fs := newPaholePrettifyFlags(c)
 	args, err := paholeLongPrefixes(fs, args)

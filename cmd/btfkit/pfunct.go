@@ -219,13 +219,7 @@ func parsePfunct(prog string, args []string) (*pfunctConfig, []string, error) {
 func pfunctMain(prog string, args []string, stdout, stderr io.Writer) int {
 	c, files, err := parsePfunct(prog, args)
 	if err != nil {
-		var pe *paholeError
-		if errors.As(err, &pe) {
-			fmt.Fprintln(stderr, pe.msg)
-			return pe.code
-		}
-		fmt.Fprintf(stderr, "pfunct: %v\n", err)
-		return 1
+		return reportError(stderr, "pfunct", err)
 	}
 	switch {
 	case c.help:
