@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -347,14 +348,7 @@ func newUnitConv(o Options, big bool) *unitConv {
 	c := &unitConv{feat: o.Features, bigEndian: big}
 	if len(o.LangExclude) > 0 {
 		ex := o.LangExclude
-		c.langSkip = func(l uint16) bool {
-			for _, x := range ex {
-				if x == l {
-					return true
-				}
-			}
-			return false
-		}
+		c.langSkip = func(l uint16) bool { return slices.Contains(ex, l) }
 	}
 	return c
 }

@@ -3,6 +3,7 @@ package encode
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
@@ -75,12 +76,7 @@ func walkMerged(d *dwarf.Data, cfg walkConfig, convs *convList, emit func(*fragm
 		funcs = funcvar.NewUnit(cfg.elf, funcOptions(cfg.Features))
 	}
 	excluded := func(lang uint64) bool {
-		for _, x := range cfg.LangExclude {
-			if uint64(x) == lang {
-				return true
-			}
-		}
-		return false
+		return lang <= 0xffff && slices.Contains(cfg.LangExclude, uint16(lang))
 	}
 	r := d.NewReader()
 	units := d.Units()
