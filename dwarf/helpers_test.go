@@ -2,11 +2,8 @@ package dwarf
 
 import (
 	godwarf "debug/dwarf"
-	"debug/elf"
 	"path/filepath"
 	"testing"
-
-	"github.com/btfkit/btfkit/internal/testc"
 )
 
 // TestPCRangeAndMemberOffset checks PCRange against debug/dwarf's Ranges
@@ -15,28 +12,9 @@ import (
 // structure, on the navigation inputs plus DWARF 2 and 3 objects (where
 // member locations are expressions).
 func TestPCRangeAndMemberOffset(t *testing.T) {
-	objs := navObjects(t)
-	for _, v := range []testc.Variant{
-		{CC: testc.GCC, Flags: []string{"-gdwarf-2", "-O0"}},
-		{CC: testc.GCC, Flags: []string{"-gdwarf-3", "-O2"}},
-	} {
-		for _, src := range testc.CorpusFiles(t) {
-			objs = append(objs, testc.Compile(t, src, v))
-		}
-	}
+	objs := withOldDWARF(t)
 	for _, obj := range objs {
-		d, err := Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ef, err := elf.Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gd, err := ef.DWARF()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, gd, closeBoth := openBoth(t, obj)
 		r := d.NewReader()
 		var e Entry
 		np, nm := 0, 0
@@ -122,7 +100,6 @@ func TestPCRangeAndMemberOffset(t *testing.T) {
 			t.Errorf("%s: nothing checked", obj)
 		}
 		t.Logf("%s: %d PC ranges, %d member offsets equal to debug/dwarf's", filepath.Base(obj), np, nm)
-		ef.Close()
-		d.Close()
+		closeBoth()
 	}
 }

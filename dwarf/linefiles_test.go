@@ -2,7 +2,6 @@ package dwarf
 
 import (
 	godwarf "debug/dwarf"
-	"debug/elf"
 	"path"
 	"testing"
 
@@ -20,28 +19,10 @@ import (
 // current directory, so it is no oracle for those paths; pahole -D is, in
 // package layout's tests.)
 func TestLineFiles(t *testing.T) {
-	objs := navObjects(t)
-	for _, v := range []testc.Variant{
-		{CC: testc.GCC, Flags: []string{"-gdwarf-2", "-O0"}},
-		{CC: testc.GCC, Flags: []string{"-gdwarf-3", "-O2"}},
-	} {
-		for _, src := range testc.CorpusFiles(t) {
-			objs = append(objs, testc.Compile(t, src, v))
-		}
-	}
+	objs := withOldDWARF(t)
 	for _, obj := range objs {
-		d, err := Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ef, err := elf.Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gd, err := ef.DWARF()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, gd, closeBoth := openBoth(t, obj)
+		defer closeBoth()
 		theirs := map[Offset][]*godwarf.LineFile{}
 		compDirs := map[Offset]string{}
 		gr := gd.Reader()

@@ -38,18 +38,7 @@ func navObjects(t *testing.T) []string {
 func TestSkipChildren(t *testing.T) {
 	skip := map[Tag]bool{TagStructureType: true, TagUnionType: true, TagEnumerationType: true, TagSubprogram: true}
 	for _, obj := range navObjects(t) {
-		d, err := Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ef, err := elf.Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gd, err := ef.DWARF()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, gd, closeBoth := openBoth(t, obj)
 		gr := gd.Reader()
 		r := d.NewReader()
 		var e Entry
@@ -88,8 +77,7 @@ func TestSkipChildren(t *testing.T) {
 		if n == 0 {
 			t.Errorf("%s: nothing skipped", obj)
 		}
-		ef.Close()
-		d.Close()
+		closeBoth()
 	}
 }
 
@@ -166,18 +154,7 @@ func TestSeekAndEntryAt(t *testing.T) {
 // Data.Ranges, and checks every location list of the inputs decodes.
 func TestRangesAndLocLists(t *testing.T) {
 	for _, obj := range navObjects(t) {
-		d, err := Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ef, err := elf.Open(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gd, err := ef.DWARF()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, gd, closeBoth := openBoth(t, obj)
 		r := d.NewReader()
 		var e Entry
 		nr, nl := 0, 0
@@ -240,7 +217,40 @@ func TestRangesAndLocLists(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d range lists equal to debug/dwarf's, %d location lists decoded", filepath.Base(obj), nr, nl)
-		ef.Close()
-		d.Close()
+		closeBoth()
 	}
+}
+
+// openBoth opens obj with this package and with debug/dwarf, the oracle;
+// closeBoth closes both files.
+func openBoth(t *testing.T, obj string) (d *Data, gd *godwarf.Data, closeBoth func()) {
+	t.Helper()
+	d, err := Open(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, err := elf.Open(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err = ef.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, gd, func() { ef.Close(); d.Close() }
+}
+
+// withOldDWARF is navObjects plus the corpus compiled by gcc as DWARF 2
+// and 3 (where member locations are expressions).
+func withOldDWARF(t *testing.T) []string {
+	objs := navObjects(t)
+	for _, v := range []testc.Variant{
+		{CC: testc.GCC, Flags: []string{"-gdwarf-2", "-O0"}},
+		{CC: testc.GCC, Flags: []string{"-gdwarf-3", "-O2"}},
+	} {
+		for _, src := range testc.CorpusFiles(t) {
+			objs = append(objs, testc.Compile(t, src, v))
+		}
+	}
+	return objs
 }
