@@ -127,14 +127,7 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
 	var walk0 time.Time
 	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoBytes int) {
-		// A Linux kernel has about one type per 49 bytes of .debug_info
-		// and one trailing word per 7.3 bytes. Reserving a little more
-		// saves regrowing (and copying) the largest slices; capacity that
-		// is never touched costs no memory. Distinct names: about one
-		// per 16-64 bytes in a module, far fewer in a linked kernel; the
-		// index grows past 64K when it must. A module-sized index stays
-		// in cache, a vmlinux-sized one per module cost ~0.6 ms to make.
-		m.reserve(infoBytes/44, infoBytes/6, min(max(infoBytes/16, 1<<8), 1<<16))
+		m.reserveFor(infoBytes)
 		// The readers' strings are views of the mapping, which stays put
 		// during the walk. A relocatable file (a module, ld -r) keeps
 		// every object's .debug_str as it was, unmerged: units never
@@ -161,6 +154,18 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 		clk.lap(&st.Open)
 	}
 	return m.result(o, clk)
+}
+
+// reserveFor grows m's tables for the types of a .debug_info of
+// infoBytes bytes. A Linux kernel has about one type per 49 bytes of
+// .debug_info and one trailing word per 7.3 bytes. Reserving a little
+// more saves regrowing (and copying) the largest slices; capacity that is
+// never touched costs no memory. Distinct names: about one per 16-64
+// bytes in a module, far fewer in a linked kernel; the index grows past
+// 64K when it must. A module-sized index stays in cache, a vmlinux-sized
+// one per module cost ~0.6 ms to make.
+func (m *merger) reserveFor(infoBytes int) {
+	m.reserve(infoBytes/44, infoBytes/6, min(max(infoBytes/16, 1<<8), 1<<16))
 }
 
 // result decides the functions, if the fragments carried any, and
