@@ -251,20 +251,22 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 		specs[i] = g.members[i].spec
 		g.members[i].spec = nil
 	}
-	merged, err := dedup.Merge(specs...)
-	if err != nil {
-		return group{}, 0, err
-	}
 	firsts := dedup.FirstIDs(nil, specs)
+	var merged *btf.Spec
 	var mapID func(btf.TypeID) btf.TypeID
 	if dedupIt {
 		// FWDs are resolved by name only in the last deduplication,
 		// which sees every member's definitions.
-		out, m, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
+		out, m, err := dedup.MergeDedup(specs, dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
 		if err != nil {
 			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", sec, first, first+len(blobs)-1, err)
 		}
 		merged, mapID = out, m.Map
+	} else {
+		var err error
+		if merged, err = dedup.Merge(specs...); err != nil {
+			return group{}, 0, err
+		}
 	}
 	for i := range g.members {
 		g.members[i].shift(firsts[i]-1, mapID)
