@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
@@ -95,12 +96,19 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	fo := funcOptions(o.Features)
 	var info *funcvar.ELF
 	var infoErr error
-	readELF := func() { info, infoErr = funcvar.ReadELF(f, fo) }
+	// Once the symbols are read, the members' functions that cannot be
+	// kept (no ELF function of their name) are not recorded.
+	var ready atomic.Pointer[funcvar.Selection]
+	readELF := func() {
+		if info, infoErr = funcvar.ReadELF(f, fo); infoErr == nil {
+			ready.Store(funcvar.NewSelection(info, fo))
+		}
+	}
 	var base *btf.Spec
 	if o.Base != nil {
 		base = o.Base.Spec()
 	}
-	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF)
+	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +181,7 @@ type group struct {
 // other and, for each group, parses, fixes and extracts each member
 // (member.go) and merges and deduplicates the group. The result is in
 // member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection]) ([]group, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, fmt.Errorf("section %s: %w", sec, err)
@@ -212,7 +220,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
-				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1)
+				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready)
 			}
 		}()
 	}
@@ -230,7 +238,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
 // of types as parsed.
-func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool) (group, int, error) {
+func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection]) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
 	specs := make([]*btf.Spec, len(blobs))
 	typesIn := 0
@@ -247,7 +255,11 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
 		}
 		typesIn += s.NumTypes()
-		g.members[i] = extract(fixMember(s, f))
+		var want func(string) bool
+		if sel := ready.Load(); sel != nil {
+			want = sel.WantsFunc
+		}
+		g.members[i] = extract(fixMember(s, f), want)
 		specs[i] = g.members[i].spec
 		g.members[i].spec = nil
 	}

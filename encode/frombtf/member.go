@@ -46,7 +46,9 @@ type memberVar struct {
 
 // extract takes m's FUNCs, VARs and DATASECs out, with the DECL_TAGs
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
-func extract(m *btf.Spec) member {
+// want, when not nil, says which FUNCs to keep as member functions (by
+// name; those not wanted are dropped all the same, but not recorded).
+func extract(m *btf.Spec, want func(name string) bool) member {
 	first, next := m.FirstID(), m.NextID()
 	n := m.NumTypes()
 	alias := make([]btf.TypeID, n)
@@ -112,24 +114,41 @@ func extract(m *btf.Spec) member {
 		return btf.TypeID(newID[id-uint32(first)])
 	}
 	res := member{spec: out}
-	for _, f := range funcs {
-		if kindOf(uint32(f.proto)) != btf.KindFuncProto {
+	// The functions' parameters share one slice.
+	nf, np := 0, 0
+	for i, f := range funcs {
+		name, _, _, _ := m.RawType(f.id)
+		if kindOf(uint32(f.proto)) != btf.KindFuncProto || want != nil && !want(m.String(name)) {
+			funcs[i].proto = 0
 			continue
 		}
-		p := m.Type(f.proto)
-		fn := memberFunc{name: m.Type(f.id).Name(), ret: remap(p.SizeType()), tags: tags[f.id]}
-		if p.SizeType() != 0 && fn.ret == 0 {
+		_, info, _, _ := m.RawType(f.proto)
+		nf++
+		np += btf.VlenOf(info)
+	}
+	res.funcs = make([]memberFunc, 0, nf)
+	params := make([]memberParam, 0, np)
+	for _, f := range funcs {
+		if f.proto == 0 {
+			continue
+		}
+		name, _, _, _ := m.RawType(f.id)
+		_, info, st, ext := m.RawType(f.proto)
+		fn := memberFunc{name: m.String(name), ret: remap(st), tags: tags[f.id]}
+		if st != 0 && fn.ret == 0 {
 			continue // malformed: a return type that is gone
 		}
 		ok := true
-		for k := 0; k < p.Vlen(); k++ {
-			pa := p.Param(k)
-			t := remap(uint32(pa.Type))
-			if pa.Type != 0 && t == 0 {
+		at := len(params)
+		for k := 0; k < btf.VlenOf(info); k++ {
+			pname, ptype := ext[2*k], ext[2*k+1]
+			t := remap(ptype)
+			if ptype != 0 && t == 0 {
 				ok = false
 			}
-			fn.params = append(fn.params, memberParam{m.String(pa.NameOff), t})
+			params = append(params, memberParam{m.String(pname), t})
 		}
+		fn.params = params[at:len(params):len(params)]
 		if ok {
 			res.funcs = append(res.funcs, fn)
 		}
