@@ -1,6 +1,9 @@
 package frombtf
 
-import "github.com/btfkit/btfkit/btf"
+import (
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode/funcvar"
+)
 
 // A member's functions and variables, taken out of its types before the
 // merge (doc.go): their names as strings, their types as IDs that follow
@@ -115,14 +118,26 @@ func extract(m *btf.Spec, want func(name string) bool) member {
 	}
 	res := member{spec: out}
 	// The functions' parameters share one slice.
+	// Declarations are not recorded (funcvar.UnnamedParams).
 	nf, np := 0, 0
+	var pairs []uint32
 	for i, f := range funcs {
 		name, _, _, _ := m.RawType(f.id)
 		if kindOf(uint32(f.proto)) != btf.KindFuncProto || want != nil && !want(m.String(name)) {
 			funcs[i].proto = 0
 			continue
 		}
-		_, info, _, _ := m.RawType(f.proto)
+		_, info, _, ext := m.RawType(f.proto)
+		pairs = append(pairs[:0], ext...)
+		for k := 0; k < len(pairs); k += 2 {
+			if pairs[k] != 0 && m.String(pairs[k]) == "" {
+				pairs[k] = 0
+			}
+		}
+		if funcvar.UnnamedParams(pairs) {
+			funcs[i].proto = 0
+			continue
+		}
 		nf++
 		np += btf.VlenOf(info)
 	}
