@@ -1,9 +1,7 @@
 package dedup
 
 import (
-	"bytes"
 	"fmt"
-	"hash/maphash"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -98,7 +96,7 @@ func loadMerged(specs []*btf.Spec) (*deduper, []byte, error) {
 	}
 	// An archive member's strings are 20 bytes on average, and most
 	// repeat other members'.
-	strs := newInterner(strBytes / 64)
+	strs := newInterner(strBytes/64, true)
 	var cache []uint32 // new offset + 1 by offset in the current spec's table
 	id := uint32(1)
 	for i, s := range specs {
@@ -134,10 +132,7 @@ func loadMerged(specs []*btf.Spec) (*deduper, []byte, error) {
 				*p = c - 1
 				return
 			}
-			str := old[rel:]
-			if end := bytes.IndexByte(str, 0); end >= 0 {
-				str = str[:end]
-			}
+			str := btf.CString(old[rel:])
 			no := strs.add(str)
 			cache[rel] = no + 1
 			*p = no
@@ -175,73 +170,4 @@ func loadMerged(specs []*btf.Spec) (*deduper, []byte, error) {
 	}
 	d.extStart[n] = uint32(len(d.words))
 	return d, strs.strs, nil
-}
-
-// interner builds a string table with each string once, in the order
-// first added, and finds a string's offset in it: one 8-byte slot per
-// probe (32 bits of the string's hash and its offset + 1) and one
-// comparison with the table's bytes, cheaper than a map of strings for
-// the millions of look-ups of an archive's members.
-type interner struct {
-	strs  []byte
-	slots []uint64 // hash<<32 | offset+1; 0 for none
-	n     int
-	seed  maphash.Seed
-}
-
-// newInterner returns an interner whose table holds "" at 0, sized for
-// about n strings.
-func newInterner(n int) *interner {
-	size := 1 << 10
-	for size < 2*n {
-		size *= 2
-	}
-	return &interner{strs: []byte{0}, slots: make([]uint64, size), seed: maphash.MakeSeed()}
-}
-
-// add returns the offset of s in the table, appending it if it is new.
-func (x *interner) add(s []byte) uint32 {
-	if len(s) == 0 {
-		return 0
-	}
-	h := uint32(maphash.Bytes(x.seed, s))
-	mask := uint32(len(x.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		v := x.slots[i]
-		if v == 0 {
-			off := uint32(len(x.strs))
-			x.strs = append(x.strs, s...)
-			x.strs = append(x.strs, 0)
-			x.slots[i] = uint64(h)<<32 | uint64(off+1)
-			if x.n++; 2*x.n > len(x.slots) {
-				x.grow()
-			}
-			return off
-		}
-		if uint32(v>>32) != h {
-			continue
-		}
-		off := uint32(v) - 1
-		end := int(off) + len(s)
-		if end < len(x.strs) && x.strs[end] == 0 && string(x.strs[off:end]) == string(s) {
-			return off
-		}
-	}
-}
-
-// grow doubles the slots.
-func (x *interner) grow() {
-	slots := make([]uint64, 2*len(x.slots))
-	mask := uint32(len(slots) - 1)
-	for _, v := range x.slots {
-		if v == 0 {
-			continue
-		}
-		i := uint32(v>>32) & mask
-		for slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		slots[i] = v
-	}
-	x.slots = slots
 }

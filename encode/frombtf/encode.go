@@ -12,6 +12,7 @@ import (
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/internal/cputime"
 )
 
 // Options controls the archive route.
@@ -82,6 +83,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		st = &Stats{}
 	}
 	t := st.start()
+	cpu0 := cputime.Process()
 	sec := Section
 	if f.Section(ArchiveSection) != nil {
 		sec = ArchiveSection
@@ -116,6 +118,8 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		return nil, infoErr
 	}
 	t = st.lap(t, &st.Load)
+	cpu1 := cputime.Process()
+	st.LoadCPU += cpu1 - cpu0
 	specs := make([]*btf.Spec, len(groups))
 	for i := range groups {
 		specs[i] = groups[i].spec
@@ -151,6 +155,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	}
 	st.TypesOut = res.NumTypes()
 	st.lap(t, &st.Dedup)
+	st.SerialCPU += cputime.Process() - cpu1
 	return res, nil
 }
 
