@@ -154,7 +154,7 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 	elf, o := s.elf, s.o
 	s.resolveOtherUnits()
 	// Candidates whose name is an ELF function; the rest are reported.
-	var states []merged
+	states := make([]merged, 0, len(s.funcs))
 	var skipped []Skipped
 	noSym := map[string]bool{}
 	noNames := map[string]bool{}
