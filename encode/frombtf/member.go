@@ -180,7 +180,49 @@ func extract(m *btf.Spec, want func(name string) bool) member {
 		res.vars = append(res.vars, memberVar{name: v.Name(), typ: t, linkage: v.Linkage(),
 			section: m.Type(btf.TypeID(e[1])).Name(), tags: tags[btf.TypeID(e[0])]})
 	}
+	res.ownNames()
 	return res
+}
+
+// ownNames gives the member's recorded names their own memory, one
+// string for all: they were views of the parsed member's string table,
+// which they would otherwise keep alive until the end (an archive's
+// tables are many megabytes; the names kept, a small part).
+func (mb *member) ownNames() {
+	n := 0
+	each := func(fn func(p *string)) {
+		for i := range mb.funcs {
+			f := &mb.funcs[i]
+			fn(&f.name)
+			for k := range f.params {
+				fn(&f.params[k].name)
+			}
+			for k := range f.tags {
+				fn(&f.tags[k].value)
+			}
+		}
+		for i := range mb.vars {
+			v := &mb.vars[i]
+			fn(&v.name)
+			fn(&v.section)
+			for k := range v.tags {
+				fn(&v.tags[k].value)
+			}
+		}
+	}
+	each(func(p *string) { n += len(*p) })
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	each(func(p *string) { buf = append(buf, *p...) })
+	all := string(buf)
+	at := 0
+	each(func(p *string) {
+		l := len(*p)
+		*p = all[at : at+l]
+		at += l
+	})
 }
 
 // shift moves the member's function and variable type IDs through a
