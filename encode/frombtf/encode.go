@@ -245,8 +245,17 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 // of types as parsed.
 func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection]) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
-	specs := make([]*btf.Spec, len(blobs))
 	typesIn := 0
+	nt, nw, ns := 0, 0, 0
+	for _, b := range blobs {
+		// The Builder's room, from the sizes of the raw members.
+		if h, _, _, err := btf.ParseHeader(b); err == nil {
+			nt += int(h.TypeLen) / 20
+			nw += int(h.TypeLen) / 4
+			ns += int(h.StrLen)
+		}
+	}
+	gb := &groupBuilder{b: dedup.NewBuilder(nt, nw, ns)}
 	for i, b := range blobs {
 		s, err := btf.Parse(b, nil)
 		if base != nil && (err != nil || !selfContained(s)) {
@@ -264,29 +273,28 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 		if sel := ready.Load(); sel != nil {
 			want = sel.WantsFunc
 		}
-		g.members[i] = extract(fixMember(s, f), want)
-		specs[i] = g.members[i].spec
-		g.members[i].spec = nil
+		if g.members[i], err = extract(fixMember(s, f), want, gb); err != nil {
+			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
+		}
 	}
-	firsts := dedup.FirstIDs(nil, specs)
 	var merged *btf.Spec
 	var mapID func(btf.TypeID) btf.TypeID
 	if dedupIt {
 		// FWDs are resolved by name only in the last deduplication,
 		// which sees every member's definitions.
-		out, m, err := dedup.MergeDedup(specs, dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
+		out, m, err := gb.b.Dedup(dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
 		if err != nil {
 			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", sec, first, first+len(blobs)-1, err)
 		}
 		merged, mapID = out, m.Map
 	} else {
 		var err error
-		if merged, err = dedup.Merge(specs...); err != nil {
-			return group{}, 0, err
+		if merged, err = gb.b.Spec(); err != nil {
+			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", sec, first, first+len(blobs)-1, err)
 		}
 	}
 	for i := range g.members {
-		g.members[i].shift(firsts[i]-1, mapID)
+		g.members[i].shift(0, mapID)
 	}
 	g.spec = merged
 	return g, typesIn, nil

@@ -9,10 +9,9 @@ import (
 // merge (doc.go): their names as strings, their types as IDs that follow
 // the member's types through the merges and deduplications.
 
-// member is one archive member after extract: its other types, and its
-// FUNCs and the VARs of its DATASECs.
+// member is one archive member after extract: its FUNCs and the VARs of
+// its DATASECs (its other types are in its group's Builder).
 type member struct {
-	spec  *btf.Spec
 	funcs []memberFunc
 	vars  []memberVar
 }
@@ -51,7 +50,9 @@ type memberVar struct {
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
 // want, when not nil, says which FUNCs to keep as member functions (by
 // name; those not wanted are dropped all the same, but not recorded).
-func extract(m *btf.Spec, want func(name string) bool) member {
+// The other types are appended to g; the member's functions and
+// variables refer to them by their IDs there.
+func extract(m *btf.Spec, want func(name string) bool, g *groupBuilder) (member, error) {
 	first, next := m.FirstID(), m.NextID()
 	n := m.NumTypes()
 	alias := make([]btf.TypeID, n)
@@ -102,21 +103,25 @@ func extract(m *btf.Spec, want func(name string) bool) member {
 		btf.ForEachTypeRef(info, &st, ext, markProto)
 	}
 	if !found {
-		return member{spec: m}
+		_, err := g.add(m, nil)
+		return member{}, err
 	}
 	for _, f := range funcs {
 		if kindOf(uint32(f.proto)) == btf.KindFuncProto && !protoUsed[f.proto-first] {
 			alias[f.proto-first] = noType
 		}
 	}
-	out, newID := rebuildMap(m, alias, nil)
+	newID, err := g.add(m, alias)
+	if err != nil {
+		return member{}, err
+	}
 	remap := func(id uint32) btf.TypeID {
 		if id < uint32(first) || id >= uint32(next) {
 			return 0
 		}
 		return btf.TypeID(newID[id-uint32(first)])
 	}
-	res := member{spec: out}
+	var res member
 	// The functions' parameters share one slice.
 	// Declarations are not recorded (funcvar.UnnamedParams).
 	nf, np := 0, 0
@@ -181,7 +186,7 @@ func extract(m *btf.Spec, want func(name string) bool) member {
 			section: m.Type(btf.TypeID(e[1])).Name(), tags: tags[btf.TypeID(e[0])]})
 	}
 	res.ownNames()
-	return res
+	return res, nil
 }
 
 // ownNames gives the member's recorded names their own memory, one
