@@ -89,6 +89,10 @@ func (s *Spec) NextID() TypeID { return s.startID + TypeID(len(s.hdrs)) }
 // NumTypes is the number of this Spec's own types (base types not counted).
 func (s *Spec) NumTypes() int { return len(s.hdrs) }
 
+// NumWords is the number of trailing words (members, parameters, ...) of
+// this Spec's own types, all together.
+func (s *Spec) NumWords() int { return len(s.words) }
+
 // StringsStart is the offset of this Spec's own string table: 0 for a base,
 // the base's string table length for a split Spec.
 func (s *Spec) StringsStart() uint32 { return s.startStr }

@@ -1,6 +1,7 @@
 package btf
 
 import (
+	"bytes"
 	"sync"
 	"unsafe"
 )
@@ -16,9 +17,9 @@ import (
 // when it holds no NUL), sharing b's memory: the one way btfkit reads a
 // string out of a string table.
 func CString(b []byte) string {
-	n := 0
-	for n < len(b) && b[n] != 0 {
-		n++
+	n := bytes.IndexByte(b, 0)
+	if n < 0 {
+		n = len(b)
 	}
 	if n == 0 {
 		return ""

@@ -63,12 +63,14 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 	// of thousands of per-unit tables. Each spec's offsets are translated
 	// through a per-spec cache, so each string of a spec costs one map
 	// look-up.
-	var strs []byte
-	if base == nil {
-		strs = append(strs, 0) // offset 0 is the empty string
+	// Offset 0 is the empty string of a base; a split one's own table
+	// starts with its first string.
+	strBytes := 0
+	for _, s := range specs {
+		strBytes += len(s.RawStrings())
 	}
+	strs := newInterner(strBytes/64, base == nil)
 	outStart := out.StringsStart()
-	idx := make(map[string]uint32)
 	var cache []uint32 // new offset + 1 by offset in the current spec's table
 	var ext []uint32
 	for i, s := range specs {
@@ -108,17 +110,7 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 					return
 				}
 				str := btf.CString(old[rel:])
-				no, ok := idx[str]
-				if !ok {
-					if str == "" && base == nil {
-						no = 0
-					} else {
-						no = outStart + uint32(len(strs))
-						strs = append(strs, str...)
-						strs = append(strs, 0)
-					}
-					idx[str] = no
-				}
+				no := outStart + strs.add(str)
 				cache[rel] = no + 1
 				*p = no
 			})
@@ -127,11 +119,11 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 			}
 			out.AddRaw(name, info, st, ext...)
 		}
-		if uint64(outStart)+uint64(len(strs)) > 1<<32-1 {
-			return nil, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", len(strs))
+		if uint64(outStart)+uint64(len(strs.strs)) > 1<<32-1 {
+			return nil, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", len(strs.strs))
 		}
 	}
-	out.SetRawStrings(strs)
+	out.SetRawStrings(strs.strs)
 	hl := uint32(0)
 	for _, s := range specs {
 		hl = max(hl, s.HeaderLen())

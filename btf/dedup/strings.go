@@ -17,12 +17,7 @@ func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
 	old := in.RawStrings()
 	base := in.Base()
 	cache := make([]uint32, len(old)) // new offset + 1, 0 = not seen yet
-	idx := make(map[string]uint32)
-	var out []byte
-	if base == nil {
-		out = append(out, 0)
-		idx[""] = 0
-	}
+	out := newInterner(len(old)/32, base == nil)
 	var bad error
 	remap := func(p *uint32) {
 		off := *p
@@ -47,14 +42,7 @@ func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
 			no, found = base.FindString(s)
 		}
 		if !found {
-			if o, ok := idx[s]; ok {
-				no = o
-			} else {
-				no = startStr + uint32(len(out))
-				out = append(out, s...)
-				out = append(out, 0)
-				idx[s] = no
-			}
+			no = startStr + out.add(s)
 		}
 		cache[rel] = no + 1
 		*p = no
@@ -66,5 +54,5 @@ func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
 			return nil, fmt.Errorf("dedup: type [%d]: %w", id, bad)
 		}
 	}
-	return out, nil
+	return out.strs, nil
 }

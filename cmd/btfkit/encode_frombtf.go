@@ -44,10 +44,11 @@ func runEncodeFromBTF(cmd *cobra.Command, path string) error {
 	}
 	if encodeOpts.verbose {
 		writeSkipReport(cmd.OutOrStdout(), rep)
-		fmt.Fprintf(os.Stderr, "btfkit encode --from btf: %s: %d members, %d types in, %d types out, %d functions encoded, %d left out; load %v, merge %v, functions and variables %v, dedup %v, write %v (total %v)\n",
+		fmt.Fprintf(os.Stderr, "btfkit encode --from btf: %s: %d members, %d types in, %d types out, %d functions encoded, %d left out; load %v, merge %v, functions and variables %v, dedup %v, write %v (total %v); CPU %v loading, %v after\n",
 			path, st.Members, st.TypesIn, st.TypesOut, rep.Encoded, len(rep.Skipped),
 			st.Load.Round(time.Millisecond), st.Merge.Round(time.Millisecond), st.Decide.Round(time.Millisecond),
-			st.Dedup.Round(time.Millisecond), time.Since(t1).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond))
+			st.Dedup.Round(time.Millisecond), time.Since(t1).Round(time.Millisecond), time.Since(t0).Round(time.Millisecond),
+			st.LoadCPU.Round(time.Millisecond), st.SerialCPU.Round(time.Millisecond))
 	}
 	return nil
 }

@@ -23,7 +23,20 @@
 // order), when every definition is there. Deduplicating a group's members
 // first gives the types deduplicating them all at once gives (checked on
 // the 6.12 archive with btfkit diff); the last deduplication sees a small
-// fraction of the archive's types.
+// fraction of the archive's types (60 k of 894 k on the 6.12 archive).
+//
+// A member is copied as few times as its rules allow: parsed, fixed in
+// place (copied once more only when a rule drops or reshapes records),
+// and its kept types appended straight to its group's dedup.Builder, IDs
+// renumbered and strings interned on the way, where the group is
+// deduplicated in place; there is no Spec per member or merged group in
+// between. Its FUNCs and VARs are recorded by name with their strings
+// copied out, so that its parsed tables are garbage once the member is
+// appended; once the ELF symbol table has been read (the first job, beside
+// the groups), FUNCs whose name is no ELF function, and declarations
+// (unnamed parameters, funcvar.UnnamedParams), are not recorded at all.
+// What remains serial is the merge of the groups, the decisions on
+// functions and variables and the last deduplication (Stats.SerialCPU).
 //
 // The aim is the DWARF route's BTF (package encode) for the same file:
 // the same types in every kind but FUNC, FUNC_PROTO, VAR and DATASEC,

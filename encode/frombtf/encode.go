@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/internal/cputime"
 )
 
 // Options controls the archive route.
@@ -81,6 +83,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		st = &Stats{}
 	}
 	t := st.start()
+	cpu0 := cputime.Process()
 	sec := Section
 	if f.Section(ArchiveSection) != nil {
 		sec = ArchiveSection
@@ -95,12 +98,19 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	fo := funcOptions(o.Features)
 	var info *funcvar.ELF
 	var infoErr error
-	readELF := func() { info, infoErr = funcvar.ReadELF(f, fo) }
+	// Once the symbols are read, the members' functions that cannot be
+	// kept (no ELF function of their name) are not recorded.
+	var ready atomic.Pointer[funcvar.Selection]
+	readELF := func() {
+		if info, infoErr = funcvar.ReadELF(f, fo); infoErr == nil {
+			ready.Store(funcvar.NewSelection(info, fo))
+		}
+	}
 	var base *btf.Spec
 	if o.Base != nil {
 		base = o.Base.Spec()
 	}
-	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF)
+	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +118,8 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		return nil, infoErr
 	}
 	t = st.lap(t, &st.Load)
+	cpu1 := cputime.Process()
+	st.LoadCPU += cpu1 - cpu0
 	specs := make([]*btf.Spec, len(groups))
 	for i := range groups {
 		specs[i] = groups[i].spec
@@ -143,6 +155,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	}
 	st.TypesOut = res.NumTypes()
 	st.lap(t, &st.Dedup)
+	st.SerialCPU += cputime.Process() - cpu1
 	return res, nil
 }
 
@@ -173,7 +186,7 @@ type group struct {
 // other and, for each group, parses, fixes and extracts each member
 // (member.go) and merges and deduplicates the group. The result is in
 // member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func()) ([]group, error) {
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection]) ([]group, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, fmt.Errorf("section %s: %w", sec, err)
@@ -212,7 +225,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
-				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1)
+				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready)
 			}
 		}()
 	}
@@ -230,10 +243,19 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
 // of types as parsed.
-func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool) (group, int, error) {
+func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection]) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
-	specs := make([]*btf.Spec, len(blobs))
 	typesIn := 0
+	nt, nw, ns := 0, 0, 0
+	for _, b := range blobs {
+		// The Builder's room, from the sizes of the raw members.
+		if h, _, _, err := btf.ParseHeader(b); err == nil {
+			nt += int(h.TypeLen) / 20
+			nw += int(h.TypeLen) / 4
+			ns += int(h.StrLen)
+		}
+	}
+	gb := &groupBuilder{b: dedup.NewBuilder(nt, nw, ns)}
 	for i, b := range blobs {
 		s, err := btf.Parse(b, nil)
 		if base != nil && (err != nil || !selfContained(s)) {
@@ -247,27 +269,32 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
 		}
 		typesIn += s.NumTypes()
-		g.members[i] = extract(fixMember(s, f))
-		specs[i] = g.members[i].spec
-		g.members[i].spec = nil
+		var want func(string) bool
+		if sel := ready.Load(); sel != nil {
+			want = sel.WantsFunc
+		}
+		if g.members[i], err = extract(fixMember(s, f), want, gb); err != nil {
+			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
+		}
 	}
-	merged, err := dedup.Merge(specs...)
-	if err != nil {
-		return group{}, 0, err
-	}
-	firsts := dedup.FirstIDs(nil, specs)
+	var merged *btf.Spec
 	var mapID func(btf.TypeID) btf.TypeID
 	if dedupIt {
 		// FWDs are resolved by name only in the last deduplication,
 		// which sees every member's definitions.
-		out, m, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
+		out, m, err := gb.b.Dedup(dedup.Options{KeepDuplicateVars: true, NoNameFwdResolution: true})
 		if err != nil {
 			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", sec, first, first+len(blobs)-1, err)
 		}
 		merged, mapID = out, m.Map
+	} else {
+		var err error
+		if merged, err = gb.b.Spec(); err != nil {
+			return group{}, 0, fmt.Errorf("section %s: members %d to %d: %w", sec, first, first+len(blobs)-1, err)
+		}
 	}
 	for i := range g.members {
-		g.members[i].shift(firsts[i]-1, mapID)
+		g.members[i].shift(0, mapID)
 	}
 	g.spec = merged
 	return g, typesIn, nil

@@ -1,15 +1,17 @@
 package frombtf
 
-import "github.com/btfkit/btfkit/btf"
+import (
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/encode/funcvar"
+)
 
 // A member's functions and variables, taken out of its types before the
 // merge (doc.go): their names as strings, their types as IDs that follow
 // the member's types through the merges and deduplications.
 
-// member is one archive member after extract: its other types, and its
-// FUNCs and the VARs of its DATASECs.
+// member is one archive member after extract: its FUNCs and the VARs of
+// its DATASECs (its other types are in its group's Builder).
 type member struct {
-	spec  *btf.Spec
 	funcs []memberFunc
 	vars  []memberVar
 }
@@ -46,7 +48,11 @@ type memberVar struct {
 
 // extract takes m's FUNCs, VARs and DATASECs out, with the DECL_TAGs
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
-func extract(m *btf.Spec) member {
+// want, when not nil, says which FUNCs to keep as member functions (by
+// name; those not wanted are dropped all the same, but not recorded).
+// The other types are appended to g; the member's functions and
+// variables refer to them by their IDs there.
+func extract(m *btf.Spec, want func(name string) bool, g *groupBuilder) (member, error) {
 	first, next := m.FirstID(), m.NextID()
 	n := m.NumTypes()
 	alias := make([]btf.TypeID, n)
@@ -97,39 +103,72 @@ func extract(m *btf.Spec) member {
 		btf.ForEachTypeRef(info, &st, ext, markProto)
 	}
 	if !found {
-		return member{spec: m}
+		_, err := g.add(m, nil)
+		return member{}, err
 	}
 	for _, f := range funcs {
 		if kindOf(uint32(f.proto)) == btf.KindFuncProto && !protoUsed[f.proto-first] {
 			alias[f.proto-first] = noType
 		}
 	}
-	out, newID := rebuildMap(m, alias, nil)
+	newID, err := g.add(m, alias)
+	if err != nil {
+		return member{}, err
+	}
 	remap := func(id uint32) btf.TypeID {
 		if id < uint32(first) || id >= uint32(next) {
 			return 0
 		}
 		return btf.TypeID(newID[id-uint32(first)])
 	}
-	res := member{spec: out}
-	for _, f := range funcs {
-		if kindOf(uint32(f.proto)) != btf.KindFuncProto {
+	var res member
+	// The functions' parameters share one slice.
+	// Declarations are not recorded (funcvar.UnnamedParams).
+	nf, np := 0, 0
+	var pairs []uint32
+	for i, f := range funcs {
+		name, _, _, _ := m.RawType(f.id)
+		if kindOf(uint32(f.proto)) != btf.KindFuncProto || want != nil && !want(m.String(name)) {
+			funcs[i].proto = 0
 			continue
 		}
-		p := m.Type(f.proto)
-		fn := memberFunc{name: m.Type(f.id).Name(), ret: remap(p.SizeType()), tags: tags[f.id]}
-		if p.SizeType() != 0 && fn.ret == 0 {
+		_, info, _, ext := m.RawType(f.proto)
+		pairs = append(pairs[:0], ext...)
+		for k := 0; k < len(pairs); k += 2 {
+			if pairs[k] != 0 && m.String(pairs[k]) == "" {
+				pairs[k] = 0
+			}
+		}
+		if funcvar.UnnamedParams(pairs) {
+			funcs[i].proto = 0
+			continue
+		}
+		nf++
+		np += btf.VlenOf(info)
+	}
+	res.funcs = make([]memberFunc, 0, nf)
+	params := make([]memberParam, 0, np)
+	for _, f := range funcs {
+		if f.proto == 0 {
+			continue
+		}
+		name, _, _, _ := m.RawType(f.id)
+		_, info, st, ext := m.RawType(f.proto)
+		fn := memberFunc{name: m.String(name), ret: remap(st), tags: tags[f.id]}
+		if st != 0 && fn.ret == 0 {
 			continue // malformed: a return type that is gone
 		}
 		ok := true
-		for k := 0; k < p.Vlen(); k++ {
-			pa := p.Param(k)
-			t := remap(uint32(pa.Type))
-			if pa.Type != 0 && t == 0 {
+		at := len(params)
+		for k := 0; k < btf.VlenOf(info); k++ {
+			pname, ptype := ext[2*k], ext[2*k+1]
+			t := remap(ptype)
+			if ptype != 0 && t == 0 {
 				ok = false
 			}
-			fn.params = append(fn.params, memberParam{m.String(pa.NameOff), t})
+			params = append(params, memberParam{m.String(pname), t})
 		}
+		fn.params = params[at:len(params):len(params)]
 		if ok {
 			res.funcs = append(res.funcs, fn)
 		}
@@ -146,7 +185,49 @@ func extract(m *btf.Spec) member {
 		res.vars = append(res.vars, memberVar{name: v.Name(), typ: t, linkage: v.Linkage(),
 			section: m.Type(btf.TypeID(e[1])).Name(), tags: tags[btf.TypeID(e[0])]})
 	}
-	return res
+	res.ownNames()
+	return res, nil
+}
+
+// ownNames gives the member's recorded names their own memory, one
+// string for all: they were views of the parsed member's string table,
+// which they would otherwise keep alive until the end (an archive's
+// tables are many megabytes; the names kept, a small part).
+func (mb *member) ownNames() {
+	n := 0
+	each := func(fn func(p *string)) {
+		for i := range mb.funcs {
+			f := &mb.funcs[i]
+			fn(&f.name)
+			for k := range f.params {
+				fn(&f.params[k].name)
+			}
+			for k := range f.tags {
+				fn(&f.tags[k].value)
+			}
+		}
+		for i := range mb.vars {
+			v := &mb.vars[i]
+			fn(&v.name)
+			fn(&v.section)
+			for k := range v.tags {
+				fn(&v.tags[k].value)
+			}
+		}
+	}
+	each(func(p *string) { n += len(*p) })
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	each(func(p *string) { buf = append(buf, *p...) })
+	all := string(buf)
+	at := 0
+	each(func(p *string) {
+		l := len(*p)
+		*p = all[at : at+l]
+		at += l
+	})
 }
 
 // shift moves the member's function and variable type IDs through a

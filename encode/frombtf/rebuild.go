@@ -1,6 +1,11 @@
 package frombtf
 
-import "github.com/btfkit/btfkit/btf"
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
+)
 
 // rebuild returns a standalone copy of s (s's own types) without the
 // types that alias marks: alias[id-first] is 0 for a kept type, else
@@ -11,57 +16,25 @@ import "github.com/btfkit/btfkit/btf"
 // ID and returns the header words and trailing words to write. The string
 // table is shared, not copied.
 func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, info, sizeType uint32, ext []uint32) (uint32, uint32, uint32, []uint32)) *btf.Spec {
-	out, _ := rebuildMap(s, alias, edit)
-	return out
-}
-
-// rebuildMap is rebuild that also returns each old type's new ID
-// (indexed by old ID - first; 0 for a dropped type).
-func rebuildMap(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, info, sizeType uint32, ext []uint32) (uint32, uint32, uint32, []uint32)) (*btf.Spec, []uint32) {
-	first := s.FirstID()
-	n := s.NumTypes()
-	newID := make([]uint32, n)
-	next := uint32(1)
-	for i := 0; i < n; i++ {
+	newID, resolve := renumber(s, alias, 1)
+	kept, words := 0, 0
+	for i := range newID {
 		if alias[i] == 0 {
-			newID[i] = next
-			next++
-		}
-	}
-	var resolve func(id uint32) uint32
-	resolve = func(id uint32) uint32 {
-		for hops := 0; id != 0; hops++ {
-			if id < uint32(first) || id >= uint32(first)+uint32(n) || hops > n {
-				return id // outside s (malformed): left for Check to report
-			}
-			i := id - uint32(first)
-			if alias[i] == 0 {
-				return newID[i]
-			}
-			if alias[i] == noType {
-				return 0
-			}
-			id = uint32(alias[i])
-		}
-		return 0
-	}
-	out := btf.NewSpec()
-	out.SetRawStrings(s.RawStrings())
-	words := 0
-	for i := 0; i < n; i++ {
-		if alias[i] == 0 {
-			_, _, _, ext := s.RawType(first + btf.TypeID(i))
+			_, _, _, ext := s.RawType(s.FirstID() + btf.TypeID(i))
+			kept++
 			words += len(ext)
 		}
 	}
-	out.Reserve(int(next-1), words)
+	out := btf.NewSpec()
+	out.SetRawStrings(s.RawStrings())
+	out.Reserve(kept, words)
 	var buf []uint32
-	fix := func(p *uint32) { *p = resolve(*p) }
-	for i := 0; i < n; i++ {
+	fix := func(p *uint32) { *p, _ = resolve(*p) }
+	for i := range newID {
 		if alias[i] != 0 {
 			continue
 		}
-		id := first + btf.TypeID(i)
+		id := s.FirstID() + btf.TypeID(i)
 		name, info, st, ext := s.RawType(id)
 		buf = append(buf[:0], ext...)
 		if edit != nil {
@@ -70,7 +43,105 @@ func rebuildMap(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, 
 		btf.ForEachTypeRef(info, &st, buf, fix)
 		out.AddRaw(name, info, st, buf...)
 	}
-	return out, newID
+	return out
+}
+
+// renumber gives each type of s that alias keeps (nil: every type) its
+// new ID, counting from next: newID is indexed by old ID - first, 0 for a
+// dropped type. resolve maps a reference: to a kept type's new ID, a
+// dropped type's alias's (followed), 0 for void or noType; a reference
+// outside s (malformed) is returned as it is, with ok false.
+func renumber(s *btf.Spec, alias []btf.TypeID, next uint32) (newID []uint32, resolve func(id uint32) (uint32, bool)) {
+	first := uint32(s.FirstID())
+	n := s.NumTypes()
+	newID = make([]uint32, n)
+	for i := 0; i < n; i++ {
+		if alias == nil || alias[i] == 0 {
+			newID[i] = next
+			next++
+		}
+	}
+	resolve = func(id uint32) (uint32, bool) {
+		for hops := 0; id != 0; hops++ {
+			if id < first || id >= first+uint32(n) || hops > n {
+				return id, false // outside s (malformed): left for the caller
+			}
+			i := id - first
+			if alias == nil || alias[i] == 0 {
+				return newID[i], true
+			}
+			if alias[i] == noType {
+				return 0, true
+			}
+			id = uint32(alias[i])
+		}
+		return 0, true
+	}
+	return newID, resolve
+}
+
+// groupBuilder appends the members of a group to one dedup.Builder, as
+// dedup.Merge would concatenate them (IDs shifted, strings interned in
+// first-reference order), each member's kept types only.
+type groupBuilder struct {
+	b     *dedup.Builder
+	cache []uint32 // Builder string offset + 1 by offset in the member's table
+	buf   []uint32
+}
+
+// add appends the types of s that alias keeps (nil: all) and returns
+// their IDs in the Builder (indexed by ID - first; 0 for a dropped type).
+func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
+	g.b.NoteHeader(s)
+	next := uint32(s.NextID())
+	newID, resolve := renumber(s, alias, uint32(g.b.NextID()))
+	old := s.RawStrings()
+	if cap(g.cache) < len(old) {
+		g.cache = make([]uint32, len(old))
+	} else {
+		g.cache = g.cache[:len(old)]
+		clear(g.cache)
+	}
+	var bad error
+	fix := func(p *uint32) {
+		r, ok := resolve(*p)
+		if !ok && bad == nil {
+			bad = fmt.Errorf("refers to type %d, past the last type %d", r, next-1)
+		}
+		*p = r
+	}
+	intern := func(p *uint32) {
+		if *p == 0 || bad != nil {
+			return
+		}
+		rel := *p
+		if int(rel) >= len(old) {
+			bad = fmt.Errorf("string offset %d past the end of the string table", *p)
+			return
+		}
+		if c := g.cache[rel]; c != 0 {
+			*p = c - 1
+			return
+		}
+		no := g.b.String(btf.CString(old[rel:]))
+		g.cache[rel] = no + 1
+		*p = no
+	}
+	for i := range newID {
+		if alias != nil && alias[i] != 0 {
+			continue
+		}
+		id := s.FirstID() + btf.TypeID(i)
+		name, info, st, ext := s.RawType(id)
+		g.buf = append(g.buf[:0], ext...)
+		btf.ForEachTypeRef(info, &st, g.buf, fix)
+		btf.ForEachStringRef(info, &name, g.buf, intern)
+		if bad != nil {
+			return nil, fmt.Errorf("type [%d]: %w", id, bad)
+		}
+		g.b.AddRaw(name, info, st, g.buf...)
+	}
+	return newID, nil
 }
 
 // noType in an alias table marks a dropped type that nothing kept

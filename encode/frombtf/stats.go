@@ -9,6 +9,10 @@ type Stats struct {
 	// Time spent loading (splitting, parsing and fixing the members),
 	// merging, deciding functions and variables, deduplicating.
 	Load, Merge, Decide, Dedup time.Duration
+	// The process's CPU time while loading (all jobs at once) and after
+	// (merging, deciding and deduplicating, on one goroutine): how much
+	// of the work more jobs cannot shorten, also on a busy machine.
+	LoadCPU, SerialCPU time.Duration
 }
 
 func (s *Stats) start() time.Time { return time.Now() }

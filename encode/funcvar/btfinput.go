@@ -105,19 +105,13 @@ func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
 	if !s.WantsFunc(name) {
 		return
 	}
+	if UnnamedParams(params) {
+		// Left out, as the DWARF route leaves out a function with
+		// unnamed parameters; it has no address to be reported by.
+		return
+	}
 	c := merged{candidate: candidate{name: name, ret: ret, fromBTF: true, allParams: true}}
-	// A FUNC whose parameters have no names is a declaration (gcc
-	// writes one for every function a unit calls, without names) or a
-	// definition the DWARF route leaves out too (unnamed parameters).
-	for i := 0; i+1 < len(params); i += 2 {
-		variadic := i+2 == len(params) && params[i] == 0 && params[i+1] == 0
-		if params[i] == 0 && !variadic {
-			c.flags |= unnamedParams
-		}
-	}
-	if c.flags&unnamedParams == 0 {
-		c.symbolsIndex = s.elf.funcByName[name]
-	}
+	c.symbolsIndex = s.elf.funcByName[name]
 	c.params0 = uint32(len(s.words))
 	c.nParams = uint32(len(params) / 2)
 	s.words = append(s.words, params...)
@@ -127,6 +121,23 @@ func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
 		s.words = append(s.words, tags...)
 	}
 	s.funcs = append(s.funcs, c)
+}
+
+// UnnamedParams reports whether a FUNC whose prototype has params (pairs
+// of name offset and type ID, name offset 0 for no name) has a parameter
+// without a name other than the variadic marker (no name, type 0, last):
+// a declaration (gcc writes one, without names, for every function a
+// unit calls), or a definition the DWARF route leaves out too. AddFunc
+// takes none (BTF gives no address to report one by), so a caller may
+// skip them before building their parameters.
+func UnnamedParams(params []uint32) bool {
+	for i := 0; i+1 < len(params); i += 2 {
+		variadic := i+2 == len(params) && params[i] == 0 && params[i+1] == 0
+		if params[i] == 0 && !variadic {
+			return true
+		}
+	}
+	return false
 }
 
 // WantsFunc reports whether AddFunc would consider a FUNC of this name:

@@ -154,7 +154,7 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 	elf, o := s.elf, s.o
 	s.resolveOtherUnits()
 	// Candidates whose name is an ELF function; the rest are reported.
-	var states []merged
+	states := make([]merged, 0, len(s.funcs))
 	var skipped []Skipped
 	noSym := map[string]bool{}
 	noNames := map[string]bool{}
@@ -182,7 +182,7 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 		states = append(states, fn)
 	}
 	// By name: the ELF table is sorted by name, so by its index.
-	slices.SortStableFunc(states, func(a, b merged) int { return cmp.Compare(a.symbolsIndex, b.symbolsIndex) })
+	states = sortBySymbol(states, len(elf.funcs))
 	kfuncTag, fastcallTag := uint32(0), uint32(0)
 	encoded := map[string]bool{}
 	nEncoded := 0
@@ -493,4 +493,29 @@ func (s *Selection) addFunc(out Merged, fn *merged) uint32 {
 		out.AddRaw(a[0], btf.Info(btf.KindDeclTag, 0, false), id, a[1])
 	}
 	return id
+}
+
+// sortBySymbol returns states stably sorted by symbolsIndex (each in
+// [0, n)): a counting sort, which moves each of the large records once
+// where a comparison sort moves them many times.
+func sortBySymbol(states []merged, n int) []merged {
+	count := make([]int32, n+1)
+	for i := range states {
+		k := states[i].symbolsIndex
+		if k < 0 || int(k) >= n {
+			slices.SortStableFunc(states, func(a, b merged) int { return cmp.Compare(a.symbolsIndex, b.symbolsIndex) })
+			return states
+		}
+		count[k+1]++
+	}
+	for k := 1; k <= n; k++ {
+		count[k] += count[k-1]
+	}
+	out := make([]merged, len(states))
+	for i := range states {
+		k := states[i].symbolsIndex
+		out[count[k]] = states[i]
+		count[k]++
+	}
+	return out
 }

@@ -1,0 +1,79 @@
+package dedup
+
+import "hash/maphash"
+
+// interner builds a string table with each string once, in the order
+// first added, and finds a string's offset in it: one 8-byte slot per
+// probe (32 bits of the string's hash and its offset + 1) and one
+// comparison with the table's bytes, cheaper than a map of strings for
+// the millions of look-ups of an archive's members.
+type interner struct {
+	strs  []byte
+	slots []uint64 // hash<<32 | offset+1; 0 for none
+	n     int
+	seed  maphash.Seed
+	zero  bool // "" is at offset 0
+}
+
+// newInterner returns an interner sized for about n strings. With zero
+// its table starts with "" at offset 0 (a base's table), else empty (a
+// split BTF's own table, where "" is the base's; one added is appended
+// like any string).
+func newInterner(n int, zero bool) *interner {
+	size := 1 << 10
+	for size < 2*n {
+		size *= 2
+	}
+	x := &interner{slots: make([]uint64, size), seed: maphash.MakeSeed(), zero: zero}
+	if zero {
+		x.strs = []byte{0}
+	}
+	return x
+}
+
+// add returns the offset of s in the table, appending it if it is new.
+func (x *interner) add(s string) uint32 {
+	if len(s) == 0 && x.zero {
+		return 0
+	}
+	h := uint32(maphash.String(x.seed, s))
+	mask := uint32(len(x.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		v := x.slots[i]
+		if v == 0 {
+			off := uint32(len(x.strs))
+			x.strs = append(x.strs, s...)
+			x.strs = append(x.strs, 0)
+			x.slots[i] = uint64(h)<<32 | uint64(off+1)
+			if x.n++; 2*x.n > len(x.slots) {
+				x.grow()
+			}
+			return off
+		}
+		if uint32(v>>32) != h {
+			continue
+		}
+		off := uint32(v) - 1
+		end := int(off) + len(s)
+		if end < len(x.strs) && x.strs[end] == 0 && string(x.strs[off:end]) == s {
+			return off
+		}
+	}
+}
+
+// grow doubles the slots.
+func (x *interner) grow() {
+	slots := make([]uint64, 2*len(x.slots))
+	mask := uint32(len(slots) - 1)
+	for _, v := range x.slots {
+		if v == 0 {
+			continue
+		}
+		i := uint32(v>>32) & mask
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = v
+	}
+	x.slots = slots
+}

@@ -1,0 +1,230 @@
+package dedup
+
+import (
+	"fmt"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// MergeDedup deduplicates specs, base Specs (numbered from 1), as one:
+// its result and Mapping are, byte for byte, those of
+// Dedup(Merge(specs...), opts) (opts.Base must be nil), and the Mapping's
+// input IDs are the merged ones (FirstIDs). It reads the specs' types
+// straight into a Builder, renumbering and interning their strings on
+// the way, without the merged Spec between.
+func MergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
+	if opts.Base != nil {
+		return nil, Mapping{}, fmt.Errorf("dedup: MergeDedup does not take a prepared base")
+	}
+	nt, nw, ns := 0, 0, 0
+	for i, s := range specs {
+		if s.Base() != nil {
+			return nil, Mapping{}, fmt.Errorf("dedup: merge: spec %d is split BTF", i)
+		}
+		nt += s.NumTypes()
+		nw += s.NumWords()
+		ns += s.StringsLen()
+	}
+	if uint64(nt) > maxTypes {
+		return nil, Mapping{}, fmt.Errorf("dedup: merge: %d types is more than BTF allows", nt)
+	}
+	b := NewBuilder(nt, nw, ns)
+	var cache []uint32 // new offset + 1 by offset in the current spec's table
+	var ext []uint32
+	for i, s := range specs {
+		b.NoteHeader(s)
+		first := uint32(s.FirstID())
+		next := uint32(s.NextID())
+		idShift := uint32(b.NextID()) - first
+		old := s.RawStrings()
+		if cap(cache) < len(old) {
+			cache = make([]uint32, len(old))
+		} else {
+			cache = cache[:len(old)]
+			clear(cache)
+		}
+		var bad error
+		shiftType := func(p *uint32) {
+			if *p >= first {
+				if *p >= next && bad == nil {
+					bad = fmt.Errorf("refers to type %d, past the last type %d", *p, next-1)
+				}
+				*p += idShift
+			}
+		}
+		internString := func(p *uint32) {
+			if *p == 0 || bad != nil {
+				return
+			}
+			rel := *p
+			if int(rel) >= len(old) {
+				bad = fmt.Errorf("string offset %d past the end of the string table", *p)
+				return
+			}
+			if c := cache[rel]; c != 0 {
+				*p = c - 1
+				return
+			}
+			no := b.String(btf.CString(old[rel:]))
+			cache[rel] = no + 1
+			*p = no
+		}
+		for id := btf.TypeID(first); id < btf.TypeID(next); id++ {
+			name, info, st, e := s.RawType(id)
+			ext = append(ext[:0], e...)
+			btf.ForEachTypeRef(info, &st, ext, shiftType)
+			btf.ForEachStringRef(info, &name, ext, internString)
+			if bad != nil {
+				return nil, Mapping{}, fmt.Errorf("dedup: merge: spec %d type [%d]: %w", i, id, bad)
+			}
+			b.AddRaw(name, info, st, ext...)
+		}
+	}
+	return b.Dedup(opts)
+}
+
+// Builder collects types for one deduplication, as MergeDedup reads them
+// from Specs but from any source: its caller appends types whose
+// references are the Builder's IDs (from 1, in the order added) and whose
+// string offsets are what String gave, and Dedup deduplicates them in
+// place. Its string table holds each string once, in the order String
+// first saw it: for Dedup's result to be Dedup's of the same types in a
+// Spec, String must be called in first-reference order (each type's
+// strings, as btf.ForEachStringRef visits them, before the next type's).
+// The archive route builds each group of members this way, without a
+// merged Spec in between.
+type Builder struct {
+	d       deduper
+	strs    *interner
+	hdrLen  uint32
+	layouts []btf.KindLayout
+	err     error
+}
+
+// NewBuilder returns an empty Builder with room for about types types,
+// words trailing words and strBytes bytes of (not yet deduplicated)
+// strings.
+func NewBuilder(types, words, strBytes int) *Builder {
+	b := &Builder{strs: newInterner(strBytes/64, true), hdrLen: btf.HeaderLen}
+	d := &b.d
+	d.start, d.n = 1, 1
+	d.hdr = make([]typeHeader, 1, types+1)
+	d.extStart = make([]uint32, 2, types+2)
+	d.words = make([]uint32, 0, words)
+	d.canonical = make([]uint32, 1, types+1)
+	d.hypothetical = make([]uint32, 1, types+1)
+	return b
+}
+
+// NextID is the ID the next type added gets.
+func (b *Builder) NextID() btf.TypeID { return btf.TypeID(b.d.n) }
+
+// String returns the offset of s in the Builder's string table, adding s
+// if it is new.
+func (b *Builder) String(s string) uint32 { return b.strs.add(s) }
+
+// NoteHeader takes s's header length and kind layout section as Merge
+// takes them from its inputs: the longest header, the first layout
+// section.
+func (b *Builder) NoteHeader(s *btf.Spec) {
+	b.hdrLen = max(b.hdrLen, s.HeaderLen())
+	if b.layouts == nil {
+		b.layouts = s.KindLayouts()
+	}
+}
+
+// AddRaw appends a type (see Builder for its references and strings) and
+// returns its ID. The trailing words are copied.
+func (b *Builder) AddRaw(nameOff, info, sizeType uint32, ext ...uint32) btf.TypeID {
+	d := &b.d
+	id := d.n
+	k := btf.KindOf(info)
+	if k == btf.KindFwd {
+		sizeType = 0 // as load does
+	}
+	if (k == btf.KindUnknown || k > btf.MaxKind) && b.err == nil {
+		b.err = fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
+	}
+	if id > maxTypes && b.err == nil {
+		b.err = fmt.Errorf("dedup: more types than BTF allows")
+	}
+	d.hdr = append(d.hdr, typeHeader{nameOff, info, sizeType})
+	d.words = append(d.words, ext...)
+	d.extStart = append(d.extStart, uint32(len(d.words)))
+	c := unprocessed
+	if k == btf.KindVar || k == btf.KindDatasec {
+		c = id
+	}
+	d.canonical = append(d.canonical, c)
+	d.hypothetical = append(d.hypothetical, unprocessed)
+	d.n++
+	return btf.TypeID(id)
+}
+
+// Spec returns the types added, not deduplicated, as a Spec: what Merge
+// returns for the same types (a FWD's size/type word reads 0).
+func (b *Builder) Spec() (*btf.Spec, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	d := &b.d
+	out := btf.NewSpec()
+	out.Reserve(int(d.n-1), len(d.words))
+	for id := uint32(1); id < d.n; id++ {
+		h := d.hdr[id]
+		out.AddRaw(h.name, h.info, h.sizeType, d.ext(id)...)
+	}
+	out.SetRawStrings(b.strs.strs)
+	out.SetHeaderLen(b.hdrLen)
+	out.SetKindLayouts(b.layouts)
+	return out, nil
+}
+
+// Dedup deduplicates the types added, as Dedup does them in a Spec
+// (opts.Base must be nil), and returns the result and the mapping of the
+// Builder's IDs to the result's. The Builder must not be used
+// afterwards.
+func (b *Builder) Dedup(opts Options) (*btf.Spec, Mapping, error) {
+	if opts.Base != nil {
+		return nil, Mapping{}, fmt.Errorf("dedup: a Builder does not take a prepared base")
+	}
+	if b.err != nil {
+		return nil, Mapping{}, b.err
+	}
+	d := &b.d
+	if err := d.checkRefs(1); err != nil {
+		return nil, Mapping{}, err
+	}
+	strLen := len(b.strs.strs)
+	if uint64(strLen) > 1<<32-1 {
+		return nil, Mapping{}, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", strLen)
+	}
+	clk := startClock(opts.Stats)
+	if err := d.primTypes(); err != nil {
+		return nil, Mapping{}, err
+	}
+	clk.lap(phPrim)
+	if err := d.structTypes(); err != nil {
+		return nil, Mapping{}, err
+	}
+	clk.lap(phStruct)
+	if !opts.NoNameFwdResolution {
+		d.resolveFwds()
+	}
+	clk.lap(phFwd)
+	if err := d.refTypes(); err != nil {
+		return nil, Mapping{}, err
+	}
+	clk.lap(phRef)
+	if !opts.KeepDuplicateVars {
+		d.varTypes()
+	}
+	clk.lap(phVar)
+	d.tab = table{}
+	out, m, err := d.compact(nil, b.hdrLen, b.layouts, b.strs.strs)
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	clk.lap(phCompact)
+	return out, m, nil
+}
