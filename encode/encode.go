@@ -126,7 +126,8 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	}
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
 	var walk0 time.Time
-	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoBytes int) {
+	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoSec []byte) {
+		infoBytes := len(infoSec)
 		// A Linux kernel has about one type per 49 bytes of .debug_info
 		// and one trailing word per 7.3 bytes. Reserving a little more
 		// saves regrowing (and copying) the largest slices; capacity that
@@ -141,6 +142,7 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
 		m.stableStrings = !info.Relocatable()
+		m.inline = infoSec
 		if st != nil {
 			clk.lap(&st.Open)
 			walk0 = time.Now()
@@ -252,9 +254,9 @@ type walkConfig struct {
 // hands the fragments to emit in unit order, on the calling goroutine. A
 // fragment belongs to emit only for the call.
 //
-// onOpen, when not nil, is told the size of .debug_info before the first
+// onOpen, when not nil, is given .debug_info before the first
 // unit.
-func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(infoBytes int)) error {
+func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(info []byte)) error {
 	jobs := cfg.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -265,7 +267,7 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	}
 	defer d.Close()
 	if onOpen != nil {
-		onOpen(len(d.Sections().Info))
+		onOpen(d.Sections().Info)
 	}
 	var convs convList
 	defer convs.release()
@@ -276,6 +278,12 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	if merged {
 		return walkMerged(d, cfg, &convs, emit)
 	}
+	// Reading the unit headers (dwarf.FromELF) faulted in a page per
+	// unit, and the kernel maps the cached pages around each fault too
+	// (fault-around, 64 KiB): most of .debug_info was resident (~70 MiB
+	// of a vmlinux's 164) before the first unit was converted. The walk
+	// brings back what it reads.
+	f.Release(d.Sections().Info)
 	cfg.done = releasePages(f, d.Sections().Info)
 	return walkFast(d, cfg, jobs, &convs, emit)
 }
