@@ -61,8 +61,8 @@ type merger struct {
 	// one unit's own, never seen again by identity, and stays out of
 	// ident (in a vmlinux they were ~90% of its entries, 32 MB).
 	inline []byte
-	local         []uint32 // fragment string index -> offset, per fragment
-	extra         []uint32 // a type's trailing words being renumbered
+	local  []uint32 // fragment string index -> offset, per fragment
+	extra  []uint32 // a type's trailing words being renumbered
 
 	// funcs takes the fragments' functions and variables (nil: the
 	// fragments have none).
