@@ -284,7 +284,7 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	// of a vmlinux's 164) before the first unit was converted. The walk
 	// brings back what it reads.
 	f.Release(d.Sections().Info)
-	cfg.done = releasePages(f, d.Sections().Info)
+	cfg.done = releasePages(f, d.Sections())
 	return walkFast(d, cfg, jobs, &convs, emit)
 }
 
@@ -294,9 +294,13 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 // flight instead of the whole section (164 MB for a vmlinux) until the
 // file is closed. What the fragments keep of those pages (names written
 // inline) is copied by the merge; anything that reads them later gets
-// them back from the file.
-func releasePages(f *elfx.File, info []byte) func(u *dwarf.Unit) {
-	from := 0
+// them back from the file. The location and range lists (read for the
+// functions' parameters, 27 MB in a vmlinux) are released whole every
+// few MB of .debug_info: the units in flight fault back the few pages
+// they still read.
+func releasePages(f *elfx.File, secs *dwarf.Sections) func(u *dwarf.Unit) {
+	info := secs.Info
+	from, lists := 0, 0
 	page := os.Getpagesize()
 	return func(u *dwarf.Unit) {
 		end := int(u.End)
@@ -307,6 +311,13 @@ func releasePages(f *elfx.File, info []byte) func(u *dwarf.Unit) {
 		// unit's: it is released with this one.
 		f.Release(info[max(0, from-page):end])
 		from = end
+		if end-lists >= 4<<20 || end == len(info) {
+			f.Release(secs.Loclists)
+			f.Release(secs.Rnglists)
+			f.Release(secs.Loc)
+			f.Release(secs.Ranges)
+			lists = end
+		}
 	}
 }
 
