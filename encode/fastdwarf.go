@@ -108,6 +108,9 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		return nil
 	})
+	for len(free) > 0 {
+		fragPool.Put(<-free)
+	}
 	if st != nil {
 		st.Workers = max(st.Workers, jobs)
 		for {
