@@ -136,6 +136,10 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 		// index grows past 64K when it must. A module-sized index stays
 		// in cache, a vmlinux-sized one per module cost ~0.6 ms to make.
 		m.reserve(infoBytes/44, infoBytes/6, min(max(infoBytes/16, 1<<8), 1<<16))
+		// Function candidates: one per ~1 KB of .debug_info in a
+		// kernel, fewer in modules; parameter and tag words one per
+		// ~700 bytes.
+		m.funcs.Reserve(infoBytes/1024, infoBytes/640)
 		// The readers' strings are views of the mapping, which stays put
 		// during the walk. A relocatable file (a module, ld -r) keeps
 		// every object's .debug_str as it was, unmerged: units never
