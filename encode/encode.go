@@ -69,6 +69,8 @@ func encodeFile(path string, o Options, check bool) (*btf.Spec, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// encode copies what it keeps of the file before closing it.
+	f.CopiesUntilClose()
 	spec, err := encode(f, o, clk)
 	if err == nil && check {
 		err = checkOutput(spec)
