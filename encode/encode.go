@@ -161,6 +161,7 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	// The merged tables hold copies: the mapping (all of the DWARF a walk
 	// touched) is released before deduplication adds its own peak.
 	// EncodeFile's Close after this one does nothing.
+	m.inline = nil
 	f.Close()
 	if err != nil {
 		return nil, err
