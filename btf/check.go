@@ -238,6 +238,7 @@ func MaxProblems(n int) CheckOption { return func(c *checkConfig) { c.max = n } 
 func (s *Spec) Check(opts ...CheckOption) error {
 	c := newChecker(s, opts)
 	c.run()
+	c.release()
 	return c.result()
 }
 
@@ -288,6 +289,7 @@ func CheckRaw(data []byte, base *Spec, opts ...CheckOption) (*Spec, error) {
 	c := newChecker(s, opts)
 	c.probs = append(probs, c.probs...)
 	c.run()
+	c.release()
 	return s, c.result()
 }
 

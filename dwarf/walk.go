@@ -19,7 +19,7 @@ import (
 // waited was woken once per unit, 2,172 times for the Debian vmlinux, and
 // made a third goroutine compete with two workers for two CPUs.)
 //
-// At most maxAhead(workers) units are taken ahead of the next one to emit:
+// At most MaxAhead(workers) units are taken ahead of the next one to emit:
 // a worker that would go further waits for emit, so results pile up only
 // that far when emit is slow (a blocked output) or one unit takes long.
 //
@@ -44,7 +44,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		done bool
 	}
 	results := make([]result, n)
-	ahead := maxAhead(workers)
+	ahead := MaxAhead(workers)
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
@@ -166,9 +166,10 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 	return err
 }
 
-// maxAhead is how many units Walk hands out ahead of the next to emit:
+// MaxAhead is how many units Walk hands out ahead of the next to emit:
 // enough that workers rarely wait behind one long unit, few enough that
-// the results held stay small.
-func maxAhead(workers int) int {
+// the results held stay small. Walk never holds more than MaxAhead(workers)
+// results at once.
+func MaxAhead(workers int) int {
 	return max(32, 8*workers)
 }

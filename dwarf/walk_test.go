@@ -146,7 +146,7 @@ func TestWalkErrorOrder(t *testing.T) {
 	}
 }
 
-// TestWalkAhead checks that workers take no unit more than maxAhead
+// TestWalkAhead checks that workers take no unit more than MaxAhead
 // units past the next one to emit while emit is held up (an output that
 // blocks), and that the walk still ends with every unit emitted in order.
 func TestWalkAhead(t *testing.T) {
@@ -161,8 +161,8 @@ func TestWalkAhead(t *testing.T) {
 	defer d.Close()
 	n := len(d.Units())
 	for _, j := range []int{2, 8} {
-		if n < 4*maxAhead(j) {
-			t.Fatalf("%s has %d units; the test needs more than %d", v, n, 4*maxAhead(j))
+		if n < 4*MaxAhead(j) {
+			t.Fatalf("%s has %d units; the test needs more than %d", v, n, 4*MaxAhead(j))
 		}
 		var emitted, furthest atomic.Int64
 		err := Walk(d, j, func(r *UnitReader) (int, error) {
@@ -173,8 +173,8 @@ func TestWalkAhead(t *testing.T) {
 					break
 				}
 			}
-			if ahead := i - int(emitted.Load()); ahead >= maxAhead(j) {
-				return 0, fmt.Errorf("unit %d taken with %d emitted: more than %d ahead", i, emitted.Load(), maxAhead(j))
+			if ahead := i - int(emitted.Load()); ahead >= MaxAhead(j) {
+				return 0, fmt.Errorf("unit %d taken with %d emitted: more than %d ahead", i, emitted.Load(), MaxAhead(j))
 			}
 			return i, nil
 		}, func(u *Unit, i int) error {
@@ -183,7 +183,7 @@ func TestWalkAhead(t *testing.T) {
 			}
 			if i%500 == 0 {
 				time.Sleep(50 * time.Millisecond) // a blocked output
-				if f := furthest.Load(); f >= int64(i+maxAhead(j)) {
+				if f := furthest.Load(); f >= int64(i+MaxAhead(j)) {
 					return fmt.Errorf("after unit %d, unit %d was taken", i, f)
 				}
 			}

@@ -16,7 +16,7 @@
 //     the relocations of ET_REL inputs (kernel modules, object files)
 //     applied to debug sections (reloc.go). Contents are views of the
 //     mapping whenever no transformation is needed, private heap copies
-//     otherwise; Release drops the resident pages of a view a reader is
+//     otherwise (outside the Go heap until Close, after CopiesUntilClose); Release drops the resident pages of a view a reader is
 //     done with (madvise; they read back unchanged from the file);
 //   - the symbol table (Symbols) and the kernel's .BTF_ids section, read as
 //     its BTF_ID macros lay it out (Set8Funcs: the functions of BTF_SET8

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/btfkit/btfkit/internal/offheap"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,7 +26,21 @@ type File struct {
 
 	baseOnce sync.Once
 	bases    map[int]uint64
+
+	// copiesOffHeap: Contents makes its relocated copies outside the Go
+	// heap, and Close frees them (CopiesUntilClose).
+	copiesOffHeap bool
+	copies        []*offheap.Region
 }
+
+// CopiesUntilClose makes the private copies Contents makes from now on
+// (the relocated debug sections of a module or object file) live outside
+// the Go heap until Close frees them, like the mapping: an encoder that
+// drops everything it read at Close (it has copied what it keeps) then
+// neither counts them toward the collector's heap goal nor waits for a
+// collection to give them back (a module's .debug_info is up to 26 MB).
+// Nothing may use such a copy after Close.
+func (f *File) CopiesUntilClose() { f.copiesOffHeap = true }
 
 // Open opens the ELF file at path: a plain ELF file is mapped read-only; a
 // compressed one (xz, zstd or gzip, as kernel modules are shipped:
@@ -219,6 +234,10 @@ func (f *File) Close() error {
 		f.fd.Close()
 		f.fd = nil
 	}
+	for _, r := range f.copies {
+		r.Free()
+	}
+	f.copies = nil
 	if f.mapped && f.data != nil {
 		d := f.data
 		f.data = nil

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/btfkit/btfkit/internal/offheap"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -70,11 +71,26 @@ func (f *File) Contents(s *elf.Section, relocate bool) ([]byte, error) {
 // mapping): read from the file where it is open, which copies from the
 // page cache without first faulting the mapping's pages in.
 func (f *File) copyOf(s *elf.Section, raw []byte) []byte {
+	var buf []byte
+	if f.copiesOffHeap {
+		var r *offheap.Region
+		buf, r = offheap.Slice[byte](len(raw))
+		if r != nil {
+			f.copies = append(f.copies, r)
+		}
+		buf = buf[:len(raw)]
+	}
 	if f.fd != nil {
-		buf := make([]byte, len(raw))
+		if buf == nil {
+			buf = make([]byte, len(raw))
+		}
 		if n, err := f.fd.ReadAt(buf, int64(s.Offset)); n == len(buf) && (err == nil || err == io.EOF) {
 			return buf
 		}
+	}
+	if buf != nil {
+		copy(buf, raw)
+		return buf
 	}
 	return append([]byte(nil), raw...)
 }

@@ -69,6 +69,8 @@ func encodeFile(path string, o Options, check bool) (*btf.Spec, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// encode copies what it keeps of the file before closing it.
+	f.CopiesUntilClose()
 	spec, err := encode(f, o, clk)
 	if err == nil && check {
 		err = checkOutput(spec)
@@ -126,14 +128,15 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	}
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
 	var walk0 time.Time
-	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoBytes int) {
-		m.reserveFor(infoBytes)
+	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoSec []byte) {
+		m.reserveFor(len(infoSec))
 		// The readers' strings are views of the mapping, which stays put
 		// during the walk. A relocatable file (a module, ld -r) keeps
 		// every object's .debug_str as it was, unmerged: units never
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
 		m.stableStrings = !info.Relocatable()
+		m.inline = infoSec
 		if st != nil {
 			clk.lap(&st.Open)
 			walk0 = time.Now()
@@ -146,6 +149,7 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	// The merged tables hold copies: the mapping (all of the DWARF a walk
 	// touched) is released before deduplication adds its own peak.
 	// EncodeFile's Close after this one does nothing.
+	m.inline = nil
 	f.Close()
 	if err != nil {
 		return nil, err
@@ -164,8 +168,15 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 // bytes in a module, far fewer in a linked kernel; the index grows past
 // 64K when it must. A module-sized index stays in cache, a vmlinux-sized
 // one per module cost ~0.6 ms to make.
+//
+// Function candidates (when m selects functions): one per ~1 KB of
+// .debug_info in a kernel, fewer in modules; parameter and tag words one
+// per ~700 bytes.
 func (m *merger) reserveFor(infoBytes int) {
 	m.reserve(infoBytes/44, infoBytes/6, min(max(infoBytes/16, 1<<8), 1<<16))
+	if m.funcs != nil {
+		m.funcs.Reserve(infoBytes/1024, infoBytes/640)
+	}
 }
 
 // result decides the functions, if the fragments carried any, and
@@ -257,9 +268,9 @@ type walkConfig struct {
 // hands the fragments to emit in unit order, on the calling goroutine. A
 // fragment belongs to emit only for the call.
 //
-// onOpen, when not nil, is told the size of .debug_info before the first
+// onOpen, when not nil, is given .debug_info before the first
 // unit.
-func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(infoBytes int)) error {
+func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(info []byte)) error {
 	jobs := cfg.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -270,7 +281,7 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	}
 	defer d.Close()
 	if onOpen != nil {
-		onOpen(len(d.Sections().Info))
+		onOpen(d.Sections().Info)
 	}
 	var convs convList
 	defer convs.release()
@@ -281,7 +292,13 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	if merged {
 		return walkMerged(d, cfg, &convs, emit)
 	}
-	cfg.done = releasePages(f, d.Sections().Info)
+	// Reading the unit headers (dwarf.FromELF) faulted in a page per
+	// unit, and the kernel maps the cached pages around each fault too
+	// (fault-around, 64 KiB): most of .debug_info was resident (~70 MiB
+	// of a vmlinux's 164) before the first unit was converted. The walk
+	// brings back what it reads.
+	f.Release(d.Sections().Info)
+	cfg.done = releasePages(f, d.Sections())
 	return walkFast(d, cfg, jobs, &convs, emit)
 }
 
@@ -291,9 +308,13 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 // flight instead of the whole section (164 MB for a vmlinux) until the
 // file is closed. What the fragments keep of those pages (names written
 // inline) is copied by the merge; anything that reads them later gets
-// them back from the file.
-func releasePages(f *elfx.File, info []byte) func(u *dwarf.Unit) {
-	from := 0
+// them back from the file. The location and range lists (read for the
+// functions' parameters, 27 MB in a vmlinux) are released whole every
+// few MB of .debug_info: the units in flight fault back the few pages
+// they still read.
+func releasePages(f *elfx.File, secs *dwarf.Sections) func(u *dwarf.Unit) {
+	info := secs.Info
+	from, lists := 0, 0
 	page := os.Getpagesize()
 	return func(u *dwarf.Unit) {
 		end := int(u.End)
@@ -304,6 +325,13 @@ func releasePages(f *elfx.File, info []byte) func(u *dwarf.Unit) {
 		// unit's: it is released with this one.
 		f.Release(info[max(0, from-page):end])
 		from = end
+		if end-lists >= 4<<20 || end == len(info) {
+			f.Release(secs.Loclists)
+			f.Release(secs.Rnglists)
+			f.Release(secs.Loc)
+			f.Release(secs.Ranges)
+			lists = end
+		}
 	}
 }
 

@@ -340,7 +340,7 @@ func vmlinuxFragments(b *testing.B) *stageFragments {
 		p.frags = append(p.frags, *fr)
 		*fr = fragment{}
 		return nil
-	}, func(infoBytes int) { p.infoBytes = infoBytes })
+	}, func(info []byte) { p.infoBytes = len(info) })
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,13 +12,14 @@ import (
 // rewrites every reference, building the output Spec and the Mapping.
 func (d *deduper) compactRemap(in *btf.Spec, strs []byte) (*btf.Spec, Mapping, error) {
 	// libbpf dedups in place, header and kind layout section included.
-	return d.compact(in.Base(), in.HeaderLen(), in.KindLayouts(), strs)
+	return d.compact(in.Base(), in.HeaderLen(), in.KindLayouts(), strs, true)
 }
 
 // compact is compactRemap for a result split against base (nil: none),
 // with a header of hdrLen bytes, the kind layout section layouts and the
-// string table strs.
-func (d *deduper) compact(base *btf.Spec, hdrLen uint32, layouts []btf.KindLayout, strs []byte) (*btf.Spec, Mapping, error) {
+// string table strs. Without mapping the Mapping is left empty (a
+// Stream's caller has no use for one; a vmlinux's is 13 MB).
+func (d *deduper) compact(base *btf.Spec, hdrLen uint32, layouts []btf.KindLayout, strs []byte, mapping bool) (*btf.Spec, Mapping, error) {
 	newID := d.hypothetical // reused, as libbpf does
 	if d.identity != nil {
 		copy(newID, d.identity[:d.start])
@@ -68,6 +69,9 @@ func (d *deduper) compact(base *btf.Spec, hdrLen uint32, layouts []btf.KindLayou
 	out.SetRawStrings(strs)
 	out.SetHeaderLen(hdrLen)
 	out.SetKindLayouts(layouts)
+	if !mapping {
+		return out, Mapping{}, nil
+	}
 	m := Mapping{first: btf.TypeID(d.start), ids: make([]btf.TypeID, d.n-d.start)}
 	for id := d.start; id < d.n; id++ {
 		m.ids[id-d.start] = btf.TypeID(newID[d.resolve(id)])

@@ -221,7 +221,7 @@ func (b *Builder) Dedup(opts Options) (*btf.Spec, Mapping, error) {
 	}
 	clk.lap(phVar)
 	d.tab = table{}
-	out, m, err := d.compact(nil, b.hdrLen, b.layouts, b.strs.strs)
+	out, m, err := d.compact(nil, b.hdrLen, b.layouts, b.strs.strs, true)
 	if err != nil {
 		return nil, Mapping{}, err
 	}

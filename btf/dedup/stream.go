@@ -2,8 +2,10 @@ package dedup
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/offheap"
 )
 
 // Stream deduplicates a complete BTF (one without a base) while it is
@@ -41,6 +43,9 @@ type Stream struct {
 	checked uint32   // types below this ID have been through both phases
 	err     error
 	stats   *Stats
+	// mapped holds the tables Reserve made outside the Go heap, given
+	// back by Finish (or when the Stream is dropped unfinished).
+	mapped *offRegions
 	// For tests: the choices between several candidates the struct
 	// phase made, and whether Finish had to redo the phases.
 	choices int
@@ -50,7 +55,10 @@ type Stream struct {
 // NewStream returns an empty Stream. stats, when not nil, gets the time
 // of each phase added to it.
 func NewStream(stats *Stats) *Stream {
-	s := &Stream{stats: stats}
+	s := &Stream{stats: stats, mapped: new(offRegions)}
+	// A Stream dropped without Finish (an encoder's error) gives its
+	// mapped tables back when it is collected.
+	runtime.AddCleanup(s, (*offRegions).free, s.mapped)
 	d := &s.d
 	d.start, d.n = 1, 1
 	d.hdr = []typeHeader{{}}
@@ -63,23 +71,49 @@ func NewStream(stats *Stats) *Stream {
 	return s
 }
 
-// Reserve makes room for n more types with w more trailing words.
+// Reserve makes room for n more types with w more trailing words. Large
+// tables (a vmlinux's, ~190 MB) are made outside the Go heap
+// (internal/offheap) until Finish: on the heap they would count toward
+// the collector's goal, letting the garbage of the walk grow by GOGC
+// percent of them, and their unwritten capacity would count as live.
 func (s *Stream) Reserve(n, w int) {
 	d := &s.d
-	d.hdr = grow(d.hdr, n)
-	d.extStart = grow(d.extStart, n)
-	d.canonical = grow(d.canonical, n)
-	d.hypothetical = grow(d.hypothetical, n)
-	d.words = grow(d.words, w)
+	d.hdr = growOff(d.hdr, n, s.mapped)
+	d.extStart = growOff(d.extStart, n, s.mapped)
+	d.canonical = growOff(d.canonical, n, s.mapped)
+	d.hypothetical = growOff(d.hypothetical, n, s.mapped)
+	d.words = growOff(d.words, w, s.mapped)
 }
 
-func grow[T any](s []T, n int) []T {
+// growOff makes room for n more elements after s's, a new array of a
+// megabyte or more made outside the Go heap and its region added to
+// regions.
+func growOff[T any](s []T, n int, regions *offRegions) []T {
 	if cap(s)-len(s) >= n {
 		return s
 	}
-	t := make([]T, len(s), len(s)+n)
-	copy(t, s)
-	return t
+	t, r := offheap.Slice[T](len(s) + n)
+	if r != nil {
+		regions.list = append(regions.list, r)
+	}
+	return append(t, s...)
+}
+
+// offRegions lists the memory a Stream holds outside the Go heap.
+type offRegions struct{ list []*offheap.Region }
+
+func (o *offRegions) free() {
+	for _, r := range o.list {
+		r.Free()
+	}
+	o.list = nil
+}
+
+// free gives back the tables made outside the Go heap; s must not be
+// used afterwards.
+func (s *Stream) free() {
+	s.d = deduper{}
+	s.mapped.free()
 }
 
 // NextID is the ID the next type appended gets.
@@ -113,8 +147,9 @@ func (s *Stream) AddRaw(nameOff, info, sizeType uint32, ext ...uint32) btf.TypeI
 	return btf.TypeID(id)
 }
 
-// RawType returns the header fields and trailing words (not a copy) of
-// type id, which must have been appended. A FWD's size/type word reads
+// RawType returns the header fields and trailing words (not a copy,
+// valid until Finish and while the Stream is reachable) of type id,
+// which must have been appended. A FWD's size/type word reads
 // as 0.
 func (s *Stream) RawType(id btf.TypeID) (nameOff, info, sizeType uint32, ext []uint32) {
 	h := s.d.hdr[id]
@@ -155,6 +190,7 @@ func (s *Stream) EndUnit() error {
 // be offsets in strs, equal strings at one offset). The Stream must not
 // be used afterwards.
 func (s *Stream) Finish(strs []byte) (*btf.Spec, error) {
+	defer s.free()
 	if err := s.EndUnit(); err != nil {
 		return nil, err
 	}
@@ -193,7 +229,7 @@ func (s *Stream) Finish(strs []byte) (*btf.Spec, error) {
 	}
 	clk.lap(phRef)
 	d.tab = table{}
-	out, _, err := d.compact(nil, btf.LayoutHeaderLen, nil, strs)
+	out, _, err := d.compact(nil, btf.LayoutHeaderLen, nil, strs, false)
 	clk.lap(phCompact)
 	return out, err
 }

@@ -146,6 +146,14 @@ func (s *Selection) Add(c *Candidates, out Merged, strs []uint32, shift uint32) 
 	return nil
 }
 
+// Reserve makes room for about funcs more candidates with words more
+// parameter and tag words, before the first Add (a vmlinux's 156,000
+// candidates otherwise leave ~65 MB of outgrown arrays behind).
+func (s *Selection) Reserve(funcs, words int) {
+	s.funcs = slices.Grow(s.funcs, funcs)
+	s.words = slices.Grow(s.words, words)
+}
+
 // Finish decides the functions and appends to out the FUNC_PROTOs, FUNCs
 // and their DECL_TAGs of those kept, then the DATASECs; intern returns
 // the string offset of a name in out (0 for ""). rep, when not nil, gets
@@ -154,7 +162,8 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 	elf, o := s.elf, s.o
 	s.resolveOtherUnits()
 	// Candidates whose name is an ELF function; the rest are reported.
-	states := make([]merged, 0, len(s.funcs))
+	// They are kept in place: s.funcs is not read again.
+	states := s.funcs[:0]
 	var skipped []Skipped
 	noSym := map[string]bool{}
 	noNames := map[string]bool{}
@@ -181,6 +190,8 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 		fn.symbols = syms
 		states = append(states, fn)
 	}
+	clear(s.funcs[len(states):])
+	s.funcs = nil
 	// By name: the ELF table is sorted by name, so by its index.
 	states = sortBySymbol(states, len(elf.funcs))
 	kfuncTag, fastcallTag := uint32(0), uint32(0)
