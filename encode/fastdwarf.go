@@ -193,6 +193,7 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 		if funcs != nil {
 			d.fn.Off, d.fn.Depth, d.fn.Tag, d.fn.Children = d.off, d.depth, d.tag, d.children
 			if funcvar.Wanted(d.tag, parent) {
+				d.fnFilled = true
 				for i := range e.Fields {
 					if err := d.fn.Read(r, &e.Fields[i]); err != nil {
 						return err
