@@ -203,7 +203,11 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 		}
 		if wanted(d.tag, parent) {
 			for i := range e.Fields {
-				if err := fastField(data, &d, &e.Fields[i]); err != nil {
+				f := &e.Fields[i]
+				if f.Attr < dwarf.Attr(len(fastAttrs)) && !fastAttrs[f.Attr] {
+					continue // DW_AT_decl_line and the like: not a call each
+				}
+				if err := fastField(data, &d, f); err != nil {
 					return err
 				}
 			}
@@ -215,6 +219,21 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 	}
 }
 
+// fastAttrs says which attributes below 0x100 fastField reads (all of
+// those above it are passed to it).
+var fastAttrs = func() (t [0x100]bool) {
+	for _, a := range []dwarf.Attr{
+		dwarf.AttrName, dwarf.AttrType, dwarf.AttrByteSize, dwarf.AttrBitSize,
+		dwarf.AttrBitOffset, dwarf.AttrDataBitOffset, dwarf.AttrDataMemberLocation,
+		dwarf.AttrUpperBound, dwarf.AttrCount, dwarf.AttrConstValue,
+		dwarf.AttrDeclaration, dwarf.AttrAlignment, dwarf.AttrEncoding,
+	} {
+		t[a] = true
+	}
+	return t
+}()
+
+// fastField decodes one attribute of an entry the converter wants into d.
 func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 	switch f.Attr {
 	case dwarf.AttrName:
