@@ -126,16 +126,10 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 // entry with this tag under a parent with tag parent; for the others only
 // the position is passed on, which saves decoding names nobody reads.
 func wanted(tag, parent dwarf.Tag) bool {
-	if isTypeTag(tag) {
-		return true
+	if tag < dwarf.Tag(len(tagClass)) {
+		return tagClass[tag]&tagWanted != 0 || tag == dwarf.TagFormalParameter && parent == dwarf.TagSubroutineType
 	}
-	switch tag {
-	case dwarf.TagMember, dwarf.TagEnumerator, dwarf.TagSubrangeType, dwarf.TagUnspecifiedParameters, dwarf.TagLLVMAnnotation:
-		return true
-	case dwarf.TagFormalParameter:
-		return parent == dwarf.TagSubroutineType
-	}
-	return false
+	return tag == dwarf.TagGNUAnnotation || tag == dwarf.TagLLVMAnnotation
 }
 
 // walkUnitFast feeds the entries of the reader's unit to c, and to

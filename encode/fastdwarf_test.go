@@ -36,3 +36,43 @@ func TestFastAttrsSkipOnlyNoOps(t *testing.T) {
 		}
 	}
 }
+
+// TestTagClasses: isTypeTag and wanted, which look tags up in tagClass,
+// answer as the switches they replaced, for every tag and
+// every parent a unit can give.
+func TestTagClasses(t *testing.T) {
+	typeTag := func(tag dwarf.Tag) bool {
+		switch tag {
+		case dwarf.TagBaseType, dwarf.TagPointerType, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType,
+			dwarf.TagAtomicType, dwarf.TagTypedef, dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType,
+			dwarf.TagEnumerationType, dwarf.TagArrayType, dwarf.TagSubroutineType, dwarf.TagUnspecifiedType,
+			dwarf.TagReferenceType, dwarf.TagRvalueReferenceType, dwarf.TagPtrToMemberType, dwarf.TagGNUAnnotation:
+			return true
+		}
+		return false
+	}
+	want := func(tag, parent dwarf.Tag) bool {
+		if typeTag(tag) {
+			return true
+		}
+		switch tag {
+		case dwarf.TagMember, dwarf.TagEnumerator, dwarf.TagSubrangeType, dwarf.TagUnspecifiedParameters, dwarf.TagLLVMAnnotation:
+			return true
+		case dwarf.TagFormalParameter:
+			return parent == dwarf.TagSubroutineType
+		}
+		return false
+	}
+	parents := []dwarf.Tag{0, dwarf.TagCompileUnit, dwarf.TagSubroutineType, dwarf.TagSubprogram, dwarf.TagStructureType, dwarf.TagLexicalBlock}
+	for i := 0; i <= 0xffff; i++ {
+		tag := dwarf.Tag(i)
+		if got := isTypeTag(tag); got != typeTag(tag) {
+			t.Errorf("isTypeTag(%v) = %v", tag, got)
+		}
+		for _, p := range parents {
+			if got := wanted(tag, p); got != want(tag, p) {
+				t.Errorf("wanted(%v, %v) = %v", tag, p, got)
+			}
+		}
+	}
+}
