@@ -68,11 +68,27 @@ type die struct {
 	// fn is the entry as function and variable selection reads it,
 	// filled for the entries it wants (funcvar.Wanted); its position is
 	// set for every entry.
-	fn funcvar.Entry
+	fn       funcvar.Entry
+	fnFilled bool // fn holds attributes: reset clears them
 }
 
-// reset clears d for the next entry, keeping nothing.
-func (d *die) reset() { *d = die{} }
+// reset clears d for the next entry, keeping nothing. It clears only what
+// the last entry may have set: the attributes when it had any (each one
+// fastField sets comes with its bit in has), fn when it was filled.
+// Zeroing the whole record for each of a vmlinux's 14 M entries, most of
+// which fill no function or variable attributes, was 4% of an encode.
+func (d *die) reset() {
+	d.off, d.depth, d.tag, d.children, d.language = 0, 0, 0, false, 0
+	if d.has != 0 {
+		d.has = 0
+		d.name, d.typ, d.byteSize, d.bitSize, d.bitOffset, d.dataBitOff = "", 0, 0, 0, 0, 0
+		d.memberLoc, d.upperBound, d.count, d.constValue, d.constSigned = 0, 0, 0, 0, false
+		d.constString, d.encoding, d.annotation, d.alignment = "", 0, 0, 0
+	}
+	if d.fnFilled {
+		d.fn, d.fnFilled = funcvar.Entry{}, false
+	}
+}
 
 // evalMemberLoc evaluates a DW_AT_data_member_location expression the way
 // pahole does for the forms compilers emit: DW_OP_plus_uconst N and

@@ -133,16 +133,10 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 // entry with this tag under a parent with tag parent; for the others only
 // the position is passed on, which saves decoding names nobody reads.
 func wanted(tag, parent dwarf.Tag) bool {
-	if isTypeTag(tag) {
-		return true
+	if tag < dwarf.Tag(len(tagClass)) {
+		return tagClass[tag]&tagWanted != 0 || tag == dwarf.TagFormalParameter && parent == dwarf.TagSubroutineType
 	}
-	switch tag {
-	case dwarf.TagMember, dwarf.TagEnumerator, dwarf.TagSubrangeType, dwarf.TagUnspecifiedParameters, dwarf.TagLLVMAnnotation:
-		return true
-	case dwarf.TagFormalParameter:
-		return parent == dwarf.TagSubroutineType
-	}
-	return false
+	return tag == dwarf.TagGNUAnnotation || tag == dwarf.TagLLVMAnnotation
 }
 
 // walkUnitFast feeds the entries of the reader's unit to c, and to
@@ -200,6 +194,7 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 		if funcs != nil {
 			d.fn.Off, d.fn.Depth, d.fn.Tag, d.fn.Children = d.off, d.depth, d.tag, d.children
 			if funcvar.Wanted(d.tag, parent) {
+				d.fnFilled = true
 				for i := range e.Fields {
 					if err := d.fn.Read(r, &e.Fields[i]); err != nil {
 						return err
@@ -209,7 +204,11 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 		}
 		if wanted(d.tag, parent) {
 			for i := range e.Fields {
-				if err := fastField(data, &d, &e.Fields[i]); err != nil {
+				f := &e.Fields[i]
+				if f.Attr < dwarf.Attr(len(fastAttrs)) && !fastAttrs[f.Attr] {
+					continue // DW_AT_decl_line and the like: not a call each
+				}
+				if err := fastField(data, &d, f); err != nil {
 					return err
 				}
 			}
@@ -221,6 +220,21 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 	}
 }
 
+// fastAttrs says which attributes below 0x100 fastField reads (all of
+// those above it are passed to it).
+var fastAttrs = func() (t [0x100]bool) {
+	for _, a := range []dwarf.Attr{
+		dwarf.AttrName, dwarf.AttrType, dwarf.AttrByteSize, dwarf.AttrBitSize,
+		dwarf.AttrBitOffset, dwarf.AttrDataBitOffset, dwarf.AttrDataMemberLocation,
+		dwarf.AttrUpperBound, dwarf.AttrCount, dwarf.AttrConstValue,
+		dwarf.AttrDeclaration, dwarf.AttrAlignment, dwarf.AttrEncoding,
+	} {
+		t[a] = true
+	}
+	return t
+}()
+
+// fastField decodes one attribute of an entry the converter wants into d.
 func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 	switch f.Attr {
 	case dwarf.AttrName:

@@ -144,15 +144,39 @@ func (c *unitConv) reset() {
 	c.nested = c.nested[:0]
 }
 
-func isTypeTag(tag dwarf.Tag) bool {
-	switch tag {
-	case dwarf.TagBaseType, dwarf.TagPointerType, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType,
-		dwarf.TagAtomicType, dwarf.TagTypedef, dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType,
-		dwarf.TagEnumerationType, dwarf.TagArrayType, dwarf.TagSubroutineType, dwarf.TagUnspecifiedType,
-		dwarf.TagReferenceType, dwarf.TagRvalueReferenceType, dwarf.TagPtrToMemberType, dwarf.TagGNUAnnotation:
-		return true
+// typeTags are the tags of the entries the converter makes types of.
+var typeTags = []dwarf.Tag{
+	dwarf.TagBaseType, dwarf.TagPointerType, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagRestrictType,
+	dwarf.TagAtomicType, dwarf.TagTypedef, dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType,
+	dwarf.TagEnumerationType, dwarf.TagArrayType, dwarf.TagSubroutineType, dwarf.TagUnspecifiedType,
+	dwarf.TagReferenceType, dwarf.TagRvalueReferenceType, dwarf.TagPtrToMemberType, dwarf.TagGNUAnnotation,
+}
+
+// Tag classes below 0x100, looked up by tag: the walk asks for each of
+// a vmlinux's 14 M entries, and a switch over the tags took 1.3% of an
+// encode's instructions.
+const (
+	tagType   = 1 << iota // typeTags
+	tagWanted             // wanted whatever the parent
+)
+
+var tagClass = func() (t [0x100]uint8) {
+	for _, tag := range typeTags {
+		if tag < dwarf.Tag(len(t)) {
+			t[tag] |= tagType | tagWanted
+		}
 	}
-	return false
+	for _, tag := range []dwarf.Tag{dwarf.TagMember, dwarf.TagEnumerator, dwarf.TagSubrangeType, dwarf.TagUnspecifiedParameters} {
+		t[tag] |= tagWanted
+	}
+	return t
+}()
+
+func isTypeTag(tag dwarf.Tag) bool {
+	if tag < dwarf.Tag(len(tagClass)) {
+		return tagClass[tag]&tagType != 0
+	}
+	return tag == dwarf.TagGNUAnnotation
 }
 
 func isStructTag(tag dwarf.Tag) bool {

@@ -32,11 +32,7 @@ func (d *deduper) structTypesIn(from, to uint32) error {
 		newID := id
 		var ferr error
 		d.structCands(h, id, func(c uint32) bool {
-			if k == btf.KindTypedef {
-				if !d.equalTypedef(id, c) {
-					return true
-				}
-			} else if !d.shallowEqualStruct(id, c) {
+			if !d.mayEquiv(k, id, c) {
 				return true
 			}
 			d.clearHypothetical()
@@ -82,17 +78,26 @@ func (d *deduper) structCands(h uint64, id uint32, fn func(c uint32) bool) {
 // committing anything; an error counts as a match (the decision will
 // meet it).
 func (d *deduper) wouldMatch(id, c uint32) bool {
-	if d.kind(id) == btf.KindTypedef {
-		if !d.equalTypedef(id, c) {
-			return false
-		}
-	} else if !d.shallowEqualStruct(id, c) {
+	if !d.mayEquiv(d.kind(id), id, c) {
 		return false
 	}
 	d.clearHypothetical()
 	eq, err := d.isEquiv(id, c)
 	d.clearHypothetical()
 	return eq || err != nil
+}
+
+// mayEquiv is the check on candidate c before the walk that decides
+// whether type id, of kind k (a struct, union or typedef), is equivalent
+// to it: the same name and kind (a typedef), or the same header (a
+// struct or union). It leaves out what isEquiv checks first thing on
+// such a pair, the members' names and offsets (shallowEqualStruct),
+// which were compared twice for every struct that matched.
+func (d *deduper) mayEquiv(k btf.Kind, id, c uint32) bool {
+	if k == btf.KindTypedef {
+		return d.equalTypedef(id, c)
+	}
+	return d.equalCommon(id, c)
 }
 
 func (d *deduper) structAdd(h uint64, id uint32) {

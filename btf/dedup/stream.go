@@ -235,20 +235,50 @@ func (s *Stream) Finish(strs []byte) (*btf.Spec, error) {
 }
 
 // checkRefs checks that the types from ID from on refer only to types
-// that exist (load's check).
+// that exist (load's check). It sees every type a Stream is given, so the
+// type's largest reference is found by a loop over its words
+// (maxTypeRef) rather than by a call per reference.
 func (d *deduper) checkRefs(from uint32) error {
 	n := d.n
 	for id := from; id < n; id++ {
-		var bad uint32
 		h := &d.hdr[id]
+		if maxTypeRef(h.info, h.sizeType, d.ext(id)) < n {
+			continue
+		}
+		var bad uint32
 		btf.ForEachTypeRef(h.info, &h.sizeType, d.ext(id), func(p *uint32) {
 			if *p >= n && bad == 0 {
 				bad = *p
 			}
 		})
-		if bad != 0 {
-			return fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", id, d.kind(id), bad, n-1)
-		}
+		return fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", id, d.kind(id), bad, n-1)
 	}
 	return nil
+}
+
+// maxTypeRef returns the largest type ID a type refers to (the words
+// btf.ForEachTypeRef visits), 0 for none.
+func maxTypeRef(info, sizeType uint32, ext []uint32) uint32 {
+	var m uint32
+	switch k, vlen := btf.KindOf(info), btf.VlenOf(info); k {
+	case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
+		btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+		m = sizeType
+	case btf.KindArray:
+		m = max(ext[0], ext[1])
+	case btf.KindStruct, btf.KindUnion:
+		for i := 0; i < vlen; i++ {
+			m = max(m, ext[3*i+1])
+		}
+	case btf.KindFuncProto:
+		m = sizeType
+		for i := 0; i < vlen; i++ {
+			m = max(m, ext[2*i+1])
+		}
+	case btf.KindDatasec:
+		for i := 0; i < vlen; i++ {
+			m = max(m, ext[3*i])
+		}
+	}
+	return m
 }

@@ -204,3 +204,65 @@ func TestReplayOrderMatchesTable(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamBadReference: EndUnit refuses a type referring past the last
+// type appended, naming the type and the first such reference, for each
+// kind that refers to types and at each place a reference sits; the same
+// types with the reference in range pass.
+func TestStreamBadReference(t *testing.T) {
+	intInfo := btf.Info(btf.KindInt, 0, false)
+	for _, c := range []struct {
+		name string
+		k    btf.Kind
+		vlen int
+		st   uint32
+		ext  func(ref uint32) []uint32
+		// st is the reference, not the type's size
+		stRef bool
+	}{
+		{name: "ptr", k: btf.KindPtr, stRef: true},
+		{name: "typedef", k: btf.KindTypedef, stRef: true},
+		{name: "const", k: btf.KindConst, stRef: true},
+		{name: "func", k: btf.KindFunc, stRef: true},
+		{name: "type_tag", k: btf.KindTypeTag, stRef: true},
+		{name: "var", k: btf.KindVar, stRef: true, ext: func(uint32) []uint32 { return []uint32{1} }},
+		{name: "decl_tag", k: btf.KindDeclTag, stRef: true, ext: func(uint32) []uint32 { return []uint32{^uint32(0)} }},
+		{name: "array elem", k: btf.KindArray, ext: func(r uint32) []uint32 { return []uint32{r, 1, 4} }},
+		{name: "array index", k: btf.KindArray, ext: func(r uint32) []uint32 { return []uint32{1, r, 4} }},
+		{name: "struct last member", k: btf.KindStruct, vlen: 3, st: 12,
+			ext: func(r uint32) []uint32 { return []uint32{0, 1, 0, 0, 1, 32, 0, r, 64} }},
+		{name: "union first member", k: btf.KindUnion, vlen: 2, st: 4,
+			ext: func(r uint32) []uint32 { return []uint32{0, r, 0, 0, 1, 0} }},
+		{name: "proto return", k: btf.KindFuncProto, vlen: 1, stRef: true,
+			ext: func(uint32) []uint32 { return []uint32{0, 1} }},
+		{name: "proto param", k: btf.KindFuncProto, vlen: 2, st: 1,
+			ext: func(r uint32) []uint32 { return []uint32{0, 1, 0, r} }},
+		{name: "datasec", k: btf.KindDatasec, vlen: 2, st: 8,
+			ext: func(r uint32) []uint32 { return []uint32{1, 0, 4, r, 4, 4} }},
+	} {
+		for _, ref := range []uint32{2, 3, 1 << 20} {
+			s := NewStream(nil)
+			s.AddRaw(0, intInfo, 4, 32) // [1] int
+			st := c.st
+			if c.stRef {
+				st = ref
+			}
+			var ext []uint32
+			if c.ext != nil {
+				ext = c.ext(ref)
+			}
+			id := s.AddRaw(0, btf.Info(c.k, c.vlen, false), st, ext...) // [2]
+			err := s.EndUnit()
+			if ref <= 2 {
+				if err != nil {
+					t.Errorf("%s referring to %d: %v", c.name, ref, err)
+				}
+				continue
+			}
+			want := fmt.Sprintf("dedup: type [%d] %s refers to type %d, past the last type 2", id, c.k, ref)
+			if fmt.Sprint(err) != want {
+				t.Errorf("%s referring to %d: %v, want %s", c.name, ref, err, want)
+			}
+		}
+	}
+}
