@@ -138,26 +138,9 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	}
 	clk.lap(phStrings)
 	d.indexBase()
-	if err := d.primTypes(); err != nil {
+	if err := d.typePhases(opts, clk, d.resolveFwds); err != nil {
 		return nil, Mapping{}, err
 	}
-	clk.lap(phPrim)
-	if err := d.structTypes(); err != nil {
-		return nil, Mapping{}, err
-	}
-	clk.lap(phStruct)
-	if !opts.NoNameFwdResolution {
-		d.resolveFwds()
-	}
-	clk.lap(phFwd)
-	if err := d.refTypes(); err != nil {
-		return nil, Mapping{}, err
-	}
-	clk.lap(phRef)
-	if !opts.KeepDuplicateVars {
-		d.varTypes()
-	}
-	clk.lap(phVar)
 	d.tab = table{}
 	out, m, err := d.compactRemap(in, strs)
 	if err != nil {
@@ -165,6 +148,34 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	}
 	clk.lap(phCompact)
 	return out, m, nil
+}
+
+// typePhases runs the phases that decide the canonical types, in libbpf's
+// order: primitive, struct, FWD resolution by name (resolveFwds, unless
+// opts.NoNameFwdResolution), reference, and variables (unless
+// opts.KeepDuplicateVars), timing each on clk.
+func (d *deduper) typePhases(opts Options, clk *clock, resolveFwds func()) error {
+	if err := d.primTypes(); err != nil {
+		return err
+	}
+	clk.lap(phPrim)
+	if err := d.structTypes(); err != nil {
+		return err
+	}
+	clk.lap(phStruct)
+	if !opts.NoNameFwdResolution {
+		resolveFwds()
+	}
+	clk.lap(phFwd)
+	if err := d.refTypes(); err != nil {
+		return err
+	}
+	clk.lap(phRef)
+	if !opts.KeepDuplicateVars {
+		d.varTypes()
+	}
+	clk.lap(phVar)
+	return nil
 }
 
 func load(in *btf.Spec) (*deduper, error) {

@@ -136,29 +136,7 @@ func (b *Builder) NoteHeader(s *btf.Spec) {
 // AddRaw appends a type (see Builder for its references and strings) and
 // returns its ID. The trailing words are copied.
 func (b *Builder) AddRaw(nameOff, info, sizeType uint32, ext ...uint32) btf.TypeID {
-	d := &b.d
-	id := d.n
-	k := btf.KindOf(info)
-	if k == btf.KindFwd {
-		sizeType = 0 // as load does
-	}
-	if (k == btf.KindUnknown || k > btf.MaxKind) && b.err == nil {
-		b.err = fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
-	}
-	if id > maxTypes && b.err == nil {
-		b.err = fmt.Errorf("dedup: more types than BTF allows")
-	}
-	d.hdr = append(d.hdr, typeHeader{nameOff, info, sizeType})
-	d.words = append(d.words, ext...)
-	d.extStart = append(d.extStart, uint32(len(d.words)))
-	c := unprocessed
-	if k == btf.KindVar || k == btf.KindDatasec {
-		c = id
-	}
-	d.canonical = append(d.canonical, c)
-	d.hypothetical = append(d.hypothetical, unprocessed)
-	d.n++
-	return btf.TypeID(id)
+	return b.d.appendRaw(&b.err, nameOff, info, sizeType, ext)
 }
 
 // Spec returns the types added, not deduplicated, as a Spec: what Merge
@@ -200,26 +178,9 @@ func (b *Builder) Dedup(opts Options) (*btf.Spec, Mapping, error) {
 		return nil, Mapping{}, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", strLen)
 	}
 	clk := startClock(opts.Stats)
-	if err := d.primTypes(); err != nil {
+	if err := d.typePhases(opts, clk, d.resolveFwds); err != nil {
 		return nil, Mapping{}, err
 	}
-	clk.lap(phPrim)
-	if err := d.structTypes(); err != nil {
-		return nil, Mapping{}, err
-	}
-	clk.lap(phStruct)
-	if !opts.NoNameFwdResolution {
-		d.resolveFwds()
-	}
-	clk.lap(phFwd)
-	if err := d.refTypes(); err != nil {
-		return nil, Mapping{}, err
-	}
-	clk.lap(phRef)
-	if !opts.KeepDuplicateVars {
-		d.varTypes()
-	}
-	clk.lap(phVar)
 	d.tab = table{}
 	out, m, err := d.compact(nil, b.hdrLen, b.layouts, b.strs.strs, true)
 	if err != nil {

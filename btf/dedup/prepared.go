@@ -157,28 +157,11 @@ func dedupOnto(b *Base, in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) 
 	// What indexBase would index: the base's entries (an overlay of
 	// them, not a copy); the own types go in as Dedup's phases add them.
 	d.tab = overlay(&b.tab, &sc.tab)
-	if err := d.primTypes(); err != nil {
+	// Base types are always their own canonical types: their struct
+	// names were collected when the base was prepared.
+	if err := d.typePhases(opts, clk, func() { d.resolveFwdsWith(b.structNames, d.start) }); err != nil {
 		return nil, Mapping{}, err
 	}
-	clk.lap(phPrim)
-	if err := d.structTypes(); err != nil {
-		return nil, Mapping{}, err
-	}
-	clk.lap(phStruct)
-	if !opts.NoNameFwdResolution {
-		// Base types are always their own canonical types: their
-		// struct names were collected when the base was prepared.
-		d.resolveFwdsWith(b.structNames, d.start)
-	}
-	clk.lap(phFwd)
-	if err := d.refTypes(); err != nil {
-		return nil, Mapping{}, err
-	}
-	clk.lap(phRef)
-	if !opts.KeepDuplicateVars {
-		d.varTypes()
-	}
-	clk.lap(phVar)
 	sc.tab = d.tab
 	d.tab = table{}
 	out, m, err := d.compactRemap(strSpec, strs)

@@ -122,17 +122,23 @@ func (s *Stream) NextID() btf.TypeID { return btf.TypeID(s.d.n) }
 // AddRaw appends a type given its header fields and trailing words (as
 // btf.Spec.AddRaw) and returns its ID. The trailing words are copied.
 func (s *Stream) AddRaw(nameOff, info, sizeType uint32, ext ...uint32) btf.TypeID {
-	d := &s.d
+	return s.d.appendRaw(&s.err, nameOff, info, sizeType, ext)
+}
+
+// appendRaw appends a type to d's tables, as load would have read it (a
+// FWD's size/type word 0; VARs and DATASECs their own canonical types),
+// and returns its ID; the first malformation it meets is left in *errp.
+func (d *deduper) appendRaw(errp *error, nameOff, info, sizeType uint32, ext []uint32) btf.TypeID {
 	id := d.n
 	k := btf.KindOf(info)
 	if k == btf.KindFwd {
 		sizeType = 0 // as load does
 	}
-	if (k == btf.KindUnknown || k > btf.MaxKind) && s.err == nil {
-		s.err = fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
+	if (k == btf.KindUnknown || k > btf.MaxKind) && *errp == nil {
+		*errp = fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
 	}
-	if id > maxTypes && s.err == nil {
-		s.err = fmt.Errorf("dedup: more types than BTF allows")
+	if id > maxTypes && *errp == nil {
+		*errp = fmt.Errorf("dedup: more types than BTF allows")
 	}
 	d.hdr = append(d.hdr, typeHeader{nameOff, info, sizeType})
 	d.words = append(d.words, ext...)
