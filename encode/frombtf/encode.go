@@ -110,7 +110,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if o.Base != nil {
 		base = o.Base.Spec()
 	}
-	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready)
+	merged, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready)
 	if err != nil {
 		return nil, err
 	}
@@ -120,24 +120,6 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	t = st.lap(t, &st.Load)
 	cpu1 := cputime.Process()
 	st.LoadCPU += cpu1 - cpu0
-	specs := make([]*btf.Spec, len(groups))
-	for i := range groups {
-		specs[i] = groups[i].spec
-	}
-	merged, err := dedup.Merge(specs...)
-	if err != nil {
-		return nil, err
-	}
-	firsts := dedup.FirstIDs(nil, specs)
-	var members []member
-	for i := range groups {
-		for k := range groups[i].members {
-			mb := &groups[i].members[k]
-			mb.shift(firsts[i]-1, nil)
-			members = append(members, *mb)
-		}
-		groups[i] = group{}
-	}
 	fixEnumForwards(merged)
 	t = st.lap(t, &st.Merge)
 
@@ -182,14 +164,18 @@ type group struct {
 	members []member
 }
 
-// loadGroups splits data (section sec) into its members and, jobs at a time, runs
-// other and, for each group, parses, fixes and extracts each member
-// (member.go) and merges and deduplicates the group. The result is in
-// member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection]) ([]group, error) {
+// loadGroups splits data (section sec) into its members and, jobs at a
+// time, runs other and, for each group, parses, fixes and extracts each
+// member (member.go) and merges and deduplicates the group. The groups
+// are merged into one Spec in member order as they come (whichever job
+// finishes the group next in order does it, while the other jobs go on
+// loading), so that little of the merge is left when the last group is
+// done. It returns the merged Spec and the members, their types moved
+// to it, in member order whatever the parallelism.
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection]) (*btf.Spec, []member, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
-		return nil, fmt.Errorf("section %s: %w", sec, err)
+		return nil, nil, fmt.Errorf("section %s: %w", sec, err)
 	}
 	offs := make([]int, len(blobs))
 	for i := 1; i < len(blobs); i++ {
@@ -203,6 +189,37 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	typesIn := make([]int, n)
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
+	}
+	// The groups are standalone Specs (a split member is made standalone
+	// by loadGroup), merged onto no base.
+	merger := dedup.NewMerger(nil, 0, 0, 0)
+	var mergeErr error
+	loaded := make([]bool, n) // under mu
+	merged := 0               // groups merged so far; under mu
+	merging := false          // a job is merging; under mu
+	// mergeReady merges the loaded groups that are next in order, unless
+	// another job is at it, which will see them.
+	mergeReady := func(mu *sync.Mutex) {
+		if merging {
+			return
+		}
+		merging = true
+		for merged < n && loaded[merged] && errs[merged] == nil && mergeErr == nil {
+			g := merged
+			mu.Unlock()
+			first, err := merger.Add(groups[g].spec)
+			if err != nil {
+				mergeErr = err
+			} else {
+				for k := range groups[g].members {
+					groups[g].members[k].shift(first-1, nil)
+				}
+			}
+			groups[g].spec = nil
+			mu.Lock()
+			merged++
+		}
+		merging = false
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -226,17 +243,29 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
 				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready)
+				mu.Lock()
+				loaded[g] = true
+				mergeReady(&mu)
+				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
 	for g, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st.TypesIn += typesIn[g]
 	}
-	return groups, nil
+	if mergeErr != nil {
+		return nil, nil, mergeErr
+	}
+	var members []member
+	for g := range groups {
+		members = append(members, groups[g].members...)
+		groups[g] = group{}
+	}
+	return merger.Spec(), members, nil
 }
 
 // loadGroup parses, fixes and extracts the members of one group (blobs,
