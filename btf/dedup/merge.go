@@ -194,6 +194,16 @@ func (m *Merger) Add(s *btf.Spec) (btf.TypeID, error) {
 	return firstOut, nil
 }
 
+// String returns the offset of str in the merged string table, adding
+// it if it is not there yet: for names that the caller will refer to
+// from types it adds to the merged Spec later.
+func (m *Merger) String(str string) uint32 {
+	if str == "" && m.strs.zero {
+		return 0
+	}
+	return m.outStart + m.strs.add(str)
+}
+
 // Spec returns the merged Spec. The Merger must not be used after.
 func (m *Merger) Spec() *btf.Spec {
 	m.out.SetRawStrings(m.strs.strs)

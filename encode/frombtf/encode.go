@@ -110,7 +110,17 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if o.Base != nil {
 		base = o.Base.Spec()
 	}
-	merged, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready)
+	// The members' functions go to the Selection as their group is
+	// merged, in member order, once the ELF symbols are read.
+	handFuncs := func(m *dedup.Merger, members []member) bool {
+		sel := ready.Load()
+		if sel == nil {
+			return false
+		}
+		addFuncs(sel, m.String, members)
+		return true
+	}
+	merged, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, handFuncs)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +133,8 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	fixEnumForwards(merged)
 	t = st.lap(t, &st.Merge)
 
-	sel := funcvar.NewSelection(info, fo)
+	// The Selection that has the functions handed on the way.
+	sel := ready.Load()
 	if err := decide(merged, members, info, sel, o.Report); err != nil {
 		return nil, err
 	}
@@ -172,7 +183,7 @@ type group struct {
 // loading), so that little of the merge is left when the last group is
 // done. It returns the merged Spec and the members, their types moved
 // to it, in member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection]) (*btf.Spec, []member, error) {
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], hand func(*dedup.Merger, []member) bool) (*btf.Spec, []member, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("section %s: %w", sec, err)
@@ -197,6 +208,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	loaded := make([]bool, n) // under mu
 	merged := 0               // groups merged so far; under mu
 	merging := false          // a job is merging; under mu
+	handed := 0               // groups whose functions hand took; by the merging job
 	// mergeReady merges the loaded groups that are next in order, unless
 	// another job is at it, which will see them.
 	mergeReady := func(mu *sync.Mutex) {
@@ -216,6 +228,8 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 				}
 			}
 			groups[g].spec = nil
+			for ; handed <= g && mergeErr == nil && hand(merger, groups[handed].members); handed++ {
+			}
 			mu.Lock()
 			merged++
 		}
@@ -259,6 +273,8 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	}
 	if mergeErr != nil {
 		return nil, nil, mergeErr
+	}
+	for ; handed < n && hand(merger, groups[handed].members); handed++ {
 	}
 	var members []member
 	for g := range groups {
