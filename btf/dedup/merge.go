@@ -204,6 +204,11 @@ func (m *Merger) String(str string) uint32 {
 	return m.outStart + m.strs.add(str)
 }
 
+// Partial returns the Spec being built, to read the types added so far
+// between Adds (their name offsets are final; the string table is only
+// set by Spec).
+func (m *Merger) Partial() *btf.Spec { return m.out }
+
 // Spec returns the merged Spec. The Merger must not be used after.
 func (m *Merger) Spec() *btf.Spec {
 	m.out.SetRawStrings(m.strs.strs)

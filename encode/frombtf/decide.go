@@ -17,7 +17,8 @@ func decide(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Sel
 
 // addFuncs hands the members' functions (those not handed yet) to sel,
 // in member order, their names interned with intern (the string table
-// of the merged types).
+// of the merged types): the functions' own names too, which Finish
+// interns again for those it keeps, then a look-up.
 func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []member) {
 	var params, tags []uint32
 	for i := range members {
@@ -25,6 +26,7 @@ func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []memb
 			if !sel.WantsFunc(fn.name) {
 				continue
 			}
+			intern(fn.name)
 			params = params[:0]
 			for _, p := range fn.params {
 				params = append(params, intern(p.name), uint32(p.typ))

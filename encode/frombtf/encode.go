@@ -120,7 +120,8 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		addFuncs(sel, m.String, members)
 		return true
 	}
-	merged, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, handFuncs)
+	var enums enumForwards
+	merged, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, &enums, handFuncs)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	t = st.lap(t, &st.Load)
 	cpu1 := cputime.Process()
 	st.LoadCPU += cpu1 - cpu0
-	fixEnumForwards(merged)
+	enums.fix(merged)
 	t = st.lap(t, &st.Merge)
 
 	// The Selection that has the functions handed on the way.
@@ -181,9 +182,12 @@ type group struct {
 // are merged into one Spec in member order as they come (whichever job
 // finishes the group next in order does it, while the other jobs go on
 // loading), so that little of the merge is left when the last group is
-// done. It returns the merged Spec and the members, their types moved
-// to it, in member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], hand func(*dedup.Merger, []member) bool) (*btf.Spec, []member, error) {
+// done; the merging job also has enums scan each group's types, and
+// hand take the group's members' functions (it returns false while it
+// cannot yet: it is asked again, for these and the next, on the next
+// merge, and at the end). It returns the merged Spec and the members,
+// their types moved to it, in member order whatever the parallelism.
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*btf.Spec, []member, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("section %s: %w", sec, err)
@@ -223,6 +227,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 			if err != nil {
 				mergeErr = err
 			} else {
+				enums.scan(merger.Partial(), first, merger.Partial().NextID())
 				for k := range groups[g].members {
 					groups[g].members[k].shift(first-1, nil)
 				}

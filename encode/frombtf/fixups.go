@@ -178,49 +178,63 @@ func flattenArrays(m *btf.Spec) []bool {
 	return inner
 }
 
-// fixEnumForwards turns into the forward-declared ENUM the DWARF route
-// writes for "enum foo;" (gcc 12 writes a FWD of a struct for it) each
-// FWD of merged that names an enum: an ENUM or ENUM64 of that name exists
-// and no struct or union, or the FWD is used by value (a parameter, a
-// return type, a member, an array element; through qualifiers and
-// typedefs), which only an enum can be and the kernel refuses of a FWD.
-func fixEnumForwards(merged *btf.Spec) {
-	const isEnum, isStruct = 1, 2
-	names := map[uint32]uint8{}
-	var fwds []btf.TypeID
-	for id := merged.FirstID(); id < merged.NextID(); id++ {
+// enumForwards finds the FWDs of merged types that are enums: those
+// that name an enum (an ENUM or ENUM64 of that name exists and no struct
+// or union), or that are used by value (a parameter, a return type, a
+// member, an array element; through qualifiers and typedefs), which only
+// an enum can be and the kernel refuses of a FWD. gcc 12 writes "enum
+// foo;" as a FWD of a struct; the DWARF route writes the
+// forward-declared ENUM. The merged types are scanned a range at a time
+// (a group's, as it is merged: a group's types refer only to its own),
+// and fix turns them, once every name is known.
+type enumForwards struct {
+	names   map[uint32]uint8 // name offset -> isEnum|isStruct
+	fwds    []btf.TypeID
+	byValue map[btf.TypeID]bool
+}
+
+const isEnum, isStruct = 1, 2
+
+// scan notes the types [first, next) of merged, which refer to no type
+// outside that range but void.
+func (e *enumForwards) scan(merged *btf.Spec, first, next btf.TypeID) {
+	if e.names == nil {
+		e.names = map[uint32]uint8{}
+		e.byValue = map[btf.TypeID]bool{}
+	}
+	fwds := len(e.fwds)
+	for id := first; id < next; id++ {
 		name, info, _, _ := merged.RawType(id)
 		switch btf.KindOf(info) {
 		case btf.KindEnum, btf.KindEnum64:
-			names[name] |= isEnum
+			e.names[name] |= isEnum
 		case btf.KindStruct, btf.KindUnion:
-			names[name] |= isStruct
+			e.names[name] |= isStruct
 		case btf.KindFwd:
 			if !btf.KindFlagOf(info) {
-				fwds = append(fwds, id)
+				e.fwds = append(e.fwds, id)
 			}
 		}
 	}
-	if fwds == nil {
-		return
+	if len(e.fwds) == fwds {
+		return // no FWD to be used by value
 	}
-	byValue := map[btf.TypeID]bool{}
 	// value follows qualifiers and typedefs from a by-value use to the
 	// type used.
 	value := func(id uint32) {
-		for hops := 0; hops < 32 && merged.Has(btf.TypeID(id)); hops++ {
+		for hops := 0; hops < 32 && id >= uint32(first) && id < uint32(next); hops++ {
 			_, info, st, _ := merged.RawType(btf.TypeID(id))
 			switch btf.KindOf(info) {
 			case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag, btf.KindTypedef:
 				id = st
 				continue
 			case btf.KindFwd:
-				byValue[btf.TypeID(id)] = true
+				e.byValue[btf.TypeID(id)] = true
 			}
 			return
 		}
 	}
-	for id := merged.FirstID(); id < merged.NextID(); id++ {
+	for id := first; id < next; id++ {
 		_, info, st, ext := merged.RawType(id)
 		switch btf.KindOf(info) {
 		case btf.KindFuncProto:
@@ -236,9 +250,14 @@ func fixEnumForwards(merged *btf.Spec) {
 			value(ext[0])
 		}
 	}
-	for _, id := range fwds {
+}
+
+// fix turns the FWDs scan found to be enums into forward-declared
+// ENUMs (vlen 0, size 4).
+func (e *enumForwards) fix(merged *btf.Spec) {
+	for _, id := range e.fwds {
 		name, _, _, _ := merged.RawType(id)
-		if names[name] == isEnum || byValue[id] {
+		if e.names[name] == isEnum || e.byValue[id] {
 			merged.SetRaw(id, name, btf.Info(btf.KindEnum, 0, false), 4)
 		}
 	}
