@@ -323,7 +323,8 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 		if sel := ready.Load(); sel != nil {
 			want = sel.WantsFunc
 		}
-		if g.members[i], err = extract(fixMember(s, f), want, gb); err != nil {
+		fixed, dropped := fixMember(s, f)
+		if g.members[i], err = extract(fixed, dropped, want, gb); err != nil {
 			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
 		}
 	}

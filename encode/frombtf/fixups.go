@@ -8,9 +8,12 @@ import (
 )
 
 // fixMember applies the per-member rules (doc.go) to m, one archive
-// member as parsed, and returns the fixed member (m itself, edited in
-// place, unless a rule changes the number of types or words).
-func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
+// member as parsed, and returns the fixed member: m itself, edited in
+// place, unless a rule reshapes a record (then a copy). The types a rule
+// drops are not copied out of m but marked in alias (nil: none), as
+// rebuild takes it, for extract to leave out when it appends the
+// member to its group.
+func fixMember(m *btf.Spec, f encode.Features) (*btf.Spec, []btf.TypeID) {
 	first, next := m.FirstID(), m.NextID()
 	var alias []btf.TypeID // set when a type must go
 	reshape := false       // a record changes its length
@@ -73,8 +76,8 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 			}
 		}
 	}
-	if alias == nil && !reshape {
-		return m
+	if !reshape {
+		return m, alias
 	}
 	if alias == nil {
 		alias = make([]btf.TypeID, m.NumTypes())
@@ -98,7 +101,7 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 			}
 		}
 		return name, info, st, ext
-	})
+	}), nil
 }
 
 // setAlias marks id in alias (made on first use for m's types) as
