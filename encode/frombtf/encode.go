@@ -323,8 +323,8 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 		if sel := ready.Load(); sel != nil {
 			want = sel.WantsFunc
 		}
-		fixed, dropped := fixMember(s, f)
-		if g.members[i], err = extract(fixed, dropped, want, gb); err != nil {
+		fixed, dropped, inner := fixMember(s, f)
+		if g.members[i], err = extract(fixed, dropped, inner, want, gb); err != nil {
 			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
 		}
 	}

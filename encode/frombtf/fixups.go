@@ -12,13 +12,15 @@ import (
 // place, unless a rule reshapes a record (then a copy). The types a rule
 // drops are not copied out of m but marked in alias (nil: none), as
 // rebuild takes it, for extract to leave out when it appends the
-// member to its group.
-func fixMember(m *btf.Spec, f encode.Features) (*btf.Spec, []btf.TypeID) {
+// member to its group; and so are, in inner (indexed by ID - first; nil
+// when none), the inner arrays of flattened arrays, which go unless
+// something still refers to them (extract finds out in its pass over the
+// types).
+func fixMember(m *btf.Spec, f encode.Features) (fixed *btf.Spec, alias []btf.TypeID, inner []bool) {
 	first, next := m.FirstID(), m.NextID()
-	var alias []btf.TypeID // set when a type must go
-	reshape := false       // a record changes its length
+	reshape := false // a record changes its length
 	intID := btf.TypeID(0)
-	arrays := false
+	var arrays []btf.TypeID
 	for id := first; id < next; id++ {
 		name, info, st, ext := m.RawType(id)
 		switch btf.KindOf(info) {
@@ -34,7 +36,7 @@ func fixMember(m *btf.Spec, f encode.Features) (*btf.Spec, []btf.TypeID) {
 				m.SetRaw(id, name, info, 0)
 			}
 		case btf.KindArray:
-			arrays = true
+			arrays = append(arrays, id)
 		case btf.KindFloat:
 			reshape = reshape || !f.Has(encode.FeatFloat) || isComplex(m.String(name))
 		case btf.KindEnum64:
@@ -53,31 +55,32 @@ func fixMember(m *btf.Spec, f encode.Features) (*btf.Spec, []btf.TypeID) {
 			}
 		}
 	}
-	if arrays && intID == 0 {
+	if arrays != nil && intID == 0 {
 		intID = m.AddRaw(m.AddString("int"), btf.Info(btf.KindInt, 0, false), 4, btf.IntSigned<<24|32)
-		next++
 		if alias != nil {
 			alias = append(alias, 0)
 		}
 	}
-	if arrays {
-		for id := first; id < next; id++ {
+	if arrays != nil {
+		for _, id := range arrays {
 			name, info, st, ext := m.RawType(id)
-			if btf.KindOf(info) == btf.KindArray && ext[1] != uint32(intID) {
+			if ext[1] != uint32(intID) {
 				ext[1] = uint32(intID)
 				m.SetRaw(id, name, info, st, ext...)
 			}
 		}
-		if inner := flattenArrays(m); inner != nil {
-			for i, drop := range inner {
-				if drop {
-					alias = setAlias(alias, m, m.FirstID()+btf.TypeID(i), noType)
-				}
-			}
-		}
+		inner = flattenArrays(m, arrays)
 	}
 	if !reshape {
-		return m, alias
+		return m, alias, inner
+	}
+	if inner != nil {
+		keepReferenced(m, inner)
+		for i, drop := range inner {
+			if drop {
+				alias = setAlias(alias, m, m.FirstID()+btf.TypeID(i), noType)
+			}
+		}
 	}
 	if alias == nil {
 		alias = make([]btf.TypeID, m.NumTypes())
@@ -101,7 +104,7 @@ func fixMember(m *btf.Spec, f encode.Features) (*btf.Spec, []btf.TypeID) {
 			}
 		}
 		return name, info, st, ext
-	}), nil
+	}), nil, nil
 }
 
 // setAlias marks id in alias (made on first use for m's types) as
@@ -121,14 +124,15 @@ func isComplex(name string) bool {
 	return strings.HasPrefix(name, "complex ") || strings.HasPrefix(name, "_Complex")
 }
 
-// flattenArrays turns each array of arrays into one array of the
-// innermost element type whose length is the product of the lengths, as
-// the DWARF route writes a C multi-dimensional array (one DWARF array
-// type with a subrange per dimension); gcc's BTF nests one ARRAY per
-// dimension. It returns, indexed by ID - first, the inner arrays that
-// nothing refers to any more (to drop), or nil when there was no array
-// of arrays.
-func flattenArrays(m *btf.Spec) []bool {
+// flattenArrays turns each array of arrays (of arrays, m's ARRAYs, in
+// ID order) into one array of the innermost element type whose length is
+// the product of the lengths, as the DWARF route writes a C
+// multi-dimensional array (one DWARF array type with a subrange per
+// dimension); gcc's BTF nests one ARRAY per dimension. It returns,
+// indexed by ID - first, the inner arrays (to drop unless something else
+// refers to them: keepReferenced, or extract's pass), or nil when there
+// was no array of arrays.
+func flattenArrays(m *btf.Spec, arrays []btf.TypeID) []bool {
 	first, next := m.FirstID(), m.NextID()
 	isArray := func(id uint32) bool {
 		if id < uint32(first) || id >= uint32(next) {
@@ -143,9 +147,9 @@ func flattenArrays(m *btf.Spec) []bool {
 	}
 	var flats []flat
 	var inner []bool
-	for id := first; id < next; id++ {
-		_, info, _, ext := m.RawType(id)
-		if btf.KindOf(info) != btf.KindArray || !isArray(ext[0]) {
+	for _, id := range arrays {
+		_, _, _, ext := m.RawType(id)
+		if !isArray(ext[0]) {
 			continue
 		}
 		elem, n := ext[0], uint64(ext[2])
@@ -168,7 +172,13 @@ func flattenArrays(m *btf.Spec) []bool {
 		ext[0], ext[2] = fl.elem, fl.nelems
 		m.SetRaw(fl.id, name, info, st, ext...)
 	}
-	// An inner array something else still refers to stays.
+	return inner
+}
+
+// keepReferenced clears in inner the types of m that a type of m
+// refers to.
+func keepReferenced(m *btf.Spec, inner []bool) {
+	first, next := m.FirstID(), m.NextID()
 	keep := func(p *uint32) {
 		if *p >= uint32(first) && *p < uint32(next) {
 			inner[*p-uint32(first)] = false
@@ -178,7 +188,6 @@ func flattenArrays(m *btf.Spec) []bool {
 		_, info, st, ext := m.RawType(id)
 		btf.ForEachTypeRef(info, &st, ext, keep)
 	}
-	return inner
 }
 
 // enumForwards finds the FWDs of merged types that are enums: those

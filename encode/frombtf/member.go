@@ -50,12 +50,14 @@ type memberVar struct {
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
 // fixed, when not nil, marks the types fixMember dropped (as rebuild
 // takes it): they are left out too, and references to them follow it, as
-// if m had been rebuilt without them. want, when not nil, says which
+// if m had been rebuilt without them; so are the types inner marks (the
+// inner arrays of flattened arrays) that no type of m refers to. want,
+// when not nil, says which
 // FUNCs to keep as member functions (by name; those not wanted are
 // dropped all the same, but not recorded). The other types are appended
 // to g; the member's functions and variables refer to them by their IDs
 // there.
-func extract(m *btf.Spec, fixed []btf.TypeID, want func(name string) bool, g *groupBuilder) (member, error) {
+func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name string) bool, g *groupBuilder) (member, error) {
 	first, next := m.FirstID(), m.NextID()
 	n := m.NumTypes()
 	// follow is a reference as in m rebuilt without the types fixed
@@ -95,35 +97,82 @@ func extract(m *btf.Spec, fixed []btf.TypeID, want func(name string) bool, g *gr
 			protoUsed[q-uint32(first)] = true
 		}
 	}
+	// An inner array that any type of m refers to stays (inner is
+	// cleared for it): every type counts, those dropped too, as when
+	// fixMember drops them (keepReferenced).
+	keepInner := func(p *uint32) {
+		if *p >= uint32(first) && *p < uint32(next) {
+			inner[*p-uint32(first)] = false
+		}
+	}
+	isInner := make([]bool, 0)
+	if inner != nil {
+		isInner = append(isInner, inner...)
+	}
+	markBoth := func(p *uint32) {
+		keepInner(p)
+		markProto(p)
+	}
+	mark := markProto
+	if inner != nil {
+		mark = markBoth
+	}
 	for id := first; id < next; id++ {
 		i := id - first
+		name, info, st, ext := m.RawType(id)
 		if fixed != nil && fixed[i] != 0 {
+			if inner != nil {
+				btf.ForEachTypeRef(info, &st, ext, keepInner)
+			}
 			continue
 		}
-		name, info, st, ext := m.RawType(id)
+		if inner != nil && isInner[i] {
+			// Its FUNC_PROTOs (none in C) count if it stays: below.
+			btf.ForEachTypeRef(info, &st, ext, keepInner)
+			continue
+		}
 		switch btf.KindOf(info) {
 		case btf.KindFunc:
 			funcs = append(funcs, funcAt{id, btf.TypeID(follow(st))})
 			alias[i], found = noType, true
-			continue
 		case btf.KindVar:
 			alias[i], found = noType, true
-			continue
 		case btf.KindDatasec:
 			for k := 0; k < btf.VlenOf(info); k++ {
 				entries = append(entries, [2]uint32{follow(ext[3*k]), uint32(id)})
 			}
 			alias[i], found = noType, true
-			continue
 		case btf.KindDeclTag:
 			to := follow(st)
 			if k := kindOf(to); k == btf.KindFunc || k == btf.KindVar {
 				tags[btf.TypeID(to)] = append(tags[btf.TypeID(to)], memberTag{m.String(name), ext[0]})
 				alias[i], found = noType, true
-				continue
 			}
 		}
-		btf.ForEachTypeRef(info, &st, ext, markProto)
+		if alias[i] != 0 {
+			if inner != nil {
+				btf.ForEachTypeRef(info, &st, ext, keepInner)
+			}
+			continue
+		}
+		btf.ForEachTypeRef(info, &st, ext, mark)
+	}
+	if inner != nil {
+		for i, drop := range inner {
+			if !drop && isInner[i] {
+				// An inner array that stays: its references count.
+				_, info, st, ext := m.RawType(first + btf.TypeID(i))
+				btf.ForEachTypeRef(info, &st, ext, markProto)
+			}
+		}
+		if fixed == nil {
+			fixed = make([]btf.TypeID, n)
+		}
+		for i, drop := range inner {
+			if drop {
+				fixed[i] = noType
+			}
+		}
 	}
 	if !found {
 		_, err := g.add(m, fixed)
