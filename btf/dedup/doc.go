@@ -163,7 +163,9 @@
 // members) into one, shifting IDs, and intern strings on the way through a
 // per-spec offset cache, so that the merged string table (and the work and
 // memory Dedup spends on it) is the size of the distinct strings, not of
-// thousands of per-unit tables.
+// thousands of per-unit tables. A Merger does the same one Spec at a
+// time, for a caller that makes its inputs in order while it merges
+// (the archive route merges each group of members as it is done).
 // LoadMembers parses inputs in parallel; results are placed by input index,
 // so the merged order, and with it the output, never depends on
 // scheduling.

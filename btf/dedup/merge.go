@@ -39,12 +39,6 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 			return nil, fmt.Errorf("dedup: merge: spec %d is split against a different base", i)
 		}
 	}
-	var out *btf.Spec
-	if base != nil {
-		out = btf.NewSplitSpec(base)
-	} else {
-		out = btf.NewSpec()
-	}
 	nt, nw := 0, 0
 	for _, s := range specs {
 		nt += s.NumTypes()
@@ -53,10 +47,54 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 			nw += len(e)
 		}
 	}
-	if uint64(nt)+uint64(out.FirstID()) > maxTypes {
+	firstID := btf.TypeID(1)
+	if base != nil {
+		firstID = base.NextID()
+	}
+	if uint64(nt)+uint64(firstID) > maxTypes {
 		return nil, fmt.Errorf("dedup: merge: %d types is more than BTF allows", nt)
 	}
-	out.Reserve(nt, nw)
+	strBytes := 0
+	for _, s := range specs {
+		strBytes += len(s.RawStrings())
+	}
+	m := NewMerger(base, nt, nw, strBytes)
+	for _, s := range specs {
+		if _, err := m.Add(s); err != nil {
+			return nil, err
+		}
+	}
+	return m.Spec(), nil
+}
+
+// Merger is MergeOnto one Spec at a time: Add appends each spec in turn
+// (the caller need not have them all at once, e.g. while later ones are
+// still being made); Spec returns the result, the same as MergeOnto of
+// the specs added.
+type Merger struct {
+	out      *btf.Spec
+	strs     *interner
+	outStart uint32
+	n        int // specs added
+	capT     int // types and words the out Spec has room for
+	capW     int
+	cache    []uint32 // new offset + 1 by offset in the current spec's table
+	ext      []uint32
+	hl       uint32
+	layout   []btf.KindLayout // the first input's kind layout section
+}
+
+// NewMerger returns a Merger onto base (nil: the result is a base Spec),
+// with room for about types types, words trailing words and strBytes
+// bytes of the specs' string tables (hints: it grows as needed).
+func NewMerger(base *btf.Spec, types, words, strBytes int) *Merger {
+	var out *btf.Spec
+	if base != nil {
+		out = btf.NewSplitSpec(base)
+	} else {
+		out = btf.NewSpec()
+	}
+	out.Reserve(types, words)
 	// Strings are interned as types reference them: the merged table
 	// holds each string once, in first-reference order (what Dedup would
 	// make of it anyway), so its size is that of the distinct strings, not
@@ -65,77 +103,120 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 	// look-up.
 	// Offset 0 is the empty string of a base; a split one's own table
 	// starts with its first string.
-	strBytes := 0
-	for _, s := range specs {
-		strBytes += len(s.RawStrings())
+	return &Merger{out: out, strs: newInterner(strBytes/64, base == nil), outStart: out.StringsStart(), capT: types, capW: words}
+}
+
+// Add appends the types of s (split against the Merger's base, or a
+// standalone base Spec; see MergeOnto) and returns the ID its first own
+// type got. After an error the Merger must not be used any more.
+func (m *Merger) Add(s *btf.Spec) (btf.TypeID, error) {
+	i := m.n
+	m.n++
+	out := m.out
+	if s.Base() != nil && s.Base() != out.Base() {
+		return 0, fmt.Errorf("dedup: merge: spec %d is split against a different base", i)
 	}
-	strs := newInterner(strBytes/64, base == nil)
-	outStart := out.StringsStart()
-	var cache []uint32 // new offset + 1 by offset in the current spec's table
-	var ext []uint32
-	for i, s := range specs {
-		first := s.FirstID()
-		idShift := uint32(out.NextID()) - uint32(first)
-		strStart := s.StringsStart()
-		old := s.RawStrings()
-		if cap(cache) < len(old) {
-			cache = make([]uint32, len(old))
-		} else {
-			cache = cache[:len(old)]
-			clear(cache)
-		}
-		var bad error
-		for id := first; id < s.NextID(); id++ {
-			name, info, st, e := s.RawType(id)
-			ext = append(ext[:0], e...)
-			btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
-				if *p >= uint32(first) {
-					if *p >= uint32(s.NextID()) && bad == nil {
-						bad = fmt.Errorf("refers to type %d, past the last type %d", *p, s.NextID()-1)
-					}
-					*p += idShift
+	firstOut := out.NextID()
+	nt, nw := s.NumTypes(), 0
+	for id := s.FirstID(); id < s.NextID(); id++ {
+		_, _, _, e := s.RawType(id)
+		nw += len(e)
+	}
+	if uint64(nt)+uint64(firstOut) > maxTypes {
+		return 0, fmt.Errorf("dedup: merge: %d types is more than BTF allows", int(firstOut-out.FirstID())+nt)
+	}
+	// Room doubles, so that many small Adds do not copy the types
+	// again each time.
+	have := int(firstOut - out.FirstID())
+	words := out.NumWords()
+	if have+nt > m.capT || words+nw > m.capW {
+		gt, gw := max(nt, have+nt), max(nw, words+nw)
+		out.Reserve(gt, gw)
+		m.capT, m.capW = have+gt, words+gw
+	}
+	strs := m.strs
+	outStart := m.outStart
+	first := s.FirstID()
+	idShift := uint32(firstOut) - uint32(first)
+	strStart := s.StringsStart()
+	old := s.RawStrings()
+	if cap(m.cache) < len(old) {
+		m.cache = make([]uint32, len(old))
+	} else {
+		m.cache = m.cache[:len(old)]
+		clear(m.cache)
+	}
+	cache := m.cache
+	ext := m.ext
+	var bad error
+	for id := first; id < s.NextID(); id++ {
+		name, info, st, e := s.RawType(id)
+		ext = append(ext[:0], e...)
+		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
+			if *p >= uint32(first) {
+				if *p >= uint32(s.NextID()) && bad == nil {
+					bad = fmt.Errorf("refers to type %d, past the last type %d", *p, s.NextID()-1)
 				}
-			})
-			btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
-				if *p == 0 || *p < strStart || bad != nil {
-					return // the empty string, or a base string
-				}
-				rel := *p - strStart
-				if int(rel) >= len(old) {
-					bad = fmt.Errorf("string offset %d past the end of the string table", *p)
-					return
-				}
-				if c := cache[rel]; c != 0 {
-					*p = c - 1
-					return
-				}
-				str := btf.CString(old[rel:])
-				no := outStart + strs.add(str)
-				cache[rel] = no + 1
-				*p = no
-			})
-			if bad != nil {
-				return nil, fmt.Errorf("dedup: merge: spec %d type [%d]: %w", i, id, bad)
+				*p += idShift
 			}
-			out.AddRaw(name, info, st, ext...)
+		})
+		btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
+			if *p == 0 || *p < strStart || bad != nil {
+				return // the empty string, or a base string
+			}
+			rel := *p - strStart
+			if int(rel) >= len(old) {
+				bad = fmt.Errorf("string offset %d past the end of the string table", *p)
+				return
+			}
+			if c := cache[rel]; c != 0 {
+				*p = c - 1
+				return
+			}
+			str := btf.CString(old[rel:])
+			no := outStart + strs.add(str)
+			cache[rel] = no + 1
+			*p = no
+		})
+		if bad != nil {
+			return 0, fmt.Errorf("dedup: merge: spec %d type [%d]: %w", i, id, bad)
 		}
-		if uint64(outStart)+uint64(len(strs.strs)) > 1<<32-1 {
-			return nil, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", len(strs.strs))
-		}
+		out.AddRaw(name, info, st, ext...)
 	}
-	out.SetRawStrings(strs.strs)
-	hl := uint32(0)
-	for _, s := range specs {
-		hl = max(hl, s.HeaderLen())
+	m.ext = ext
+	if uint64(outStart)+uint64(len(strs.strs)) > 1<<32-1 {
+		return 0, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", len(strs.strs))
 	}
-	out.SetHeaderLen(hl)
-	for _, s := range specs {
-		if l := s.KindLayouts(); l != nil {
-			out.SetKindLayouts(l) // the first input's kind layout section
-			break
-		}
+	m.hl = max(m.hl, s.HeaderLen())
+	if l := s.KindLayouts(); l != nil && m.layout == nil {
+		m.layout = l
 	}
-	return out, nil
+	return firstOut, nil
+}
+
+// String returns the offset of str in the merged string table, adding
+// it if it is not there yet: for names that the caller will refer to
+// from types it adds to the merged Spec later.
+func (m *Merger) String(str string) uint32 {
+	if str == "" && m.strs.zero {
+		return 0
+	}
+	return m.outStart + m.strs.add(str)
+}
+
+// Partial returns the Spec being built, to read the types added so far
+// between Adds (their name offsets are final; the string table is only
+// set by Spec).
+func (m *Merger) Partial() *btf.Spec { return m.out }
+
+// Spec returns the merged Spec. The Merger must not be used after.
+func (m *Merger) Spec() *btf.Spec {
+	m.out.SetRawStrings(m.strs.strs)
+	m.out.SetHeaderLen(m.hl)
+	if m.layout != nil {
+		m.out.SetKindLayouts(m.layout)
+	}
+	return m.out
 }
 
 // FirstIDs returns, for each spec, the merged ID its first own type gets in

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/btfkit/btfkit/encode"
@@ -12,6 +13,18 @@ import (
 	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/spf13/cobra"
 )
+
+// fromBTFGC sets the collector's pace for the archive route, unless
+// GOGC is set. Its live heap is small (~18 MB on the 6.12 archive of 652
+// members) and its garbage plentiful (each member's parsed tables): at
+// the default GOGC=100 it collected 18 times in a third of a second.
+// GOGC=200 saved ~10% of the CPU at -j1 (the collector also competes
+// with the loading jobs at -j2) for ~10 MB more peak RSS.
+func fromBTFGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+}
 
 // runEncodeFromBTF is `btfkit encode --from btf -o OUT FILE`.
 func runEncodeFromBTF(cmd *cobra.Command, path string) error {
@@ -31,6 +44,7 @@ func runEncodeFromBTF(cmd *cobra.Command, path string) error {
 	if encodeOpts.verbose {
 		rep = new(funcvar.Report)
 	}
+	fromBTFGC()
 	spec, err := frombtf.EncodeFile(path, frombtf.Options{Features: feat, Jobs: encodeOpts.jobs, Report: rep, Stats: &st})
 	if err != nil {
 		return err

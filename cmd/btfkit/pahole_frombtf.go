@@ -107,6 +107,7 @@ func paholeEncodeSpec(c *paholeConfig, base *dedup.Base, o encode.Options) (*btf
 		}
 		f.Close()
 	}
+	fromBTFGC() // encode_frombtf.go
 	return frombtf.EncodeFile(c.file, frombtf.Options{Features: o.Features, Jobs: o.Jobs, Base: base, Report: o.Report})
 }
 

@@ -10,22 +10,35 @@ import (
 // DWARF route's rules decide (doc.go).
 func decide(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Selection, rep *funcvar.Report) error {
 	addVars(out, members, info, sel)
+	addFuncs(sel, out.AddString, members)
+	intern := func(s string) uint32 { return out.AddString(s) }
+	return sel.Finish(out, intern, rep)
+}
+
+// addFuncs hands the members' functions (those not handed yet) to sel,
+// in member order, their names interned with intern (the string table
+// of the merged types): the functions' own names too, which Finish
+// interns again for those it keeps, then a look-up.
+func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []member) {
 	var params, tags []uint32
 	for i := range members {
 		for _, fn := range members[i].funcs {
 			if !sel.WantsFunc(fn.name) {
 				continue
 			}
+			intern(fn.name)
 			params = params[:0]
 			for _, p := range fn.params {
-				params = append(params, out.AddString(p.name), uint32(p.typ))
+				params = append(params, intern(p.name), uint32(p.typ))
 			}
-			tags = tagWords(out, tags[:0], fn.tags)
+			tags = tags[:0]
+			for _, t := range fn.tags {
+				tags = append(tags, intern(t.value), t.comp)
+			}
 			sel.AddFunc(fn.name, uint32(fn.ret), params, tags)
 		}
+		members[i].funcs = nil
 	}
-	intern := func(s string) uint32 { return out.AddString(s) }
-	return sel.Finish(out, intern, rep)
 }
 
 // tagWords appends the (value offset, component) pairs of tags to w.

@@ -26,17 +26,31 @@
 // fraction of the archive's types (60 k of 894 k on the 6.12 archive).
 //
 // A member is copied as few times as its rules allow: parsed, fixed in
-// place (copied once more only when a rule drops or reshapes records),
-// and its kept types appended straight to its group's dedup.Builder, IDs
-// renumbered and strings interned on the way, where the group is
-// deduplicated in place; there is no Spec per member or merged group in
-// between. Its FUNCs and VARs are recorded by name with their strings
-// copied out, so that its parsed tables are garbage once the member is
-// appended; once the ELF symbol table has been read (the first job, beside
-// the groups), FUNCs whose name is no ELF function, and declarations
-// (unnamed parameters, funcvar.UnnamedParams), are not recorded at all.
-// What remains serial is the merge of the groups, the decisions on
-// functions and variables and the last deduplication (Stats.SerialCPU).
+// place (copied once more only when a rule reshapes records: FLOAT or
+// ENUM64 without their feature), and its kept types appended straight
+// to its group's dedup.Builder, IDs renumbered and strings interned on
+// the way, where the group is deduplicated in place; there is no Spec
+// per member in between. The types a rule drops (inner arrays of
+// flattened arrays that nothing else refers to, TYPE_TAGs and DECL_TAGs
+// without their feature) are left out by that append, as are FUNCs,
+// VARs, DATASECs and what belongs to them. Its FUNCs and VARs are
+// recorded by name with their strings copied out, so that its parsed
+// tables are garbage once the member is appended; once the ELF symbol
+// table has been read (the first job, beside the groups), FUNCs whose
+// name is no ELF function, and declarations (unnamed parameters,
+// funcvar.UnnamedParams), are not recorded at all.
+//
+// The groups are merged into one Spec in member order while the others
+// load (dedup.Merger): the job that finishes the next group in order
+// merges it, and every loaded group after it, while the other jobs go
+// on loading. That job also scans the group's types for the FWDs that
+// are enums (a group's types refer only to its own) and, once the ELF
+// symbols are read, hands the group's functions to funcvar in member
+// order (their names interned in the merged string table, where the
+// last deduplication takes them from). What remains serial after the
+// last group (Stats.SerialCPU) is turning those FWDs, placing the
+// variables by their ELF symbols, the decisions on functions
+// (funcvar.Selection.Finish) and the last deduplication.
 //
 // The aim is the DWARF route's BTF (package encode) for the same file:
 // the same types in every kind but FUNC, FUNC_PROTO, VAR and DATASEC,

@@ -110,7 +110,18 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	if o.Base != nil {
 		base = o.Base.Spec()
 	}
-	groups, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready)
+	// The members' functions go to the Selection as their group is
+	// merged, in member order, once the ELF symbols are read.
+	handFuncs := func(m *dedup.Merger, members []member) bool {
+		sel := ready.Load()
+		if sel == nil {
+			return false
+		}
+		addFuncs(sel, m.String, members)
+		return true
+	}
+	var enums enumForwards
+	merged, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, &enums, handFuncs)
 	if err != nil {
 		return nil, err
 	}
@@ -120,28 +131,11 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	t = st.lap(t, &st.Load)
 	cpu1 := cputime.Process()
 	st.LoadCPU += cpu1 - cpu0
-	specs := make([]*btf.Spec, len(groups))
-	for i := range groups {
-		specs[i] = groups[i].spec
-	}
-	merged, err := dedup.Merge(specs...)
-	if err != nil {
-		return nil, err
-	}
-	firsts := dedup.FirstIDs(nil, specs)
-	var members []member
-	for i := range groups {
-		for k := range groups[i].members {
-			mb := &groups[i].members[k]
-			mb.shift(firsts[i]-1, nil)
-			members = append(members, *mb)
-		}
-		groups[i] = group{}
-	}
-	fixEnumForwards(merged)
+	enums.fix(merged)
 	t = st.lap(t, &st.Merge)
 
-	sel := funcvar.NewSelection(info, fo)
+	// The Selection that has the functions handed on the way.
+	sel := ready.Load()
 	if err := decide(merged, members, info, sel, o.Report); err != nil {
 		return nil, err
 	}
@@ -182,14 +176,21 @@ type group struct {
 	members []member
 }
 
-// loadGroups splits data (section sec) into its members and, jobs at a time, runs
-// other and, for each group, parses, fixes and extracts each member
-// (member.go) and merges and deduplicates the group. The result is in
-// member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection]) ([]group, error) {
+// loadGroups splits data (section sec) into its members and, jobs at a
+// time, runs other and, for each group, parses, fixes and extracts each
+// member (member.go) and merges and deduplicates the group. The groups
+// are merged into one Spec in member order as they come (whichever job
+// finishes the group next in order does it, while the other jobs go on
+// loading), so that little of the merge is left when the last group is
+// done; the merging job also has enums scan each group's types, and
+// hand take the group's members' functions (it returns false while it
+// cannot yet: it is asked again, for these and the next, on the next
+// merge, and at the end). It returns the merged Spec and the members,
+// their types moved to it, in member order whatever the parallelism.
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*btf.Spec, []member, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
-		return nil, fmt.Errorf("section %s: %w", sec, err)
+		return nil, nil, fmt.Errorf("section %s: %w", sec, err)
 	}
 	offs := make([]int, len(blobs))
 	for i := 1; i < len(blobs); i++ {
@@ -203,6 +204,41 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	typesIn := make([]int, n)
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
+	}
+	// The groups are standalone Specs (a split member is made standalone
+	// by loadGroup), merged onto no base.
+	merger := dedup.NewMerger(nil, 0, 0, 0)
+	var mergeErr error
+	loaded := make([]bool, n) // under mu
+	merged := 0               // groups merged so far; under mu
+	merging := false          // a job is merging; under mu
+	handed := 0               // groups whose functions hand took; by the merging job
+	// mergeReady merges the loaded groups that are next in order, unless
+	// another job is at it, which will see them.
+	mergeReady := func(mu *sync.Mutex) {
+		if merging {
+			return
+		}
+		merging = true
+		for merged < n && loaded[merged] && errs[merged] == nil && mergeErr == nil {
+			g := merged
+			mu.Unlock()
+			first, err := merger.Add(groups[g].spec)
+			if err != nil {
+				mergeErr = err
+			} else {
+				enums.scan(merger.Partial(), first, merger.Partial().NextID())
+				for k := range groups[g].members {
+					groups[g].members[k].shift(first-1, nil)
+				}
+			}
+			groups[g].spec = nil
+			for ; handed <= g && mergeErr == nil && hand(merger, groups[handed].members); handed++ {
+			}
+			mu.Lock()
+			merged++
+		}
+		merging = false
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -226,17 +262,31 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
 				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready)
+				mu.Lock()
+				loaded[g] = true
+				mergeReady(&mu)
+				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
 	for g, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		st.TypesIn += typesIn[g]
 	}
-	return groups, nil
+	if mergeErr != nil {
+		return nil, nil, mergeErr
+	}
+	for ; handed < n && hand(merger, groups[handed].members); handed++ {
+	}
+	var members []member
+	for g := range groups {
+		members = append(members, groups[g].members...)
+		groups[g] = group{}
+	}
+	return merger.Spec(), members, nil
 }
 
 // loadGroup parses, fixes and extracts the members of one group (blobs,
@@ -273,7 +323,8 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 		if sel := ready.Load(); sel != nil {
 			want = sel.WantsFunc
 		}
-		if g.members[i], err = extract(fixMember(s, f), want, gb); err != nil {
+		fixed, dropped, inner := fixMember(s, f)
+		if g.members[i], err = extract(fixed, dropped, inner, want, gb); err != nil {
 			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
 		}
 	}

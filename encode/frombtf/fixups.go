@@ -8,14 +8,19 @@ import (
 )
 
 // fixMember applies the per-member rules (doc.go) to m, one archive
-// member as parsed, and returns the fixed member (m itself, edited in
-// place, unless a rule changes the number of types or words).
-func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
+// member as parsed, and returns the fixed member: m itself, edited in
+// place, unless a rule reshapes a record (then a copy). The types a rule
+// drops are not copied out of m but marked in alias (nil: none), as
+// rebuild takes it, for extract to leave out when it appends the
+// member to its group; and so are, in inner (indexed by ID - first; nil
+// when none), the inner arrays of flattened arrays, which go unless
+// something still refers to them (extract finds out in its pass over the
+// types).
+func fixMember(m *btf.Spec, f encode.Features) (fixed *btf.Spec, alias []btf.TypeID, inner []bool) {
 	first, next := m.FirstID(), m.NextID()
-	var alias []btf.TypeID // set when a type must go
-	reshape := false       // a record changes its length
+	reshape := false // a record changes its length
 	intID := btf.TypeID(0)
-	arrays := false
+	var arrays []btf.TypeID
 	for id := first; id < next; id++ {
 		name, info, st, ext := m.RawType(id)
 		switch btf.KindOf(info) {
@@ -31,7 +36,7 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 				m.SetRaw(id, name, info, 0)
 			}
 		case btf.KindArray:
-			arrays = true
+			arrays = append(arrays, id)
 		case btf.KindFloat:
 			reshape = reshape || !f.Has(encode.FeatFloat) || isComplex(m.String(name))
 		case btf.KindEnum64:
@@ -50,31 +55,32 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 			}
 		}
 	}
-	if arrays && intID == 0 {
+	if arrays != nil && intID == 0 {
 		intID = m.AddRaw(m.AddString("int"), btf.Info(btf.KindInt, 0, false), 4, btf.IntSigned<<24|32)
-		next++
 		if alias != nil {
 			alias = append(alias, 0)
 		}
 	}
-	if arrays {
-		for id := first; id < next; id++ {
+	if arrays != nil {
+		for _, id := range arrays {
 			name, info, st, ext := m.RawType(id)
-			if btf.KindOf(info) == btf.KindArray && ext[1] != uint32(intID) {
+			if ext[1] != uint32(intID) {
 				ext[1] = uint32(intID)
 				m.SetRaw(id, name, info, st, ext...)
 			}
 		}
-		if inner := flattenArrays(m); inner != nil {
-			for i, drop := range inner {
-				if drop {
-					alias = setAlias(alias, m, m.FirstID()+btf.TypeID(i), noType)
-				}
+		inner = flattenArrays(m, arrays)
+	}
+	if !reshape {
+		return m, alias, inner
+	}
+	if inner != nil {
+		keepReferenced(m, inner)
+		for i, drop := range inner {
+			if drop {
+				alias = setAlias(alias, m, m.FirstID()+btf.TypeID(i), noType)
 			}
 		}
-	}
-	if alias == nil && !reshape {
-		return m
 	}
 	if alias == nil {
 		alias = make([]btf.TypeID, m.NumTypes())
@@ -98,7 +104,7 @@ func fixMember(m *btf.Spec, f encode.Features) *btf.Spec {
 			}
 		}
 		return name, info, st, ext
-	})
+	}), nil, nil
 }
 
 // setAlias marks id in alias (made on first use for m's types) as
@@ -118,14 +124,15 @@ func isComplex(name string) bool {
 	return strings.HasPrefix(name, "complex ") || strings.HasPrefix(name, "_Complex")
 }
 
-// flattenArrays turns each array of arrays into one array of the
-// innermost element type whose length is the product of the lengths, as
-// the DWARF route writes a C multi-dimensional array (one DWARF array
-// type with a subrange per dimension); gcc's BTF nests one ARRAY per
-// dimension. It returns, indexed by ID - first, the inner arrays that
-// nothing refers to any more (to drop), or nil when there was no array
-// of arrays.
-func flattenArrays(m *btf.Spec) []bool {
+// flattenArrays turns each array of arrays (of arrays, m's ARRAYs, in
+// ID order) into one array of the innermost element type whose length is
+// the product of the lengths, as the DWARF route writes a C
+// multi-dimensional array (one DWARF array type with a subrange per
+// dimension); gcc's BTF nests one ARRAY per dimension. It returns,
+// indexed by ID - first, the inner arrays (to drop unless something else
+// refers to them: keepReferenced, or extract's pass), or nil when there
+// was no array of arrays.
+func flattenArrays(m *btf.Spec, arrays []btf.TypeID) []bool {
 	first, next := m.FirstID(), m.NextID()
 	isArray := func(id uint32) bool {
 		if id < uint32(first) || id >= uint32(next) {
@@ -140,9 +147,9 @@ func flattenArrays(m *btf.Spec) []bool {
 	}
 	var flats []flat
 	var inner []bool
-	for id := first; id < next; id++ {
-		_, info, _, ext := m.RawType(id)
-		if btf.KindOf(info) != btf.KindArray || !isArray(ext[0]) {
+	for _, id := range arrays {
+		_, _, _, ext := m.RawType(id)
+		if !isArray(ext[0]) {
 			continue
 		}
 		elem, n := ext[0], uint64(ext[2])
@@ -165,7 +172,13 @@ func flattenArrays(m *btf.Spec) []bool {
 		ext[0], ext[2] = fl.elem, fl.nelems
 		m.SetRaw(fl.id, name, info, st, ext...)
 	}
-	// An inner array something else still refers to stays.
+	return inner
+}
+
+// keepReferenced clears in inner the types of m that a type of m
+// refers to.
+func keepReferenced(m *btf.Spec, inner []bool) {
+	first, next := m.FirstID(), m.NextID()
 	keep := func(p *uint32) {
 		if *p >= uint32(first) && *p < uint32(next) {
 			inner[*p-uint32(first)] = false
@@ -175,52 +188,65 @@ func flattenArrays(m *btf.Spec) []bool {
 		_, info, st, ext := m.RawType(id)
 		btf.ForEachTypeRef(info, &st, ext, keep)
 	}
-	return inner
 }
 
-// fixEnumForwards turns into the forward-declared ENUM the DWARF route
-// writes for "enum foo;" (gcc 12 writes a FWD of a struct for it) each
-// FWD of merged that names an enum: an ENUM or ENUM64 of that name exists
-// and no struct or union, or the FWD is used by value (a parameter, a
-// return type, a member, an array element; through qualifiers and
-// typedefs), which only an enum can be and the kernel refuses of a FWD.
-func fixEnumForwards(merged *btf.Spec) {
-	const isEnum, isStruct = 1, 2
-	names := map[uint32]uint8{}
-	var fwds []btf.TypeID
-	for id := merged.FirstID(); id < merged.NextID(); id++ {
+// enumForwards finds the FWDs of merged types that are enums: those
+// that name an enum (an ENUM or ENUM64 of that name exists and no struct
+// or union), or that are used by value (a parameter, a return type, a
+// member, an array element; through qualifiers and typedefs), which only
+// an enum can be and the kernel refuses of a FWD. gcc 12 writes "enum
+// foo;" as a FWD of a struct; the DWARF route writes the
+// forward-declared ENUM. The merged types are scanned a range at a time
+// (a group's, as it is merged: a group's types refer only to its own),
+// and fix turns them, once every name is known.
+type enumForwards struct {
+	names   map[uint32]uint8 // name offset -> isEnum|isStruct
+	fwds    []btf.TypeID
+	byValue map[btf.TypeID]bool
+}
+
+const isEnum, isStruct = 1, 2
+
+// scan notes the types [first, next) of merged, which refer to no type
+// outside that range but void.
+func (e *enumForwards) scan(merged *btf.Spec, first, next btf.TypeID) {
+	if e.names == nil {
+		e.names = map[uint32]uint8{}
+		e.byValue = map[btf.TypeID]bool{}
+	}
+	fwds := len(e.fwds)
+	for id := first; id < next; id++ {
 		name, info, _, _ := merged.RawType(id)
 		switch btf.KindOf(info) {
 		case btf.KindEnum, btf.KindEnum64:
-			names[name] |= isEnum
+			e.names[name] |= isEnum
 		case btf.KindStruct, btf.KindUnion:
-			names[name] |= isStruct
+			e.names[name] |= isStruct
 		case btf.KindFwd:
 			if !btf.KindFlagOf(info) {
-				fwds = append(fwds, id)
+				e.fwds = append(e.fwds, id)
 			}
 		}
 	}
-	if fwds == nil {
-		return
+	if len(e.fwds) == fwds {
+		return // no FWD to be used by value
 	}
-	byValue := map[btf.TypeID]bool{}
 	// value follows qualifiers and typedefs from a by-value use to the
 	// type used.
 	value := func(id uint32) {
-		for hops := 0; hops < 32 && merged.Has(btf.TypeID(id)); hops++ {
+		for hops := 0; hops < 32 && id >= uint32(first) && id < uint32(next); hops++ {
 			_, info, st, _ := merged.RawType(btf.TypeID(id))
 			switch btf.KindOf(info) {
 			case btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag, btf.KindTypedef:
 				id = st
 				continue
 			case btf.KindFwd:
-				byValue[btf.TypeID(id)] = true
+				e.byValue[btf.TypeID(id)] = true
 			}
 			return
 		}
 	}
-	for id := merged.FirstID(); id < merged.NextID(); id++ {
+	for id := first; id < next; id++ {
 		_, info, st, ext := merged.RawType(id)
 		switch btf.KindOf(info) {
 		case btf.KindFuncProto:
@@ -236,9 +262,14 @@ func fixEnumForwards(merged *btf.Spec) {
 			value(ext[0])
 		}
 	}
-	for _, id := range fwds {
+}
+
+// fix turns the FWDs scan found to be enums into forward-declared
+// ENUMs (vlen 0, size 4).
+func (e *enumForwards) fix(merged *btf.Spec) {
+	for _, id := range e.fwds {
 		name, _, _, _ := merged.RawType(id)
-		if names[name] == isEnum || byValue[id] {
+		if e.names[name] == isEnum || e.byValue[id] {
 			merged.SetRaw(id, name, btf.Info(btf.KindEnum, 0, false), 4)
 		}
 	}

@@ -48,13 +48,34 @@ type memberVar struct {
 
 // extract takes m's FUNCs, VARs and DATASECs out, with the DECL_TAGs
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
-// want, when not nil, says which FUNCs to keep as member functions (by
-// name; those not wanted are dropped all the same, but not recorded).
-// The other types are appended to g; the member's functions and
-// variables refer to them by their IDs there.
-func extract(m *btf.Spec, want func(name string) bool, g *groupBuilder) (member, error) {
+// fixed, when not nil, marks the types fixMember dropped (as rebuild
+// takes it): they are left out too, and references to them follow it, as
+// if m had been rebuilt without them; so are the types inner marks (the
+// inner arrays of flattened arrays) that no type of m refers to. want,
+// when not nil, says which
+// FUNCs to keep as member functions (by name; those not wanted are
+// dropped all the same, but not recorded). The other types are appended
+// to g; the member's functions and variables refer to them by their IDs
+// there.
+func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name string) bool, g *groupBuilder) (member, error) {
 	first, next := m.FirstID(), m.NextID()
 	n := m.NumTypes()
+	// follow is a reference as in m rebuilt without the types fixed
+	// drops: a kept type of m, or 0 (void or a type nothing kept refers
+	// to); a reference outside m is left as it is.
+	follow := func(id uint32) uint32 {
+		for hops := 0; fixed != nil && id >= uint32(first) && id < uint32(next) && hops <= n; hops++ {
+			a := fixed[id-uint32(first)]
+			if a == 0 {
+				return id
+			}
+			if a == noType {
+				return 0
+			}
+			id = uint32(a)
+		}
+		return id
+	}
 	alias := make([]btf.TypeID, n)
 	protoUsed := make([]bool, n)
 	type funcAt struct {
@@ -72,43 +93,101 @@ func extract(m *btf.Spec, want func(name string) bool, g *groupBuilder) (member,
 	}
 	found := false
 	markProto := func(p *uint32) {
-		if kindOf(*p) == btf.KindFuncProto {
-			protoUsed[*p-uint32(first)] = true
+		if q := follow(*p); kindOf(q) == btf.KindFuncProto {
+			protoUsed[q-uint32(first)] = true
 		}
+	}
+	// An inner array that any type of m refers to stays (inner is
+	// cleared for it): every type counts, those dropped too, as when
+	// fixMember drops them (keepReferenced).
+	keepInner := func(p *uint32) {
+		if *p >= uint32(first) && *p < uint32(next) {
+			inner[*p-uint32(first)] = false
+		}
+	}
+	isInner := make([]bool, 0)
+	if inner != nil {
+		isInner = append(isInner, inner...)
+	}
+	markBoth := func(p *uint32) {
+		keepInner(p)
+		markProto(p)
+	}
+	mark := markProto
+	if inner != nil {
+		mark = markBoth
 	}
 	for id := first; id < next; id++ {
-		name, info, st, ext := m.RawType(id)
 		i := id - first
+		name, info, st, ext := m.RawType(id)
+		if fixed != nil && fixed[i] != 0 {
+			if inner != nil {
+				btf.ForEachTypeRef(info, &st, ext, keepInner)
+			}
+			continue
+		}
+		if inner != nil && isInner[i] {
+			// Its FUNC_PROTOs (none in C) count if it stays: below.
+			btf.ForEachTypeRef(info, &st, ext, keepInner)
+			continue
+		}
 		switch btf.KindOf(info) {
 		case btf.KindFunc:
-			funcs = append(funcs, funcAt{id, btf.TypeID(st)})
+			funcs = append(funcs, funcAt{id, btf.TypeID(follow(st))})
 			alias[i], found = noType, true
-			continue
 		case btf.KindVar:
 			alias[i], found = noType, true
-			continue
 		case btf.KindDatasec:
 			for k := 0; k < btf.VlenOf(info); k++ {
-				entries = append(entries, [2]uint32{ext[3*k], uint32(id)})
+				entries = append(entries, [2]uint32{follow(ext[3*k]), uint32(id)})
 			}
 			alias[i], found = noType, true
-			continue
 		case btf.KindDeclTag:
-			if k := kindOf(st); k == btf.KindFunc || k == btf.KindVar {
-				tags[btf.TypeID(st)] = append(tags[btf.TypeID(st)], memberTag{m.String(name), ext[0]})
+			to := follow(st)
+			if k := kindOf(to); k == btf.KindFunc || k == btf.KindVar {
+				tags[btf.TypeID(to)] = append(tags[btf.TypeID(to)], memberTag{m.String(name), ext[0]})
 				alias[i], found = noType, true
-				continue
 			}
 		}
-		btf.ForEachTypeRef(info, &st, ext, markProto)
+		if alias[i] != 0 {
+			if inner != nil {
+				btf.ForEachTypeRef(info, &st, ext, keepInner)
+			}
+			continue
+		}
+		btf.ForEachTypeRef(info, &st, ext, mark)
+	}
+	if inner != nil {
+		for i, drop := range inner {
+			if !drop && isInner[i] {
+				// An inner array that stays: its references count.
+				_, info, st, ext := m.RawType(first + btf.TypeID(i))
+				btf.ForEachTypeRef(info, &st, ext, markProto)
+			}
+		}
+		if fixed == nil {
+			fixed = make([]btf.TypeID, n)
+		}
+		for i, drop := range inner {
+			if drop {
+				fixed[i] = noType
+			}
+		}
 	}
 	if !found {
-		_, err := g.add(m, nil)
+		_, err := g.add(m, fixed)
 		return member{}, err
 	}
 	for _, f := range funcs {
 		if kindOf(uint32(f.proto)) == btf.KindFuncProto && !protoUsed[f.proto-first] {
 			alias[f.proto-first] = noType
+		}
+	}
+	if fixed != nil {
+		for i, a := range fixed {
+			if a != 0 {
+				alias[i] = a
+			}
 		}
 	}
 	newID, err := g.add(m, alias)
@@ -154,6 +233,7 @@ func extract(m *btf.Spec, want func(name string) bool, g *groupBuilder) (member,
 		}
 		name, _, _, _ := m.RawType(f.id)
 		_, info, st, ext := m.RawType(f.proto)
+		st = follow(st)
 		fn := memberFunc{name: m.String(name), ret: remap(st), tags: tags[f.id]}
 		if st != 0 && fn.ret == 0 {
 			continue // malformed: a return type that is gone
@@ -161,7 +241,7 @@ func extract(m *btf.Spec, want func(name string) bool, g *groupBuilder) (member,
 		ok := true
 		at := len(params)
 		for k := 0; k < btf.VlenOf(info); k++ {
-			pname, ptype := ext[2*k], ext[2*k+1]
+			pname, ptype := ext[2*k], follow(ext[2*k+1])
 			t := remap(ptype)
 			if ptype != 0 && t == 0 {
 				ok = false
@@ -178,7 +258,7 @@ func extract(m *btf.Spec, want func(name string) bool, g *groupBuilder) (member,
 			continue
 		}
 		v := m.Type(btf.TypeID(e[0]))
-		t := remap(uint32(v.Ref()))
+		t := remap(follow(uint32(v.Ref())))
 		if t == 0 {
 			continue
 		}

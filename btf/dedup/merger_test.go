@@ -1,0 +1,74 @@
+package dedup
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/btfkit/btfkit/internal/testc"
+)
+
+// TestMergerOneAtATime: a Merger with no room to start with, given the
+// members of a gcc -gbtf archive one at a time (its room grows many
+// times), returns the bytes MergeOnto returns for them all at once, and
+// each Add returns the first ID FirstIDs gives.
+func TestMergerOneAtATime(t *testing.T) {
+	testc.Require(t, "gcc", "ld")
+	dir := t.TempDir()
+	srcs := writeGenSources(t, dir, 20)
+	srcs = append(srcs, testc.CorpusFiles(t)...)
+	v := testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf", "-O2"}}
+	var objs []string
+	for _, src := range srcs {
+		objs = append(objs, testc.Compile(t, src, v, "-I", dir, "-Wno-attributes"))
+	}
+	linked := filepath.Join(dir, "linked.o")
+	testc.Run(t, "ld", append([]string{"-r", "--allow-multiple-definition", "-o", linked}, objs...)...)
+	members, err := LoadMembers([]string{linked}, nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(members) < 20 {
+		t.Fatalf("archive has %d members, want >= 20", len(members))
+	}
+	want, err := MergeOnto(nil, members...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firsts := FirstIDs(nil, members)
+	m := NewMerger(nil, 0, 0, 0)
+	for i, s := range members {
+		first, err := m.Add(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first != firsts[i] {
+			t.Errorf("member %d: first ID %d, FirstIDs says %d", i, first, firsts[i])
+		}
+		// A string the caller interns between Adds is found again.
+		if off := m.String("merger_test_name"); off == 0 {
+			t.Errorf("String gave offset 0 for a new name")
+		}
+	}
+	got := m.Spec()
+	if got.NumTypes() != want.NumTypes() {
+		t.Fatalf("%d types, MergeOnto %d", got.NumTypes(), want.NumTypes())
+	}
+	for id := got.FirstID(); id < got.NextID(); id++ {
+		gn, gi, gs, ge := got.RawType(id)
+		wn, wi, ws, we := want.RawType(id)
+		if got.String(gn) != want.String(wn) || gi != wi || gs != ws || len(ge) != len(we) {
+			t.Fatalf("type [%d] differs from MergeOnto's", id)
+		}
+	}
+	// Without the extra name, the same bytes.
+	m2 := NewMerger(nil, 0, 0, 0)
+	for _, s := range members {
+		if _, err := m2.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(m2.Spec().Marshal(nil), want.Marshal(nil)) {
+		t.Errorf("Merger's bytes differ from MergeOnto's")
+	}
+}
