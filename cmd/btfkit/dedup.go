@@ -67,11 +67,22 @@ func runDedup(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	t1 := time.Now()
-	merged, err := dedup.Merge(specs...)
-	if err != nil {
-		return err
+	opts := dedup.Options{KeepDuplicateVars: dedupOpts.keepVars}
+	nIn := 0
+	for _, s := range specs {
+		nIn += s.NumTypes()
 	}
-	out, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: dedupOpts.keepVars})
+	var out *btf.Spec
+	if base == nil {
+		// The same bytes as Dedup(Merge(...)), without the merged copy.
+		out, _, err = dedup.MergeDedup(specs, opts)
+	} else {
+		var merged *btf.Spec
+		if merged, err = dedup.Merge(specs...); err != nil {
+			return err
+		}
+		out, _, err = dedup.Dedup(merged, opts)
+	}
 	if err != nil {
 		// Type IDs are those of the inputs one after the other.
 		return fmt.Errorf("%s: %w", strings.Join(args, ", "), err)
@@ -82,7 +93,7 @@ func runDedup(cmd *cobra.Command, args []string) error {
 	}
 	if dedupOpts.verbose {
 		fmt.Fprintf(os.Stderr, "btfkit dedup: %d members, %d types in, %d types out; load %v, dedup %v, write %v\n",
-			len(specs), merged.NumTypes(), out.NumTypes(), t1.Sub(t0).Round(time.Millisecond),
+			len(specs), nIn, out.NumTypes(), t1.Sub(t0).Round(time.Millisecond),
 			t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
 	}
 	return nil
