@@ -29,7 +29,13 @@ func MergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 		return nil, Mapping{}, fmt.Errorf("dedup: merge: %d types is more than BTF allows", nt)
 	}
 	b := NewBuilder(nt, nw, ns)
-	var cache []uint32 // new offset + 1 by offset in the current spec's table
+	// cache holds, by offset/8 in the current spec's string table, the
+	// new offset of the first string interned from that 8-byte span:
+	// (offset%8 + 1)<<32 | new offset, 0 for none. A byte-indexed
+	// table would be 4 bytes per string byte (10 MB of page faults for
+	// a vmlinux's strings); the rare second string starting in a span
+	// is interned again, which gives the same offset.
+	var cache []uint64
 	var ext []uint32
 	for i, s := range specs {
 		b.NoteHeader(s)
@@ -37,10 +43,10 @@ func MergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 		next := uint32(s.NextID())
 		idShift := uint32(b.NextID()) - first
 		old := s.RawStrings()
-		if cap(cache) < len(old) {
-			cache = make([]uint32, len(old))
+		if nc := len(old)/8 + 1; cap(cache) < nc {
+			cache = make([]uint64, nc)
 		} else {
-			cache = cache[:len(old)]
+			cache = cache[:nc]
 			clear(cache)
 		}
 		var bad error
@@ -61,12 +67,16 @@ func MergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 				bad = fmt.Errorf("string offset %d past the end of the string table", *p)
 				return
 			}
-			if c := cache[rel]; c != 0 {
-				*p = c - 1
+			tag := uint64(rel%8+1) << 32
+			c := &cache[rel/8]
+			if *c>>32 == tag>>32 {
+				*p = uint32(*c)
 				return
 			}
 			no := b.String(btf.CString(old[rel:]))
-			cache[rel] = no + 1
+			if *c == 0 {
+				*c = tag | uint64(no)
+			}
 			*p = no
 		}
 		for id := btf.TypeID(first); id < btf.TypeID(next); id++ {
@@ -106,6 +116,10 @@ type Builder struct {
 // strings.
 func NewBuilder(types, words, strBytes int) *Builder {
 	b := &Builder{strs: newInterner(strBytes/64, true), hdrLen: btf.HeaderLen}
+	// strBytes bounds the table: room for it from the start, rather than
+	// doubling (and copying into fresh pages) as it fills; the pages
+	// past the strings kept are never touched.
+	b.strs.strs = append(make([]byte, 0, strBytes+1), b.strs.strs...)
 	d := &b.d
 	d.start, d.n = 1, 1
 	d.hdr = make([]typeHeader, 1, types+1)
@@ -178,6 +192,7 @@ func (b *Builder) Dedup(opts Options) (*btf.Spec, Mapping, error) {
 		return nil, Mapping{}, fmt.Errorf("dedup: merge: %d bytes of strings do not fit in BTF's 32-bit offsets", strLen)
 	}
 	clk := startClock(opts.Stats)
+	d.tab.reserve(int(d.n)) // at most one entry a type
 	if err := d.typePhases(opts, clk, d.resolveFwds); err != nil {
 		return nil, Mapping{}, err
 	}

@@ -260,6 +260,18 @@ func (t *table) materialize() {
 	}
 }
 
+// reserve makes room for n entries in all without reallocating: the
+// entries' arrays otherwise double as they fill, each time copied to
+// freshly faulted memory. Pages of the room never used are never
+// touched. t must be empty and not an overlay.
+func (t *table) reserve(n int) {
+	if cap(t.keys) < n {
+		t.keys = make([]uint64, 0, n)
+		t.vals = make([]uint32, 0, n)
+		t.next = make([]int32, 0, n)
+	}
+}
+
 // push adds an entry at the head of its chain, without growing: the
 // caller has made room.
 func (t *table) push(key uint64, id uint32) {
