@@ -99,6 +99,10 @@ type deduper struct {
 	// Stream (stream.go), used instead of tab.
 	seq *seqIndex
 
+	// primsDone, when above start, says that the primitive phase has
+	// run over the types below it (MergeDedup runs it as it reads).
+	primsDone uint32
+
 	identity []uint32  // when not nil, holds at least 0 .. start-1 (a prepared base's)
 	baseStrs *strIndex // when not nil, finds the base's strings (a prepared base's)
 }

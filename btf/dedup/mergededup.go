@@ -29,66 +29,8 @@ func MergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 		return nil, Mapping{}, fmt.Errorf("dedup: merge: %d types is more than BTF allows", nt)
 	}
 	b := NewBuilder(nt, nw, ns)
-	// cache holds, by offset/8 in the current spec's string table, the
-	// new offset of the first string interned from that 8-byte span:
-	// (offset%8 + 1)<<32 | new offset, 0 for none. A byte-indexed
-	// table would be 4 bytes per string byte (10 MB of page faults for
-	// a vmlinux's strings); the rare second string starting in a span
-	// is interned again, which gives the same offset.
-	var cache []uint64
-	var ext []uint32
-	for i, s := range specs {
-		b.NoteHeader(s)
-		first := uint32(s.FirstID())
-		next := uint32(s.NextID())
-		idShift := uint32(b.NextID()) - first
-		old := s.RawStrings()
-		if nc := len(old)/8 + 1; cap(cache) < nc {
-			cache = make([]uint64, nc)
-		} else {
-			cache = cache[:nc]
-			clear(cache)
-		}
-		var bad error
-		shiftType := func(p *uint32) {
-			if *p >= first {
-				if *p >= next && bad == nil {
-					bad = fmt.Errorf("refers to type %d, past the last type %d", *p, next-1)
-				}
-				*p += idShift
-			}
-		}
-		internString := func(p *uint32) {
-			if *p == 0 || bad != nil {
-				return
-			}
-			rel := *p
-			if int(rel) >= len(old) {
-				bad = fmt.Errorf("string offset %d past the end of the string table", *p)
-				return
-			}
-			tag := uint64(rel%8+1) << 32
-			c := &cache[rel/8]
-			if *c>>32 == tag>>32 {
-				*p = uint32(*c)
-				return
-			}
-			no := b.String(btf.CString(old[rel:]))
-			if *c == 0 {
-				*c = tag | uint64(no)
-			}
-			*p = no
-		}
-		for id := btf.TypeID(first); id < btf.TypeID(next); id++ {
-			name, info, st, e := s.RawType(id)
-			ext = append(ext[:0], e...)
-			btf.ForEachTypeRef(info, &st, ext, shiftType)
-			btf.ForEachStringRef(info, &name, ext, internString)
-			if bad != nil {
-				return nil, Mapping{}, fmt.Errorf("dedup: merge: spec %d type [%d]: %w", i, id, bad)
-			}
-			b.AddRaw(name, info, st, ext...)
-		}
+	if err := b.mergeIn(specs, nt, nw); err != nil {
+		return nil, Mapping{}, err
 	}
 	return b.Dedup(opts)
 }

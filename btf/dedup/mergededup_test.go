@@ -114,11 +114,46 @@ func TestMergeDedupMalformed(t *testing.T) {
 			s.AddRaw(1000, btf.Info(btf.KindInt, 0, false), 4, 32)
 			return s
 		}, "spec 1 type [1]: string offset 1000 past the end"},
+		// The first bad type in order decides, whichever its fault.
+		{"string then type", func() *btf.Spec {
+			s := btf.NewSpec()
+			s.AddRaw(1000, btf.Info(btf.KindInt, 0, false), 4, 32)
+			s.AddRaw(0, btf.Info(btf.KindPtr, 0, false), 7)
+			return s
+		}, "spec 1 type [1]: string offset 1000 past the end"},
+		{"type then string", func() *btf.Spec {
+			s := btf.NewSpec()
+			s.AddRaw(0, btf.Info(btf.KindPtr, 0, false), 7)
+			s.AddRaw(1000, btf.Info(btf.KindInt, 0, false), 4, 32)
+			return s
+		}, "spec 1 type [1]: refers to type 7, past the last type 2"},
+		// Far past MergeDedup's first chunks of types.
+		{"late string", func() *btf.Spec {
+			s := btf.NewSpec()
+			for i := 0; i < 3*mergeChunk; i++ {
+				s.AddRaw(0, btf.Info(btf.KindPtr, 0, false), 0)
+			}
+			s.AddRaw(1000, btf.Info(btf.KindInt, 0, false), 4, 32)
+			s.AddRaw(0, btf.Info(btf.KindPtr, 0, false), 1<<20)
+			return s
+		}, fmt.Sprintf("spec 1 type [%d]: string offset 1000 past the end", 3*mergeChunk+1)},
+		{"late type", func() *btf.Spec {
+			s := btf.NewSpec()
+			for i := 0; i < 3*mergeChunk; i++ {
+				s.AddRaw(0, btf.Info(btf.KindPtr, 0, false), 0)
+			}
+			s.AddRaw(0, btf.Info(btf.KindPtr, 0, false), 1<<20)
+			s.AddRaw(1000, btf.Info(btf.KindInt, 0, false), 4, 32)
+			return s
+		}, fmt.Sprintf("spec 1 type [%d]: refers to type %d", 3*mergeChunk+1, 1<<20)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := MergeDedup([]*btf.Spec{good.Spec, tc.bad()}, Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)
+			}
+			if _, merr := Merge(good.Spec, tc.bad()); merr == nil || !strings.Contains(merr.Error(), tc.want) {
+				t.Fatalf("Merge's error %v, want one saying %q as MergeDedup's", merr, tc.want)
 			}
 		})
 	}

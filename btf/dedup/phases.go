@@ -42,7 +42,7 @@ func (d *deduper) indexBase() {
 // primTypes dedups the types that refer to no other type: INT, FLOAT,
 // FWD, ENUM, ENUM64 (a forward-declared enum takes the full enum of its
 // name; a canonical enum forward is redirected to a later full enum).
-func (d *deduper) primTypes() error { return d.primTypesIn(d.start, d.n) }
+func (d *deduper) primTypes() error { return d.primTypesIn(max(d.start, d.primsDone), d.n) }
 
 // primTypesIn is primTypes over the types from .. to-1.
 func (d *deduper) primTypesIn(from, to uint32) error {
