@@ -54,11 +54,12 @@ func (d *deduper) compact(base *btf.Spec, hdrLen uint32, layouts []btf.KindLayou
 		}
 		*p = n
 	}
+	var h typeHeader // declared once: its address escapes to ForEachTypeRef
 	for id := d.start; id < d.n; id++ {
 		if d.canonical[id] != id {
 			continue
 		}
-		h := d.hdr[id]
+		h = d.hdr[id]
 		e := d.ext(id)
 		btf.ForEachTypeRef(h.info, &h.sizeType, e, remap)
 		if bad != 0 {

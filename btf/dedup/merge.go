@@ -149,8 +149,10 @@ func (m *Merger) Add(s *btf.Spec) (btf.TypeID, error) {
 	cache := m.cache
 	ext := m.ext
 	var bad error
+	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
+	var e []uint32
 	for id := first; id < s.NextID(); id++ {
-		name, info, st, e := s.RawType(id)
+		name, info, st, e = s.RawType(id)
 		ext = append(ext[:0], e...)
 		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
 			if *p >= uint32(first) {

@@ -102,8 +102,11 @@ func (d *deduper) copyTypes(specs []*btf.Spec, copied chan<- uint32, quit <-chan
 				*p += idShift
 			}
 		}
+		var st uint32 // declared once: its address escapes to ForEachTypeRef
 		for sid := first; sid < next; sid++ {
-			name, info, st, e := s.RawType(btf.TypeID(sid))
+			var name, info uint32
+			var e []uint32
+			name, info, st, e = s.RawType(btf.TypeID(sid))
 			ext := d.words[w : w+uint32(len(e))]
 			copy(ext, e)
 			btf.ForEachTypeRef(info, &st, ext, shiftType)

@@ -386,9 +386,11 @@ func selfContained(s *btf.Spec) bool {
 			ok = false
 		}
 	}
+	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
+	var ext []uint32
 	for id := s.FirstID(); id < s.NextID() && ok; id++ {
 		// The callbacks only read: the record is not changed.
-		name, info, st, ext := s.RawType(id)
+		name, info, st, ext = s.RawType(id)
 		btf.ForEachTypeRef(info, &st, ext, checkType)
 		btf.ForEachStringRef(info, &name, ext, checkStr)
 	}

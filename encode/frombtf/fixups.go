@@ -184,8 +184,10 @@ func keepReferenced(m *btf.Spec, inner []bool) {
 			inner[*p-uint32(first)] = false
 		}
 	}
+	var info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
+	var ext []uint32
 	for id := first; id < next; id++ {
-		_, info, st, ext := m.RawType(id)
+		_, info, st, ext = m.RawType(id)
 		btf.ForEachTypeRef(info, &st, ext, keep)
 	}
 }

@@ -117,9 +117,11 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 	if inner != nil {
 		mark = markBoth
 	}
+	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
+	var ext []uint32
 	for id := first; id < next; id++ {
 		i := id - first
-		name, info, st, ext := m.RawType(id)
+		name, info, st, ext = m.RawType(id)
 		if fixed != nil && fixed[i] != 0 {
 			if inner != nil {
 				btf.ForEachTypeRef(info, &st, ext, keepInner)
@@ -161,7 +163,7 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 		for i, drop := range inner {
 			if !drop && isInner[i] {
 				// An inner array that stays: its references count.
-				_, info, st, ext := m.RawType(first + btf.TypeID(i))
+				_, info, st, ext = m.RawType(first + btf.TypeID(i))
 				btf.ForEachTypeRef(info, &st, ext, markProto)
 			}
 		}

@@ -30,12 +30,14 @@ func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, inf
 	out.Reserve(kept, words)
 	var buf []uint32
 	fix := func(p *uint32) { *p, _ = resolve(*p) }
+	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
+	var ext []uint32
 	for i := range newID {
 		if alias[i] != 0 {
 			continue
 		}
 		id := s.FirstID() + btf.TypeID(i)
-		name, info, st, ext := s.RawType(id)
+		name, info, st, ext = s.RawType(id)
 		buf = append(buf[:0], ext...)
 		if edit != nil {
 			name, info, st, buf = edit(id, name, info, st, buf)
@@ -127,12 +129,14 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 		g.cache[rel] = no + 1
 		*p = no
 	}
+	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
+	var ext []uint32
 	for i := range newID {
 		if alias != nil && alias[i] != 0 {
 			continue
 		}
 		id := s.FirstID() + btf.TypeID(i)
-		name, info, st, ext := s.RawType(id)
+		name, info, st, ext = s.RawType(id)
 		g.buf = append(g.buf[:0], ext...)
 		btf.ForEachTypeRef(info, &st, g.buf, fix)
 		btf.ForEachStringRef(info, &name, g.buf, intern)
