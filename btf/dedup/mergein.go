@@ -69,6 +69,7 @@ func (b *Builder) mergeIn(specs []*btf.Spec, nt, nw int) error {
 		return primErr
 	}
 	d.primsDone = d.n
+	b.refsChecked = true
 	if kindErr != nil && b.err == nil {
 		b.err = kindErr
 	}
