@@ -128,15 +128,20 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	}
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
 	var walk0 time.Time
-	err = walk(f, walkConfig{Options: o, elf: info, clk: clk}, m.add, func(infoSec []byte) {
-		m.reserveFor(len(infoSec))
+	known := &knownStrs{}
+	err = walk(f, walkConfig{Options: o, elf: info, clk: clk, known: known}, m.add, func(secs *dwarf.Sections) {
+		m.reserveFor(len(secs.Info))
 		// The readers' strings are views of the mapping, which stays put
 		// during the walk. A relocatable file (a module, ld -r) keeps
 		// every object's .debug_str as it was, unmerged: units never
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
 		m.stableStrings = !info.Relocatable()
-		m.inline = infoSec
+		m.inline = secs.Info
+		if m.stableStrings {
+			known.open(secs.Str)
+			m.known = known
+		}
 		if st != nil {
 			clk.lap(&st.Open)
 			walk0 = time.Now()
@@ -150,6 +155,7 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	// touched) is released before deduplication adds its own peak.
 	// EncodeFile's Close after this one does nothing.
 	m.inline = nil
+	m.known = nil
 	f.Close()
 	if err != nil {
 		return nil, err
@@ -262,15 +268,19 @@ type walkConfig struct {
 	unitDone func(u *dwarf.Unit, f *fragment) error
 	clk      *stageClock         // times the merge (emit) for Options.Stats; nil: no timing
 	done     func(u *dwarf.Unit) // called after unit u was emitted; may be nil
+
+	// known, when not nil, has the names the merge already holds, for
+	// the workers' fragments to refer to by merged offset (strknown.go).
+	known *knownStrs
 }
 
 // walk converts the units of the open file f, cfg.Jobs at a time, and
 // hands the fragments to emit in unit order, on the calling goroutine. A
 // fragment belongs to emit only for the call.
 //
-// onOpen, when not nil, is given .debug_info before the first
+// onOpen, when not nil, is given the DWARF sections before the first
 // unit.
-func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(info []byte)) error {
+func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(secs *dwarf.Sections)) error {
 	jobs := cfg.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -281,7 +291,7 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	}
 	defer d.Close()
 	if onOpen != nil {
-		onOpen(d.Sections().Info)
+		onOpen(d.Sections())
 	}
 	var convs convList
 	defer convs.release()

@@ -38,6 +38,7 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 			convs.reuse(w.c)
 			w.c.free = free
 			w.c.facts = cfg.facts
+			w.c.strs.known = cfg.known
 			if cfg.elf != nil {
 				w.funcs = funcvar.NewUnit(cfg.elf, funcOptions(cfg.Features))
 			}

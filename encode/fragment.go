@@ -15,6 +15,9 @@ import (
 // the unit, and names held as indexes into strs (index+1; 0 is the empty
 // name) rather than offsets into a string table. The strings are views of
 // the reader's sections (no copies); the merge interns them once, globally.
+// A name the merge already held when the unit was converted is not in
+// strs: its reference is its merged offset, flagged with
+// funcvar.MergedRef (strknown.go).
 type fragment struct {
 	hdrs  []fragHdr
 	words []uint32
@@ -63,6 +66,10 @@ type merger struct {
 	inline []byte
 	local  []uint32 // fragment string index -> offset, per fragment
 	extra  []uint32 // a type's trailing words being renumbered
+
+	// known publishes the names interned from .debug_str to the
+	// workers (nil: not a linked file's walk).
+	known *knownStrs
 
 	// funcs takes the fragments' functions and variables (nil: the
 	// fragments have none).
@@ -240,6 +247,7 @@ func (m *merger) add(f *fragment) error {
 		if slot != nil {
 			*slot = identSlot{p, n, off}
 			m.ident.used++
+			m.known.publish(p, n, off)
 		}
 		local = append(local, off)
 	}
@@ -256,9 +264,7 @@ func (m *merger) add(f *fragment) error {
 		name, sizeType := h.name, h.sizeType
 		// btf.ForEachStringRef and ForEachTypeRef, written out: this
 		// loop sees every type of every unit.
-		if name != 0 {
-			name = local[name-1]
-		}
+		name = strRef(local, name)
 		switch k {
 		case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
 			btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
@@ -274,33 +280,25 @@ func (m *merger) add(f *fragment) error {
 			}
 		case btf.KindStruct, btf.KindUnion:
 			for i := 0; i+2 < len(extra); i += 3 {
-				if extra[i] != 0 {
-					extra[i] = local[extra[i]-1]
-				}
+				extra[i] = strRef(local, extra[i])
 				if extra[i+1] != 0 {
 					extra[i+1] += shift
 				}
 			}
 		case btf.KindEnum64:
 			for i := 0; i+2 < len(extra); i += 3 {
-				if extra[i] != 0 {
-					extra[i] = local[extra[i]-1]
-				}
+				extra[i] = strRef(local, extra[i])
 			}
 		case btf.KindEnum:
 			for i := 0; i+1 < len(extra); i += 2 {
-				if extra[i] != 0 {
-					extra[i] = local[extra[i]-1]
-				}
+				extra[i] = strRef(local, extra[i])
 			}
 		case btf.KindFuncProto:
 			if sizeType != 0 {
 				sizeType += shift
 			}
 			for i := 0; i+1 < len(extra); i += 2 {
-				if extra[i] != 0 {
-					extra[i] = local[extra[i]-1]
-				}
+				extra[i] = strRef(local, extra[i])
 				if extra[i+1] != 0 {
 					extra[i+1] += shift
 				}
@@ -324,6 +322,16 @@ func (m *merger) add(f *fragment) error {
 		return m.stream.EndUnit()
 	}
 	return nil
+}
+
+// strRef maps a fragment's string reference to its merged offset: local
+// maps the fragment's list (reference i is local[i-1]); a mergedRef is the
+// offset itself; 0 is "".
+func strRef(local []uint32, ref uint32) uint32 {
+	if ref == 0 || ref&funcvar.MergedRef != 0 {
+		return ref &^ funcvar.MergedRef
+	}
+	return local[ref-1]
 }
 
 // isInline reports whether a string at p lies in .debug_info.

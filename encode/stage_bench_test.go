@@ -340,7 +340,7 @@ func vmlinuxFragments(b *testing.B) *stageFragments {
 		p.frags = append(p.frags, *fr)
 		*fr = fragment{}
 		return nil
-	}, func(info []byte) { p.infoBytes = len(info) })
+	}, func(secs *dwarf.Sections) { p.infoBytes = len(secs.Info) })
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,8 @@ type strTab struct {
 	slots []strSlot
 	used  int
 	gen   uint32
+
+	known *knownStrs
 }
 
 type strSlot struct {
@@ -45,6 +47,9 @@ func (t *strTab) add(s string) uint32 {
 	}
 	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
 	n := uint32(len(s))
+	if off := t.known.find(p, n); off != 0 {
+		return mergedRef(off)
+	}
 	if t.used*2 >= len(t.slots) {
 		t.grow()
 	}

@@ -79,9 +79,16 @@ func NewSelection(elf *ELF, o Options) *Selection {
 	return &Selection{elf: elf, o: o}
 }
 
+// MergedRef flags a fragment's string reference that is out's string
+// offset itself (the rest of its bits) rather than an index into the
+// fragment's strings: the encoder refers so to names the merge already
+// holds.
+const MergedRef = 1 << 31
+
 // Add takes a unit's candidates, merged into out right after the unit's
 // types: strs maps the fragment's string references (reference i is
-// strs[i-1]) to out's string offsets, and shift is added to its type IDs.
+// strs[i-1]; one with MergedRef set is the offset itself) to out's string
+// offsets, and shift is added to its type IDs.
 // Its variables (VAR and their DECL_TAGs) are appended to out at once,
 // except one at a place a unit before already encoded; its function
 // candidates are kept for Finish. The error is the unit's, if it could
@@ -94,8 +101,8 @@ func (s *Selection) Add(c *Candidates, out Merged, strs []uint32, shift uint32) 
 		return nil
 	}
 	str := func(i uint32) uint32 {
-		if i == 0 {
-			return 0
+		if i == 0 || i&MergedRef != 0 {
+			return i &^ MergedRef
 		}
 		return strs[i-1]
 	}
