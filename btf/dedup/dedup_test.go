@@ -135,13 +135,14 @@ func TestEmbeddedTwice(t *testing.T) {
 	})
 }
 
-// TestGCCArchive: 50+ objects compiled by gcc -gbtf from sources sharing
-// headers, linked with ld -r (which concatenates their .BTF sections into
-// an archive), deduped by us and by libbpf.
-func TestGCCArchive(t *testing.T) {
+// gccArchive compiles n generated sources sharing headers and the C
+// corpus with gcc -gbtf and links them with ld -r, which concatenates
+// their .BTF sections into an archive; it returns the linked object.
+func gccArchive(t *testing.T, n int) string {
+	t.Helper()
 	testc.Require(t, "gcc", "ld")
 	dir := t.TempDir()
-	srcs := writeGenSources(t, dir, 52)
+	srcs := writeGenSources(t, dir, n)
 	srcs = append(srcs, testc.CorpusFiles(t)...)
 	v := testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf", "-O2"}}
 	var objs []string
@@ -153,6 +154,14 @@ func TestGCCArchive(t *testing.T) {
 	// global (each is also compiled alone); the .BTF sections are what
 	// matters here.
 	testc.Run(t, "ld", append([]string{"-r", "--allow-multiple-definition", "-o", linked}, objs...)...)
+	return linked
+}
+
+// TestGCCArchive: 50+ objects compiled by gcc -gbtf from sources sharing
+// headers, linked with ld -r (which concatenates their .BTF sections into
+// an archive), deduped by us and by libbpf.
+func TestGCCArchive(t *testing.T) {
+	linked := gccArchive(t, 52)
 	data, _, err := btf.ReadBTFBytes(linked)
 	if err != nil {
 		t.Fatal(err)

@@ -3,12 +3,10 @@ package dedup
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testc"
 )
 
 // requireMergeDedupEqualsDedup: MergeDedup gives, byte for byte, what
@@ -54,17 +52,7 @@ func requireMergeDedupEqualsDedup(t *testing.T, specs []*btf.Spec) {
 // TestMergeDedupGCCArchive: the members of an archive that ld -r makes
 // of objects compiled by gcc -gbtf (the archive route's input).
 func TestMergeDedupGCCArchive(t *testing.T) {
-	testc.Require(t, "gcc", "ld")
-	dir := t.TempDir()
-	srcs := writeGenSources(t, dir, 40)
-	srcs = append(srcs, testc.CorpusFiles(t)...)
-	v := testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf", "-O2"}}
-	var objs []string
-	for _, src := range srcs {
-		objs = append(objs, testc.Compile(t, src, v, "-I", dir, "-Wno-attributes"))
-	}
-	linked := filepath.Join(dir, "linked.o")
-	testc.Run(t, "ld", append([]string{"-r", "--allow-multiple-definition", "-o", linked}, objs...)...)
+	linked := gccArchive(t, 40)
 	members, err := LoadMembers([]string{linked}, nil, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,7 @@ package dedup
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
-
-	"github.com/btfkit/btfkit/internal/testc"
 )
 
 // TestMergerOneAtATime: a Merger with no room to start with, given the
@@ -13,17 +10,7 @@ import (
 // times), returns the bytes MergeOnto returns for them all at once, and
 // each Add returns the first ID FirstIDs gives.
 func TestMergerOneAtATime(t *testing.T) {
-	testc.Require(t, "gcc", "ld")
-	dir := t.TempDir()
-	srcs := writeGenSources(t, dir, 20)
-	srcs = append(srcs, testc.CorpusFiles(t)...)
-	v := testc.Variant{CC: testc.GCC, Flags: []string{"-gbtf", "-O2"}}
-	var objs []string
-	for _, src := range srcs {
-		objs = append(objs, testc.Compile(t, src, v, "-I", dir, "-Wno-attributes"))
-	}
-	linked := filepath.Join(dir, "linked.o")
-	testc.Run(t, "ld", append([]string{"-r", "--allow-multiple-definition", "-o", linked}, objs...)...)
+	linked := gccArchive(t, 20)
 	members, err := LoadMembers([]string{linked}, nil, 2)
 	if err != nil {
 		t.Fatal(err)
