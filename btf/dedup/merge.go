@@ -78,7 +78,7 @@ type Merger struct {
 	n        int // specs added
 	capT     int // types and words the out Spec has room for
 	capW     int
-	cache    []uint32 // new offset + 1 by offset in the current spec's table
+	strMap   StringMap // the current spec's string offsets into strs
 	ext      []uint32
 	hl       uint32
 	layout   []btf.KindLayout // the first input's kind layout section
@@ -138,15 +138,9 @@ func (m *Merger) Add(s *btf.Spec) (btf.TypeID, error) {
 	outStart := m.outStart
 	first := s.FirstID()
 	idShift := uint32(firstOut) - uint32(first)
-	strStart := s.StringsStart()
-	old := s.RawStrings()
-	if cap(m.cache) < len(old) {
-		m.cache = make([]uint32, len(old))
-	} else {
-		m.cache = m.cache[:len(old)]
-		clear(m.cache)
-	}
-	cache := m.cache
+	sm := &m.strMap
+	sm.strs, sm.shift = strs, outStart
+	sm.Reset(s)
 	ext := m.ext
 	var bad error
 	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
@@ -163,22 +157,9 @@ func (m *Merger) Add(s *btf.Spec) (btf.TypeID, error) {
 			}
 		})
 		btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
-			if *p == 0 || *p < strStart || bad != nil {
-				return // the empty string, or a base string
+			if bad == nil {
+				bad = sm.Map(p)
 			}
-			rel := *p - strStart
-			if int(rel) >= len(old) {
-				bad = fmt.Errorf("string offset %d past the end of the string table", *p)
-				return
-			}
-			if c := cache[rel]; c != 0 {
-				*p = c - 1
-				return
-			}
-			str := btf.CString(old[rel:])
-			no := outStart + strs.add(str)
-			cache[rel] = no + 1
-			*p = no
 		})
 		if bad != nil {
 			return 0, fmt.Errorf("dedup: merge: spec %d type [%d]: %w", i, id, bad)

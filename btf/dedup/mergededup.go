@@ -82,6 +82,10 @@ func (b *Builder) NextID() btf.TypeID { return btf.TypeID(b.d.n) }
 // if it is new.
 func (b *Builder) String(s string) uint32 { return b.strs.add(s) }
 
+// StringMap returns a StringMap into b's string table, to Reset to each
+// Spec whose types are appended.
+func (b *Builder) StringMap() *StringMap { return &StringMap{strs: b.strs} }
+
 // NoteHeader takes s's header length and kind layout section as Merge
 // takes them from its inputs: the longest header, the first layout
 // section.

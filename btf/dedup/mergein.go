@@ -149,35 +149,12 @@ func (d *deduper) copyTypes(specs []*btf.Spec, copied chan<- uint32, quit <-chan
 // string offset past its spec's table, which ends it before that type.
 func (b *Builder) internTypes(specs []*btf.Spec, copied <-chan uint32, interned chan<- uint32) error {
 	d := &b.d
-	// cache holds, by offset/8 in the current spec's string table, the
-	// new offset of the first string interned from that 8-byte span:
-	// (offset%8 + 1)<<32 | new offset, 0 for none. A byte-indexed
-	// table would be 4 bytes per string byte (10 MB of page faults for
-	// a vmlinux's strings); the rare second string starting in a span
-	// is interned again, which gives the same offset.
-	var cache []uint64
-	var old []byte
+	sm := StringMap{strs: b.strs}
 	var bad error
 	internString := func(p *uint32) {
-		if *p == 0 || bad != nil {
-			return
+		if bad == nil {
+			bad = sm.Map(p)
 		}
-		rel := *p
-		if int(rel) >= len(old) {
-			bad = fmt.Errorf("string offset %d past the end of the string table", *p)
-			return
-		}
-		tag := uint64(rel%8+1) << 32
-		c := &cache[rel/8]
-		if *c>>32 == tag>>32 {
-			*p = uint32(*c)
-			return
-		}
-		no := b.strs.add(btf.CString(old[rel:]))
-		if *c == 0 {
-			*c = tag | uint64(no)
-		}
-		*p = no
 	}
 	id := uint32(1)
 	i, end, shift := -1, uint32(1), uint32(0) // the spec of id, its end and ID shift
@@ -188,13 +165,7 @@ func (b *Builder) internTypes(specs []*btf.Spec, copied <-chan uint32, interned 
 				s := specs[i]
 				shift = id - uint32(s.FirstID())
 				end = id + uint32(s.NumTypes())
-				old = s.RawStrings()
-				if nc := len(old)/8 + 1; cap(cache) < nc {
-					cache = make([]uint64, nc)
-				} else {
-					cache = cache[:nc]
-					clear(cache)
-				}
+				sm.Reset(s)
 			}
 			h := &d.hdr[id]
 			btf.ForEachStringRef(h.info, &h.name, d.ext(id), internString)

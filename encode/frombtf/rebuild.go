@@ -86,9 +86,9 @@ func renumber(s *btf.Spec, alias []btf.TypeID, next uint32) (newID []uint32, res
 // dedup.Merge would concatenate them (IDs shifted, strings interned in
 // first-reference order), each member's kept types only.
 type groupBuilder struct {
-	b     *dedup.Builder
-	cache []uint32 // Builder string offset + 1 by offset in the member's table
-	buf   []uint32
+	b    *dedup.Builder
+	strs *dedup.StringMap // the member's string offsets into b's table
+	buf  []uint32
 }
 
 // add appends the types of s that alias keeps (nil: all) and returns
@@ -97,13 +97,10 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 	g.b.NoteHeader(s)
 	next := uint32(s.NextID())
 	newID, resolve := renumber(s, alias, uint32(g.b.NextID()))
-	old := s.RawStrings()
-	if cap(g.cache) < len(old) {
-		g.cache = make([]uint32, len(old))
-	} else {
-		g.cache = g.cache[:len(old)]
-		clear(g.cache)
+	if g.strs == nil {
+		g.strs = g.b.StringMap()
 	}
+	g.strs.Reset(s)
 	var bad error
 	fix := func(p *uint32) {
 		r, ok := resolve(*p)
@@ -113,21 +110,9 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 		*p = r
 	}
 	intern := func(p *uint32) {
-		if *p == 0 || bad != nil {
-			return
+		if bad == nil {
+			bad = g.strs.Map(p)
 		}
-		rel := *p
-		if int(rel) >= len(old) {
-			bad = fmt.Errorf("string offset %d past the end of the string table", *p)
-			return
-		}
-		if c := g.cache[rel]; c != 0 {
-			*p = c - 1
-			return
-		}
-		no := g.b.String(btf.CString(old[rel:]))
-		g.cache[rel] = no + 1
-		*p = no
 	}
 	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
 	var ext []uint32
