@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -111,10 +112,25 @@ func openInput(path string) (*elfx.File, error) {
 // been timing the open since it was started.
 func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	st := o.Stats
-	// Functions and variables need the ELF symbols and sections.
-	info, err := funcvar.ReadELF(f, funcOptions(o.Features))
-	if err != nil {
-		return nil, err
+	// Functions and variables need the ELF symbols and sections, but
+	// only once a unit is walked (its Finish) and after the merge: they
+	// are read beside the first units' walk (65-80 ms of a vmlinux that
+	// kept a core idle), into info, which nothing reads before
+	// cfg.elfReady returns nil.
+	info := new(funcvar.ELF)
+	elfRead := make(chan error, 1)
+	go func() {
+		e, err := funcvar.ReadELF(f, funcOptions(o.Features))
+		if err == nil {
+			*info = *e
+		}
+		elfRead <- err
+	}()
+	var elfOnce sync.Once
+	var elfErr error
+	elfReady := func() error {
+		elfOnce.Do(func() { elfErr = <-elfRead })
+		return elfErr
 	}
 	var m *merger
 	if o.NoDedup {
@@ -129,14 +145,14 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
 	var walk0 time.Time
 	known := &knownStrs{}
-	err = walk(f, walkConfig{Options: o, elf: info, clk: clk, known: known}, m.add, func(secs *dwarf.Sections) {
+	err := walk(f, walkConfig{Options: o, elf: info, elfReady: elfReady, clk: clk, known: known}, m.add, func(secs *dwarf.Sections) {
 		m.reserveFor(len(secs.Info))
 		// The readers' strings are views of the mapping, which stays put
 		// during the walk. A relocatable file (a module, ld -r) keeps
 		// every object's .debug_str as it was, unmerged: units never
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
-		m.stableStrings = !info.Relocatable()
+		m.stableStrings = f.Type != elf.ET_REL
 		m.inline = secs.Info
 		if m.stableStrings {
 			known.open(secs.Str)
@@ -156,6 +172,11 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	// EncodeFile's Close after this one does nothing.
 	m.inline = nil
 	m.known = nil
+	// An error reading the ELF side comes first, as when it was read
+	// before the walk (the walk may have stopped for it).
+	if eerr := elfReady(); eerr != nil {
+		err = eerr
+	}
 	f.Close()
 	if err != nil {
 		return nil, err
@@ -260,8 +281,12 @@ func Fragments(path string, o Options) ([]*btf.Spec, error) {
 // the fragments carry besides their types.
 type walkConfig struct {
 	Options
-	elf   *funcvar.ELF // the file's ELF side: fragments carry functions and variables; nil: none
-	facts bool         // fragments carry their DWARF facts (EachUnit)
+	elf *funcvar.ELF // the file's ELF side: fragments carry functions and variables; nil: none
+	// elfReady, when not nil, waits until elf has been read and returns
+	// the error of reading it; nothing of elf is read before it returns
+	// nil (NewUnit only keeps the pointer).
+	elfReady func() error
+	facts    bool // fragments carry their DWARF facts (EachUnit)
 	// unitDone, when not nil, is called in the worker with each unit's
 	// fragment once it is made, before the fragment goes to emit
 	// (MapUnits: the caller's per-unit work runs in parallel).

@@ -62,6 +62,11 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 			return nil, fmt.Errorf("unit at .debug_info+0x%x: %w", uint64(u.Offset), c.tooLong)
 		}
 		if w.funcs != nil && !c.skip {
+			if cfg.elfReady != nil {
+				if err := cfg.elfReady(); err != nil {
+					return nil, err
+				}
+			}
 			w.funcs.Finish(c, &f.funcs)
 		}
 		clk.lap(&w.conv)

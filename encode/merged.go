@@ -115,6 +115,11 @@ func walkMerged(d *dwarf.Data, cfg walkConfig, convs *convList, emit func(*fragm
 	c.facts = cfg.facts
 	f := c.emit()
 	if funcs != nil && !first {
+		if cfg.elfReady != nil {
+			if err := cfg.elfReady(); err != nil {
+				return err
+			}
+		}
 		funcs.Finish(c, &f.funcs)
 	}
 	if cfg.facts && cfg.DeclInfo && !first {
