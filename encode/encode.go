@@ -152,9 +152,7 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 		// every object's .debug_str as it was, unmerged: units never
 		// share a name's place, and identity lookups would all miss
 		// (~1.7 ms a module).
-		m.stableStrings = f.Type != elf.ET_REL
-		m.inline = secs.Info
-		if m.stableStrings {
+		if f.Type != elf.ET_REL {
 			known.open(secs.Str)
 			m.known = known
 		}
@@ -170,7 +168,6 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 	// The merged tables hold copies: the mapping (all of the DWARF a walk
 	// touched) is released before deduplication adds its own peak.
 	// EncodeFile's Close after this one does nothing.
-	m.inline = nil
 	m.known = nil
 	// An error reading the ELF side comes first, as when it was read
 	// before the walk (the walk may have stopped for it).

@@ -54,66 +54,18 @@ type merger struct {
 	stream *dedup.Stream // the merged types, deduplicated as units come
 	strBuf []byte
 	strIdx strIntern // content -> offset in strBuf
-	ident  strIdent  // (data pointer, length) -> offset: most names are views of .debug_str
+	local  []uint32  // fragment string index -> offset, per fragment
+	extra  []uint32  // a type's trailing words being renumbered
 
-	// stableStrings says that a fragment string's data pointer identifies
-	// it for the whole merge (views of a mapping) and that units share
-	// them (one .debug_str for all units), so ident is worth using.
-	stableStrings bool
-	// inline is .debug_info: a name written there (DW_FORM_string) is
-	// one unit's own, never seen again by identity, and stays out of
-	// ident (in a vmlinux they were ~90% of its entries, 32 MB).
-	inline []byte
-	local  []uint32 // fragment string index -> offset, per fragment
-	extra  []uint32 // a type's trailing words being renumbered
-
-	// known publishes the names interned from .debug_str to the
-	// workers (nil: not a linked file's walk).
+	// known maps the .debug_str names the merge has interned, by their
+	// place, to their offsets, for the merge and its workers (nil: not a
+	// linked file, whose .debug_str all units share; a relocatable one
+	// keeps each object's, and identity lookups would all miss).
 	known *knownStrs
 
 	// funcs takes the fragments' functions and variables (nil: the
 	// fragments have none).
 	funcs *funcvar.Selection
-}
-
-// strIdent maps a string's identity (data pointer and length) to its
-// offset in the merged table, so that a name seen in many units (one place
-// in .debug_str) is hashed by content only once.
-type strIdent struct {
-	slots []identSlot
-	used  int
-}
-
-type identSlot struct {
-	ptr uintptr
-	n   uint32
-	off uint32
-}
-
-func (t *strIdent) lookup(p uintptr, n uint32) (*identSlot, bool) {
-	if t.used*2 >= len(t.slots) {
-		old := t.slots
-		t.slots = make([]identSlot, max(len(old)*2, 1<<16))
-		t.used = 0
-		for _, sl := range old {
-			if sl.ptr != 0 {
-				s, _ := t.lookup(sl.ptr, sl.n)
-				*s = sl
-				t.used++
-			}
-		}
-	}
-	mask := uint64(len(t.slots) - 1)
-	h := (uint64(p)*0x9E3779B97F4A7C15 ^ uint64(n)) >> 20
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &t.slots[i]
-		if sl.ptr == 0 {
-			return sl, false
-		}
-		if sl.ptr == p && sl.n == n {
-			return sl, true
-		}
-	}
 }
 
 // typeTable is what the merge appends the types to.
@@ -234,21 +186,16 @@ func (m *merger) add(f *fragment) error {
 	}
 	local := m.local[:0]
 	for _, s := range f.strs {
-		var slot *identSlot
+		// A .debug_str name the merge holds is found by its place (a
+		// worker may have missed it by racing the merge); one it does
+		// not is interned by content and published.
 		p, n := uintptr(unsafe.Pointer(unsafe.StringData(s))), uint32(len(s))
-		if m.stableStrings && !m.isInline(p) {
-			var ok bool
-			if slot, ok = m.ident.lookup(p, n); ok {
-				local = append(local, slot.off)
-				continue
-			}
+		if off := m.known.find(p, n); off != 0 {
+			local = append(local, off)
+			continue
 		}
 		off := m.internString(s)
-		if slot != nil {
-			*slot = identSlot{p, n, off}
-			m.ident.used++
-			m.known.publish(p, n, off)
-		}
+		m.known.publish(p, n, off)
 		local = append(local, off)
 	}
 	m.local = local
@@ -332,15 +279,6 @@ func strRef(local []uint32, ref uint32) uint32 {
 		return ref &^ funcvar.MergedRef
 	}
 	return local[ref-1]
-}
-
-// isInline reports whether a string at p lies in .debug_info.
-func (m *merger) isInline(p uintptr) bool {
-	if len(m.inline) == 0 {
-		return false
-	}
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(m.inline)))
-	return p >= start && p-start < uintptr(len(m.inline))
 }
 
 // intern returns the offset of s in the merged string table, adding it;

@@ -303,7 +303,7 @@ func BenchmarkStageConvert(b *testing.B) {
 // views of its mapping, as in an encoding.
 type stageFragments struct {
 	elf       *funcvar.ELF
-	stable    bool // the merger's stableStrings
+	debugStr  []byte // the file's .debug_str, for the merge's knownStrs (nil: relocatable)
 	frags     []fragment
 	types     int // types of all fragments
 	infoBytes int
@@ -332,7 +332,6 @@ func vmlinuxFragments(b *testing.B) *stageFragments {
 	if p.elf, err = funcvar.ReadELF(f, funcOptions(stageOptions.Features)); err != nil {
 		b.Fatal(err)
 	}
-	p.stable = !p.elf.Relocatable()
 	o := stageOptions
 	o.Jobs = 2
 	err = walk(f, walkConfig{Options: o, elf: p.elf}, func(fr *fragment) error {
@@ -340,7 +339,12 @@ func vmlinuxFragments(b *testing.B) *stageFragments {
 		p.frags = append(p.frags, *fr)
 		*fr = fragment{}
 		return nil
-	}, func(secs *dwarf.Sections) { p.infoBytes = len(secs.Info) })
+	}, func(secs *dwarf.Sections) {
+		p.infoBytes = len(secs.Info)
+		if !p.elf.Relocatable() {
+			p.debugStr = secs.Str
+		}
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -360,7 +364,10 @@ func vmlinuxFragments(b *testing.B) *stageFragments {
 func (p *stageFragments) merger() *merger {
 	m := newMerger()
 	m.funcs = funcvar.NewSelection(p.elf, funcOptions(stageOptions.Features))
-	m.stableStrings = p.stable
+	if p.debugStr != nil {
+		m.known = &knownStrs{}
+		m.known.open(p.debugStr)
+	}
 	m.reserveFor(p.infoBytes)
 	return m
 }

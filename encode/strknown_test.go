@@ -206,8 +206,6 @@ func TestKnownNamesSameMerge(t *testing.T) {
 		defer d.Close()
 		m := newMerger()
 		m.funcs = funcvar.NewSelection(info, funcOptions(DefaultFeatures))
-		m.stableStrings = true
-		m.inline = d.Sections().Info
 		var known knownStrs
 		if useKnown {
 			known.open(d.Sections().Str)
