@@ -106,17 +106,10 @@ const flushAt = 256 << 10
 // unit) and not listed before, in type ID order. With Sort the layouts
 // are printed by Finish.
 func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
-	anon := l.opts.AnonInclude || l.opts.NestedAnonInclude
 	sorted := l.opts.Sort && l.formatter == formatLayout
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
-		if !t.IsStruct() && !t.IsUnion() {
-			continue
-		}
-		if t.NameOff() == 0 && !anon {
-			continue
-		}
-		if !l.filter(u, id, t) {
+		if !l.listed(u, id, t, false) {
 			continue
 		}
 		if t.NameOff() != 0 && l.add(u, id, t) {
@@ -138,6 +131,19 @@ func (l *Listing) printClasses(w io.Writer, u *unit, b *buf) error {
 	_, err := w.Write(*b)
 	*b = (*b)[:0]
 	return err
+}
+
+// listed reports whether printClasses considers type id of u: a struct or
+// union, named unless anonymous ones are asked for, that the filters
+// select (filterWith, with lazy).
+func (l *Listing) listed(u *unit, id btf.TypeID, t btf.Type, lazy bool) bool {
+	if !t.IsStruct() && !t.IsUnion() {
+		return false
+	}
+	if t.NameOff() == 0 && !l.opts.AnonInclude && !l.opts.NestedAnonInclude {
+		return false
+	}
+	return l.filterWith(u, id, t, lazy)
 }
 
 // appendStructKey appends to key what pahole compares to tell whether a

@@ -200,16 +200,9 @@ func (l *Listing) candidates(p *Prepared) {
 	u := newUnit(p.spec, p.facts, l.cacheline)
 	l.prepare(u, p.name) // print_options.go
 	p.u = u
-	anon := l.opts.AnonInclude || l.opts.NestedAnonInclude
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		t := u.spec.Type(id)
-		if !t.IsStruct() && !t.IsUnion() {
-			continue
-		}
-		if t.NameOff() == 0 && !anon {
-			continue
-		}
-		if !l.filterWith(u, id, t, true) {
+		if !l.listed(u, id, t, true) {
 			continue
 		}
 		c := candidate{id: id}
