@@ -85,33 +85,6 @@ func listDWARFBatches(t *testing.T, path string, opts []layout.Options, jobs int
 	return outs, missing
 }
 
-// listDWARFSerial is listDWARF without a Batch: each unit handed to
-// NamedUnit in order, as the listing's own definition has it.
-func listDWARFSerial(t *testing.T, path string, o layout.Options) string {
-	t.Helper()
-	l := layout.NewListing(o)
-	var b bytes.Buffer
-	errStop := fmt.Errorf("stop")
-	eo := encode.Options{Features: encode.DefaultFeatures, DeclInfo: o.ShowDeclInfo || o.DeclExcludePrefix != nil || (o.Packable && o.AnonInclude)}
-	err := encode.EachUnit(path, eo, func(u encode.Unit) error {
-		stop, err := l.NamedUnit(&b, u.Name, u.Spec, u.Facts)
-		if err != nil {
-			return err
-		}
-		if stop {
-			return errStop
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if err := l.Finish(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
 // listBTF is what `pahole -F btf FILE` prints from one BTF Spec.
 func listBTF(t *testing.T, s *btf.Spec, o layout.Options) (out string, missing string) {
 	t.Helper()

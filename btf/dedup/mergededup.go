@@ -38,10 +38,10 @@ func MergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 // Builder collects types for one deduplication, as MergeDedup reads them
 // from Specs but from any source: its caller appends types whose
 // references are the Builder's IDs (from 1, in the order added) and whose
-// string offsets are what String gave, and Dedup deduplicates them in
-// place. Its string table holds each string once, in the order String
-// first saw it: for Dedup's result to be Dedup's of the same types in a
-// Spec, String must be called in first-reference order (each type's
+// string offsets a StringMap of the Builder gave, and Dedup deduplicates
+// them in place. Its string table holds each string once, in the order
+// first seen: for Dedup's result to be Dedup's of the same types in a
+// Spec, strings must be mapped in first-reference order (each type's
 // strings, as btf.ForEachStringRef visits them, before the next type's).
 // The archive route builds each group of members this way, without a
 // merged Spec in between.
@@ -77,10 +77,6 @@ func NewBuilder(types, words, strBytes int) *Builder {
 
 // NextID is the ID the next type added gets.
 func (b *Builder) NextID() btf.TypeID { return btf.TypeID(b.d.n) }
-
-// String returns the offset of s in the Builder's string table, adding s
-// if it is new.
-func (b *Builder) String(s string) uint32 { return b.strs.add(s) }
 
 // StringMap returns a StringMap into b's string table, to Reset to each
 // Spec whose types are appended.

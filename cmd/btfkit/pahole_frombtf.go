@@ -120,7 +120,7 @@ func paholeFileHas(path, format string) (bool, error) {
 	}
 	defer f.Close()
 	if format == "btf" {
-		return f.Section(frombtf.Section) != nil || f.Section(frombtf.ArchiveSection) != nil, nil
+		return frombtf.HasBTF(f), nil
 	}
 	return f.FindDebug(".debug_info") != nil, nil
 }

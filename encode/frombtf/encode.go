@@ -45,15 +45,11 @@ const ArchiveSection = ".BTF.archive"
 // ErrNoBTF is the cause of the error for a file without a .BTF section.
 var ErrNoBTF = errors.New("has no .BTF section (the BTF-archive route reads the .BTF that objects compiled with BTF, e.g. gcc -gbtf, leave in the linked file)")
 
-// HasBTF reports whether the ELF file at path has a .BTF section, which
-// `pahole -F btf,dwarf` takes for BTF to read before DWARF.
-func HasBTF(path string) (bool, error) {
-	f, err := elfx.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	return f.Section(Section) != nil || f.Section(ArchiveSection) != nil, nil
+// HasBTF reports whether the ELF file f has BTF for this route: a .BTF
+// section, or the archive a previous run kept (ArchiveSection). `pahole
+// -F btf,dwarf` takes such a file for BTF to read before DWARF.
+func HasBTF(f *elfx.File) bool {
+	return f.Section(Section) != nil || f.Section(ArchiveSection) != nil
 }
 
 // EncodeFile reads the .BTF of the ELF file at path (vmlinux, a module, an
