@@ -3,7 +3,6 @@ package dwarf
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // Walk runs work on every unit of d with up to workers goroutines
@@ -46,15 +45,17 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 	results := make([]result, n)
 	ahead := MaxAhead(workers)
 	var (
-		mu      sync.Mutex
-		cond    = sync.NewCond(&mu)
-		waiting bool // the caller sleeps on cond
-		next    atomic.Int64
-		stopped atomic.Bool
-		wg      sync.WaitGroup
+		mu   sync.Mutex
+		cond = sync.NewCond(&mu)
+		wg   sync.WaitGroup
 
-		// Guarded by mu: units emitted so far, and how many workers
-		// wait on cond for emit to let them take the next unit.
+		// Guarded by mu: whether the caller sleeps on cond, the next
+		// unit to hand out, whether no more are, units emitted so far,
+		// and how many workers wait on cond for emit to let them take
+		// the next unit.
+		waiting bool
+		next    int
+		stopped bool
 		emitted int
 		held    int
 	)
@@ -65,15 +66,15 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		mu.Lock()
 		defer mu.Unlock()
 		for {
-			if stopped.Load() {
+			if stopped {
 				return -1
 			}
-			i := int(next.Load())
+			i := next
 			if i >= n {
 				return -1
 			}
 			if i < emitted+ahead {
-				next.Store(int64(i + 1))
+				next = i + 1
 				return i
 			}
 			if !wait {
@@ -93,7 +94,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		mu.Lock()
 		results[i] = result{res: res, err: err, done: true}
 		if err != nil {
-			stopped.Store(true)
+			stopped = true
 			if held > 0 {
 				cond.Broadcast()
 			}
@@ -128,7 +129,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 			}
 			mu.Lock()
 			for !results[i].done {
-				if stopped.Load() && int(next.Load()) <= i {
+				if stopped && next <= i {
 					break // unit i will never be handed out
 				}
 				waiting = true
@@ -159,7 +160,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		mu.Unlock()
 	}
 	mu.Lock()
-	stopped.Store(true)
+	stopped = true
 	cond.Broadcast()
 	mu.Unlock()
 	wg.Wait()
