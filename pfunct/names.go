@@ -13,13 +13,6 @@ const (
 	varNameBuf = 512  // function__tag_fprintf's buffer for a variable's type
 )
 
-func trunc(s string, size int) string {
-	if len(s) >= size {
-		return s[:size-1]
-	}
-	return s
-}
-
 // namer spells types the way pahole's tag__name and ftype__fprintf do,
 // over one unit's Spec, with pfunct's conf (--no_parm_names).
 type namer struct {
@@ -48,13 +41,6 @@ func (n *namer) typ(id btf.TypeID) (btf.Type, bool) {
 	return t, true
 }
 
-// typeName is pahole's tag__name of a type ID, in a buffer of size bytes.
-func (n *namer) typeName(id btf.TypeID, size int) string {
-	var b buf
-	n.appendTypeName(&b, id, size)
-	return string(b)
-}
-
 // appendTypeName appends pahole's tag__name of a type ID as it would be
 // written into a buffer of size bytes (cut to size-1 bytes).
 func (n *namer) appendTypeName(b *buf, id btf.TypeID, size int) {
@@ -64,13 +50,6 @@ func (n *namer) appendTypeName(b *buf, id btf.TypeID, size int) {
 		return
 	}
 	n.appendName(b, t, size)
-}
-
-// tagName is pahole's __tag__name.
-func (n *namer) tagName(t btf.Type, size int) string {
-	var b buf
-	n.appendName(&b, t, size)
-	return string(b)
 }
 
 // appendName appends pahole's __tag__name of t, cut to size-1 bytes as
