@@ -31,6 +31,25 @@ func newInterner(n int, zero bool) *interner {
 	return x
 }
 
+// recycle returns an empty interner as newInterner(n, zero) does, with
+// x's slots (cleared) when there are enough of them; x may be nil. x's
+// table is not reused: Specs may hold it. x must not be used afterwards.
+func (x *interner) recycle(n int, zero bool) *interner {
+	size := 1 << 10
+	for size < 2*n {
+		size *= 2
+	}
+	if x == nil || len(x.slots) < size {
+		return newInterner(n, zero)
+	}
+	y := &interner{slots: x.slots, seed: x.seed, zero: zero}
+	clear(y.slots)
+	if zero {
+		y.strs = []byte{0}
+	}
+	return y
+}
+
 // add returns the offset of s in the table, appending it if it is new.
 func (x *interner) add(s string) uint32 {
 	if len(s) == 0 && x.zero {

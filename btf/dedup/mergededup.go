@@ -60,19 +60,46 @@ type Builder struct {
 // words trailing words and strBytes bytes of (not yet deduplicated)
 // strings.
 func NewBuilder(types, words, strBytes int) *Builder {
-	b := &Builder{strs: newInterner(strBytes/64, true), hdrLen: btf.HeaderLen}
+	return (&Builder{}).Recycle(types, words, strBytes)
+}
+
+// Recycle returns an empty Builder, as NewBuilder(types, words,
+// strBytes) does, that reuses b's tables where they are large enough: a
+// job that builds one group after another allocates (and the kernel
+// zeroes pages for) them once, not once a group. b must not be used
+// afterwards. The Spec b's Dedup or Spec returned stays valid: it shares
+// only b's string table, which is never reused.
+func (b *Builder) Recycle(types, words, strBytes int) *Builder {
+	old := &b.d
+	nb := &Builder{strs: b.strs.recycle(strBytes/64, true), hdrLen: btf.HeaderLen}
 	// strBytes bounds the table: room for it from the start, rather than
 	// doubling (and copying into fresh pages) as it fills; the pages
 	// past the strings kept are never touched.
-	b.strs.strs = append(make([]byte, 0, strBytes+1), b.strs.strs...)
-	d := &b.d
+	nb.strs.strs = append(make([]byte, 0, strBytes+1), nb.strs.strs...)
+	d := &nb.d
 	d.start, d.n = 1, 1
-	d.hdr = make([]typeHeader, 1, types+1)
-	d.extStart = make([]uint32, 2, types+2)
-	d.words = make([]uint32, 0, words)
-	d.canonical = make([]uint32, 1, types+1)
-	d.hypothetical = make([]uint32, 1, types+1)
-	return b
+	d.hdr = reuse(old.hdr, 1, types+1)
+	d.extStart = reuse(old.extStart, 2, types+2)
+	d.words = reuse(old.words, 0, words)
+	d.canonical = reuse(old.canonical, 1, types+1)
+	d.hypothetical = reuse(old.hypothetical, 1, types+1)
+	d.hypotheticalIDs = old.hypotheticalIDs[:0]
+	d.identPairs = old.identPairs[:0]
+	d.tab = old.tab
+	d.tab.reset()
+	*b = Builder{}
+	return nb
+}
+
+// reuse returns s with length n, cleared, when its capacity is at least
+// c, else a new slice of length n and capacity c.
+func reuse[T any](s []T, n, c int) []T {
+	if cap(s) < c {
+		return make([]T, n, c)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // NextID is the ID the next type added gets.
@@ -143,7 +170,7 @@ func (b *Builder) Dedup(opts Options) (*btf.Spec, Mapping, error) {
 	if err := d.typePhases(opts, clk, d.resolveFwds); err != nil {
 		return nil, Mapping{}, err
 	}
-	d.tab = table{}
+	d.tab.reset() // its memory kept for Recycle
 	out, m, err := d.compact(nil, b.hdrLen, b.layouts, b.strs.strs, true)
 	if err != nil {
 		return nil, Mapping{}, err

@@ -244,6 +244,8 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The job's Builder, recycled from group to group.
+			var b *dedup.Builder
 			for {
 				mu.Lock()
 				g := next - 1
@@ -257,7 +259,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
-				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready)
+				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready, &b)
 				mu.Lock()
 				loaded[g] = true
 				mergeReady(&mu)
@@ -288,8 +290,9 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 // loadGroup parses, fixes and extracts the members of one group (blobs,
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
-// of types as parsed.
-func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection]) (group, int, error) {
+// of types as parsed. *b, when not nil, is a Builder of an earlier group
+// to recycle; *b is set to the one this group used.
+func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection], b **dedup.Builder) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
 	typesIn := 0
 	nt, nw, ns := 0, 0, 0
@@ -301,7 +304,12 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 			ns += int(h.StrLen)
 		}
 	}
-	gb := &groupBuilder{b: dedup.NewBuilder(nt, nw, ns)}
+	if *b == nil {
+		*b = dedup.NewBuilder(nt, nw, ns)
+	} else {
+		*b = (*b).Recycle(nt, nw, ns)
+	}
+	gb := &groupBuilder{b: *b}
 	for i, b := range blobs {
 		s, err := btf.Parse(b, nil)
 		if base != nil && (err != nil || !selfContained(s)) {

@@ -208,11 +208,12 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 	nf, np := 0, 0
 	var pairs []uint32
 	for i, f := range funcs {
-		name, _, _, _ := m.RawType(f.id)
-		if kindOf(uint32(f.proto)) != btf.KindFuncProto || want != nil && !want(m.String(name)) {
+		if kindOf(uint32(f.proto)) != btf.KindFuncProto {
 			funcs[i].proto = 0
 			continue
 		}
+		// Declarations first: most FUNCs of an archive are, and the
+		// test is cheaper than want's look-up by name.
 		_, info, _, ext := m.RawType(f.proto)
 		pairs = append(pairs[:0], ext...)
 		for k := 0; k < len(pairs); k += 2 {
@@ -220,7 +221,8 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 				pairs[k] = 0
 			}
 		}
-		if funcvar.UnnamedParams(pairs) {
+		name, _, _, _ := m.RawType(f.id)
+		if funcvar.UnnamedParams(pairs) || want != nil && !want(m.String(name)) {
 			funcs[i].proto = 0
 			continue
 		}

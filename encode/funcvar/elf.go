@@ -2,6 +2,7 @@ package funcvar
 
 import (
 	"debug/elf"
+	"slices"
 	"sort"
 	"strings"
 
@@ -171,9 +172,25 @@ func ReadELF(f *elfx.File, o Options) (*ELF, error) {
 // foldFuncs sorts the function symbols by name (symbol table order within
 // a name), folds each name into one entry and indexes them.
 func (e *ELF) foldFuncs() {
-	sort.SliceStable(e.funcs, func(i, j int) bool { return e.funcs[i].name < e.funcs[j].name })
+	// A stable sort by name: an unstable one of the positions, ties
+	// broken by position (sort.SliceStable's swaps of whole entries cost
+	// several times more on a vmlinux's ~50,000 symbols).
+	order := make([]int32, len(e.funcs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := strings.Compare(e.funcs[a].name, e.funcs[b].name); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	sorted := make([]funcSymbols, len(e.funcs))
+	for i, k := range order {
+		sorted[i] = e.funcs[k]
+	}
 	out := e.funcs[:0]
-	for _, fn := range e.funcs {
+	for _, fn := range sorted {
 		if n := len(out); n > 0 && out[n-1].name == fn.name {
 			out[n-1].syms = append(out[n-1].syms, fn.syms...)
 			continue
