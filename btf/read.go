@@ -149,6 +149,24 @@ func ParseHeader(data []byte) (Header, binary.ByteOrder, int, error) {
 // fits); semantic rules are Check's. A kind layout section (libbpf v1.8,
 // layout.go) is checked by libbpf's rules and kept: see KindLayouts.
 func Parse(data []byte, base *Spec) (*Spec, error) {
+	return ParseWith(data, base, ParseOptions{})
+}
+
+// ParseOptions are Parse's ways of saving work for a reader of many
+// blobs, one after the other (a BTF archive's members).
+type ParseOptions struct {
+	// Reuse, when not nil, is a Spec the caller no longer uses: its
+	// tables are reused when large enough (the result may be Reuse
+	// itself).
+	Reuse *Spec
+	// ShareStrings makes the Spec's string table a view of data rather
+	// than a copy: data must then stay unchanged while the Spec is used,
+	// and the Spec's strings must not be added to (AddString).
+	ShareStrings bool
+}
+
+// ParseWith is Parse with o's savings; the result is Parse's.
+func ParseWith(data []byte, base *Spec, o ParseOptions) (*Spec, error) {
 	h, bo, _, err := ParseHeader(data)
 	if err != nil {
 		return nil, err
@@ -158,6 +176,10 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 		s = NewSplitSpec(base)
 	} else {
 		s = NewSpec()
+	}
+	if r := o.Reuse; r != nil {
+		s.hdrs, s.extStart, s.words = r.hdrs[:0], r.extStart[:0], r.words[:0]
+		*r = Spec{}
 	}
 	strStart := int(h.HdrLen) + int(h.StrOff)
 	strs := data[strStart : strStart+int(h.StrLen)]
@@ -172,7 +194,11 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 	if len(strs) == 0 {
 		strs = []byte{0}
 	}
-	s.strs = append([]byte(nil), strs...)
+	if o.ShareStrings {
+		s.strs = strs[:len(strs):len(strs)]
+	} else {
+		s.strs = append([]byte(nil), strs...)
+	}
 	s.order = bo
 	s.hdrLen = h.HdrLen
 	if h.LayoutLen != 0 {
@@ -210,9 +236,9 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 		nTypes++
 		nWords += w
 	}
-	s.hdrs = make([]header, nTypes)
-	s.extStart = make([]uint32, nTypes+1)
-	s.words = make([]uint32, nWords)
+	s.hdrs = sized(s.hdrs, nTypes)
+	s.extStart = sized(s.extStart, nTypes+1)
+	s.words = sized(s.words, nWords)
 	wi := 0
 	off := 0
 	for i := 0; i < nTypes; i++ {
@@ -231,6 +257,15 @@ func Parse(data []byte, base *Spec) (*Spec, error) {
 	}
 	s.extStart[nTypes] = uint32(wi)
 	return s, nil
+}
+
+// sized returns a slice of length n, b's memory when it has the room.
+// Every element is written by the caller.
+func sized[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
 }
 
 // u32 decodes a 32-bit word in little (le) or big endian order.

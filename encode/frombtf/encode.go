@@ -244,8 +244,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// The job's Builder, recycled from group to group.
-			var b *dedup.Builder
+			var js jobState
 			for {
 				mu.Lock()
 				g := next - 1
@@ -259,7 +258,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
-				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready, &b)
+				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready, &js)
 				mu.Lock()
 				loaded[g] = true
 				mergeReady(&mu)
@@ -290,9 +289,8 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 // loadGroup parses, fixes and extracts the members of one group (blobs,
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
-// of types as parsed. *b, when not nil, is a Builder of an earlier group
-// to recycle; *b is set to the one this group used.
-func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection], b **dedup.Builder) (group, int, error) {
+// of types as parsed. js is the job's memory, reused.
+func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection], js *jobState) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
 	typesIn := 0
 	nt, nw, ns := 0, 0, 0
@@ -304,14 +302,18 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 			ns += int(h.StrLen)
 		}
 	}
-	if *b == nil {
-		*b = dedup.NewBuilder(nt, nw, ns)
+	if js.b == nil {
+		js.b = dedup.NewBuilder(nt, nw, ns)
 	} else {
-		*b = (*b).Recycle(nt, nw, ns)
+		js.b = js.b.Recycle(nt, nw, ns)
 	}
-	gb := &groupBuilder{b: *b}
+	gb := &groupBuilder{b: js.b}
 	for i, b := range blobs {
-		s, err := btf.Parse(b, nil)
+		// The member's Spec lives until extract has copied what it
+		// keeps: its tables are the next member's, its strings a view of
+		// the section.
+		s, err := btf.ParseWith(b, nil, btf.ParseOptions{Reuse: js.spec, ShareStrings: true})
+		js.spec = s
 		if base != nil && (err != nil || !selfContained(s)) {
 			// BTF split against the base (a module whose .BTF a BTF
 			// step wrote before): the same types made standalone.
@@ -353,6 +355,14 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 	}
 	g.spec = merged
 	return g, typesIn, nil
+}
+
+// jobState is the memory a loading job reuses from member to member and
+// group to group: the tables of the last member parsed and of the last
+// group's Builder, neither used any more when the next takes them.
+type jobState struct {
+	b    *dedup.Builder
+	spec *btf.Spec
 }
 
 // unsplit returns split BTF as a standalone Spec with the same type IDs
