@@ -7,11 +7,11 @@ import (
 
 // decide hands the members' functions and variables, in member order, to
 // sel, which appends those it keeps to out (the merged types) as the
-// DWARF route's rules decide (doc.go).
-func decide(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Selection, rep *funcvar.Report) error {
-	addVars(out, members, info, sel)
-	addFuncs(sel, out.AddString, members)
-	intern := func(s string) uint32 { return out.AddString(s) }
+// DWARF route's rules decide (doc.go); intern gives a name's offset in
+// the merged string table.
+func decide(out *btf.Spec, intern func(string) uint32, members []member, info *funcvar.ELF, sel *funcvar.Selection, rep *funcvar.Report) error {
+	addVars(out, intern, members, info, sel)
+	addFuncs(sel, intern, members)
 	return sel.Finish(out, intern, rep)
 }
 
@@ -23,7 +23,7 @@ func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []memb
 	var params, tags []uint32
 	for i := range members {
 		for _, fn := range members[i].funcs {
-			if !sel.WantsFunc(fn.name) {
+			if !members[i].wanted && !sel.WantsFunc(fn.name) {
 				continue
 			}
 			intern(fn.name)
@@ -42,9 +42,9 @@ func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []memb
 }
 
 // tagWords appends the (value offset, component) pairs of tags to w.
-func tagWords(out *btf.Spec, w []uint32, tags []memberTag) []uint32 {
+func tagWords(intern func(string) uint32, w []uint32, tags []memberTag) []uint32 {
 	for _, t := range tags {
-		w = append(w, out.AddString(t.value), t.comp)
+		w = append(w, intern(t.value), t.comp)
 	}
 	return w
 }
@@ -52,7 +52,7 @@ func tagWords(out *btf.Spec, w []uint32, tags []memberTag) []uint32 {
 // addVars places the members' variables by the ELF symbols and hands
 // them to sel in member order: for each place the first VAR whose type
 // has the symbol's size, else the first.
-func addVars(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Selection) {
+func addVars(out *btf.Spec, intern func(string) uint32, members []member, info *funcvar.ELF, sel *funcvar.Selection) {
 	type key struct {
 		name, section string
 	}
@@ -94,8 +94,8 @@ func addVars(out *btf.Spec, members []member, info *funcvar.ELF, sel *funcvar.Se
 	}
 	var tags []uint32
 	for _, pl := range all {
-		tags = tagWords(out, tags[:0], pl.v.tags)
-		sel.AddVar(out, out.AddString(pl.v.name), uint32(pl.v.typ), pl.v.linkage, pl.p, pl.size, tags)
+		tags = tagWords(intern, tags[:0], pl.v.tags)
+		sel.AddVar(out, pl.v.name, intern(pl.v.name), uint32(pl.v.typ), pl.v.linkage, pl.p, pl.size, tags)
 	}
 }
 

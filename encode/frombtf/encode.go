@@ -117,7 +117,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		return true
 	}
 	var enums enumForwards
-	merged, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, &enums, handFuncs)
+	merger, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, &enums, handFuncs)
 	if err != nil {
 		return nil, err
 	}
@@ -127,14 +127,19 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	t = st.lap(t, &st.Load)
 	cpu1 := cputime.Process()
 	st.LoadCPU += cpu1 - cpu0
+	// The merged types; their string table is set once decide has
+	// added the names of the functions and variables kept (through the
+	// Merger's interner, which has the merged strings).
+	merged := merger.Partial()
 	enums.fix(merged)
 	t = st.lap(t, &st.Merge)
 
 	// The Selection that has the functions handed on the way.
 	sel := ready.Load()
-	if err := decide(merged, members, info, sel, o.Report); err != nil {
+	if err := decide(merged, merger.String, members, info, sel, o.Report); err != nil {
 		return nil, err
 	}
+	merged = merger.Spec()
 	t = st.lap(t, &st.Decide)
 	res, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, Base: o.Base})
 	if err != nil {
@@ -183,7 +188,7 @@ type group struct {
 // cannot yet: it is asked again, for these and the next, on the next
 // merge, and at the end). It returns the merged Spec and the members,
 // their types moved to it, in member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*btf.Spec, []member, error) {
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*dedup.Merger, []member, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("section %s: %w", sec, err)
@@ -283,7 +288,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 		members = append(members, groups[g].members...)
 		groups[g] = group{}
 	}
-	return merger.Spec(), members, nil
+	return merger, members, nil
 }
 
 // loadGroup parses, fixes and extracts the members of one group (blobs,

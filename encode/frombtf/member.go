@@ -14,6 +14,8 @@ import (
 type member struct {
 	funcs []memberFunc
 	vars  []memberVar
+	// wanted says that funcs holds only functions extract's want took.
+	wanted bool
 }
 
 // memberFunc is a FUNC: its name, its prototype's return and parameter
@@ -202,7 +204,7 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 		}
 		return btf.TypeID(newID[id-uint32(first)])
 	}
-	var res member
+	res := member{wanted: want != nil}
 	// The functions' parameters share one slice.
 	// Declarations are not recorded (funcvar.UnnamedParams).
 	nf, np := 0, 0

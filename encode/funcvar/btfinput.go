@@ -160,19 +160,18 @@ func clonesOnly(fn *funcSymbols) bool {
 	return len(fn.syms) > 0
 }
 
-// AddVar takes a VAR of a compiler's BTF, merged into out (name offset,
-// type ID, linkage and DECL_TAG pairs of out), placed by VarSymbol; size
+// AddVar takes a VAR of a compiler's BTF, merged into out (its name, the
+// name's offset, type ID, linkage and DECL_TAG pairs of out), placed by VarSymbol; size
 // is its type's size. The DWARF route's rules keep it or not: a section
 // whose variables are encoded (the per-CPU section, every section with
 // global_var), a valid name that is no compiler or macro artefact, a
 // size that fits. One VAR per place: a later one at a place already
 // taken is dropped. It reports whether the VAR was added.
-func (s *Selection) AddVar(out *btf.Spec, nameOff, typ, linkage uint32, p VarPlace, size uint64, tags []uint32) bool {
+func (s *Selection) AddVar(out Merged, name string, nameOff, typ, linkage uint32, p VarPlace, size uint64, tags []uint32) bool {
 	e := s.elf
 	if p.Section <= 0 || p.Section >= len(e.sections) || !e.sections[p.Section].encoded {
 		return false
 	}
-	name := out.String(nameOff)
 	if isArtefactName(name) || !btfNameValid(name) || typ == 0 {
 		return false
 	}
