@@ -64,6 +64,17 @@ func (s *Spec) RawType(id TypeID) (nameOff, info, sizeType uint32, ext []uint32)
 	return h.NameOff, h.Info, h.SizeType, sp.words[sp.extStart[i]:sp.extStart[i+1]:sp.extStart[i+1]]
 }
 
+// Info returns the info word of type id (one of this Spec's or its
+// base's), as RawType does: cheaper, and inlined, for readers that look
+// only at kinds.
+func (s *Spec) Info(id TypeID) uint32 {
+	if i := uint32(id - s.startID); i < uint32(len(s.hdrs)) {
+		return s.hdrs[i].Info
+	}
+	_, info, _, _ := s.RawType(id)
+	return info
+}
+
 // HeaderLen is the header length Marshal writes: the one of the raw BTF
 // the Spec was parsed from (24 or more), or 24 for a Spec built in memory;
 // at least LayoutHeaderLen when the Spec has a kind layout section.

@@ -36,6 +36,13 @@ type Options struct {
 
 	// Stats, when not nil, gets the time of each phase added to it.
 	Stats *Stats
+
+	// UniqueStrings says that the input (a base Spec) has each string
+	// once in its table and that every string offset its types hold is
+	// the start of a string, as a Merger's result has: the strings
+	// phase then only puts them in first-reference order, without
+	// looking any up. The result is the same.
+	UniqueStrings bool
 }
 
 // Mapping maps the IDs of a Dedup input to the IDs of its output. IDs of a
@@ -136,7 +143,12 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 		return nil, Mapping{}, err
 	}
 	clk.lap(phLoad)
-	strs, err := d.dedupStrings(in)
+	var strs []byte
+	if opts.UniqueStrings && in.Base() == nil {
+		strs, err = d.orderStrings(in)
+	} else {
+		strs, err = d.dedupStrings(in)
+	}
 	if err != nil {
 		return nil, Mapping{}, err
 	}

@@ -11,7 +11,8 @@ import (
 
 // requireMergeDedupEqualsDedup: MergeDedup gives, byte for byte, what
 // Dedup gives for Merge of the same specs, and the same Mapping, with
-// each set of options the archive route and dedup use.
+// each set of options the archive route and dedup use; so does Dedup
+// with UniqueStrings.
 func requireMergeDedupEqualsDedup(t *testing.T, specs []*btf.Spec) {
 	t.Helper()
 	merged, err := Merge(specs...)
@@ -22,6 +23,15 @@ func requireMergeDedupEqualsDedup(t *testing.T, specs []*btf.Spec) {
 		want, wm, err := Dedup(merged, opts)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// A Merge result has each string once: UniqueStrings's strings
+		// phase must give the same bytes.
+		u := opts
+		u.UniqueStrings = true
+		if uniq, _, err := Dedup(merged, u); err != nil {
+			t.Fatal(err)
+		} else if !bytes.Equal(uniq.Marshal(nil), want.Marshal(nil)) {
+			t.Fatalf("%+v: Dedup with UniqueStrings differs from Dedup", opts)
 		}
 		got, gm, err := MergeDedup(specs, opts)
 		if err != nil {

@@ -56,3 +56,47 @@ func (d *deduper) dedupStrings(in *btf.Spec) ([]byte, error) {
 	}
 	return out.strs, nil
 }
+
+// orderStrings is dedupStrings for a base Spec whose table has each
+// string once and whose types refer only to starts of strings
+// (Options.UniqueStrings): the strings are copied in first-reference
+// order, none looked up. Two strings start at least 2 bytes apart (one
+// character and the NUL), so half an offset indexes the cache.
+func (d *deduper) orderStrings(in *btf.Spec) ([]byte, error) {
+	old := in.RawStrings()
+	cache := make([]uint32, len(old)/2+1) // new offset + 1, 0 = not seen yet
+	out := make([]byte, 1, len(old))
+	var bad error
+	remap := func(p *uint32) {
+		rel := *p
+		if rel == 0 || bad != nil {
+			return
+		}
+		if int(rel) >= len(old) {
+			bad = fmt.Errorf("string offset %d past the end of the string table (%d bytes)", rel, len(old))
+			return
+		}
+		c := &cache[rel/2]
+		if *c != 0 {
+			*p = *c - 1
+			return
+		}
+		s := btf.CString(old[rel:])
+		no := uint32(0)
+		if s != "" {
+			no = uint32(len(out))
+			out = append(out, s...)
+			out = append(out, 0)
+		}
+		*c = no + 1
+		*p = no
+	}
+	for id := d.start; id < d.n; id++ {
+		h := &d.hdr[id]
+		btf.ForEachStringRef(h.info, &h.name, d.ext(id), remap)
+		if bad != nil {
+			return nil, fmt.Errorf("dedup: type [%d]: %w", id, bad)
+		}
+	}
+	return out, nil
+}

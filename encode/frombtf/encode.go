@@ -141,7 +141,8 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	}
 	merged = merger.Spec()
 	t = st.lap(t, &st.Decide)
-	res, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, Base: o.Base})
+	// The Merger interned every string: each is once in the table.
+	res, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, Base: o.Base, UniqueStrings: true})
 	if err != nil {
 		return nil, err
 	}

@@ -90,8 +90,7 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 		if id < uint32(first) || id >= uint32(next) {
 			return 0
 		}
-		_, info, _, _ := m.RawType(btf.TypeID(id))
-		return btf.KindOf(info)
+		return btf.KindOf(m.Info(btf.TypeID(id)))
 	}
 	found := false
 	markProto := func(p *uint32) {
