@@ -1,6 +1,6 @@
 package dedup
 
-import "hash/maphash"
+import "unsafe"
 
 // interner builds a string table with each string once, in the order
 // first added, and finds a string's offset in it: one 8-byte slot per
@@ -11,7 +11,6 @@ type interner struct {
 	strs  []byte
 	slots []uint64 // hash<<32 | offset+1; 0 for none
 	n     int
-	seed  maphash.Seed
 	zero  bool // "" is at offset 0
 }
 
@@ -24,7 +23,7 @@ func newInterner(n int, zero bool) *interner {
 	for size < 2*n {
 		size *= 2
 	}
-	x := &interner{slots: make([]uint64, size), seed: maphash.MakeSeed(), zero: zero}
+	x := &interner{slots: make([]uint64, size), zero: zero}
 	if zero {
 		x.strs = []byte{0}
 	}
@@ -42,7 +41,7 @@ func (x *interner) recycle(n int, zero bool) *interner {
 	if x == nil || len(x.slots) < size {
 		return newInterner(n, zero)
 	}
-	y := &interner{slots: x.slots, seed: x.seed, zero: zero}
+	y := &interner{slots: x.slots, zero: zero}
 	clear(y.slots)
 	if zero {
 		y.strs = []byte{0}
@@ -55,7 +54,24 @@ func (x *interner) add(s string) uint32 {
 	if len(s) == 0 && x.zero {
 		return 0
 	}
-	h := uint32(maphash.String(x.seed, s))
+	return x.addHashed(s, strHash(s))
+}
+
+// addCString is add of the NUL-terminated string at the start of b (a
+// string table's bytes from a string's offset on).
+func (x *interner) addCString(b []byte) uint32 {
+	n, h := hashCString(b)
+	if n == 0 {
+		if x.zero {
+			return 0
+		}
+		return x.addHashed("", h)
+	}
+	return x.addHashed(unsafe.String(&b[0], n), h)
+}
+
+// addHashed is add of s whose hash (strHash) is h.
+func (x *interner) addHashed(s string, h uint32) uint32 {
 	mask := uint32(len(x.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := x.slots[i]

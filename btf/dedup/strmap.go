@@ -53,7 +53,7 @@ func (m *StringMap) Map(p *uint32) error {
 		*p = uint32(*c)
 		return nil
 	}
-	no := m.shift + m.strs.add(btf.CString(m.old[rel:]))
+	no := m.shift + m.strs.addCString(m.old[rel:])
 	if *c == 0 {
 		*c = tag | uint64(no)
 	}
