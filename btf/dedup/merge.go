@@ -187,6 +187,10 @@ func (m *Merger) String(str string) uint32 {
 	return m.outStart + m.strs.add(str)
 }
 
+// Strings returns the merged string table so far: the Merger's memory,
+// which later Adds and Strings append to.
+func (m *Merger) Strings() []byte { return m.strs.strs }
+
 // Partial returns the Spec being built, to read the types added so far
 // between Adds (their name offsets are final; the string table is only
 // set by Spec).

@@ -249,8 +249,12 @@ func (d *deduper) refType(id uint32) (uint32, error) {
 	return newID, nil
 }
 
-func (d *deduper) refTypes() error {
-	for id := d.start; id < d.n; id++ {
+func (d *deduper) refTypes() error { return d.refTypesIn(d.start, d.n) }
+
+// refTypesIn is refTypes over the types from .. to-1 (and those they
+// refer to).
+func (d *deduper) refTypesIn(from, to uint32) error {
+	for id := from; id < to; id++ {
 		if _, err := d.refType(id); err != nil {
 			return err
 		}

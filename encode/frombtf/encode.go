@@ -133,6 +133,17 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	merged := merger.Partial()
 	enums.fix(merged)
 	t = st.lap(t, &st.Merge)
+	// The merged types' deduplication begins while the functions and
+	// variables are decided (their types, appended after, are of kinds
+	// the first phases do not look at). The Merger interned every
+	// string: each is once in the table.
+	dopts := dedup.Options{KeepDuplicateVars: true, Base: o.Base, UniqueStrings: true}
+	var staged *dedup.Staged
+	if o.Base == nil {
+		if staged, err = dedup.Begin(merged, merger.Strings(), dopts); err != nil {
+			return nil, err
+		}
+	}
 
 	// The Selection that has the functions handed on the way.
 	sel := ready.Load()
@@ -141,8 +152,12 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	}
 	merged = merger.Spec()
 	t = st.lap(t, &st.Decide)
-	// The Merger interned every string: each is once in the table.
-	res, _, err := dedup.Dedup(merged, dedup.Options{KeepDuplicateVars: true, Base: o.Base, UniqueStrings: true})
+	var res *btf.Spec
+	if staged != nil {
+		res, _, err = staged.Finish(merged)
+	} else {
+		res, _, err = dedup.Dedup(merged, dopts)
+	}
 	if err != nil {
 		return nil, err
 	}

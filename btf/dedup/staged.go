@@ -1,0 +1,118 @@
+package dedup
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/btfkit/btfkit/btf"
+)
+
+// Staged is Dedup in two steps, for a caller that is still appending to
+// its input: Begin copies the types so far and runs, in the background,
+// the phases over them (strings, primitive, struct, FWD resolution and
+// reference types); Finish takes the types appended since, runs the
+// strings and reference phases over them (and the variables phase) and
+// returns what Dedup of the whole input returns, byte for byte. The
+// archive route begins deduplicating the merged types while it decides
+// which functions and variables to add to them.
+//
+// The split is exact because the types appended after Begin are of kinds
+// the primitive, struct and FWD phases do not look at (functions, their
+// prototypes, variables, sections, declaration tags), and no earlier type
+// refers to them: those phases, and the candidate index they fill, come
+// out as they would over the whole input; the reference phase walks the
+// types in ID order, the earlier ones first either way; and the appended
+// types' strings are referenced after all the earlier types' ones. When
+// an appended type is of a kind the early phases handle, Finish
+// deduplicates the whole input from the start instead.
+type Staged struct {
+	d    *deduper
+	opts Options
+	so   *strOrder
+	done chan error
+}
+
+// Begin starts deduplicating in, a base Spec (opts.Base must be nil, and
+// opts.UniqueStrings set: its strings are a Merger's), whose string table
+// so far is strs (in's types so far refer to no string past it; Begin
+// copies it). in may be appended to once Begin returns; its types so far
+// must not change.
+func Begin(in *btf.Spec, strs []byte, opts Options) (*Staged, error) {
+	if opts.Base != nil || in.Base() != nil || !opts.UniqueStrings {
+		return nil, fmt.Errorf("dedup: Begin takes a base Spec with unique strings and no prepared base")
+	}
+	d, err := load(in)
+	if err != nil {
+		return nil, err
+	}
+	s := &Staged{d: d, opts: opts, so: newStrOrder(append([]byte(nil), strs...)), done: make(chan error, 1)}
+	go func() {
+		err := s.so.run(d, d.start, d.n)
+		if err == nil {
+			err = d.primTypes()
+		}
+		if err == nil {
+			err = d.structTypes()
+		}
+		if err == nil {
+			if !opts.NoNameFwdResolution {
+				d.resolveFwds()
+			}
+			err = d.refTypesIn(d.start, d.n)
+		}
+		s.done <- err
+	}()
+	return s, nil
+}
+
+// Finish deduplicates in, the Spec given to Begin with the types
+// appended since (and its whole string table), as Dedup(in, opts) does.
+func (s *Staged) Finish(in *btf.Spec) (*btf.Spec, Mapping, error) {
+	if err := <-s.done; err != nil {
+		return nil, Mapping{}, err
+	}
+	d := s.d
+	from := d.n
+	// Room for the new types at once: load made the tables to measure.
+	nt, nw := int(in.NextID())-int(from), 0
+	for id := btf.TypeID(from); id < in.NextID(); id++ {
+		_, _, _, ext := in.RawType(id)
+		nw += len(ext)
+	}
+	if nt > 0 {
+		d.hdr = slices.Grow(d.hdr, nt)
+		d.extStart = slices.Grow(d.extStart, nt)
+		d.words = slices.Grow(d.words, nw)
+		d.canonical = slices.Grow(d.canonical, nt)
+		d.hypothetical = slices.Grow(d.hypothetical, nt)
+	}
+	var err error
+	for id := btf.TypeID(from); id < in.NextID(); id++ {
+		name, info, st, ext := in.RawType(id)
+		switch btf.KindOf(info) {
+		case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFwd, btf.KindFloat,
+			btf.KindStruct, btf.KindUnion, btf.KindTypedef:
+			// The early phases would have seen it: start again.
+			return Dedup(in, s.opts)
+		}
+		d.appendRaw(&err, name, info, st, ext)
+	}
+	if err != nil {
+		return nil, Mapping{}, err
+	}
+	if err := d.checkRefs(from); err != nil {
+		return nil, Mapping{}, err
+	}
+	s.so.extend(in.RawStrings())
+	if err := s.so.run(d, from, d.n); err != nil {
+		return nil, Mapping{}, err
+	}
+	if err := d.refTypesIn(from, d.n); err != nil {
+		return nil, Mapping{}, err
+	}
+	if !s.opts.KeepDuplicateVars {
+		d.varTypes()
+	}
+	d.tab = table{}
+	return d.compactRemap(in, s.so.out)
+}
