@@ -1,6 +1,10 @@
 package dedup
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
 
 // interner builds a string table with each string once, in the order
 // first added, and finds a string's offset in it: one 8-byte slot per
@@ -58,16 +62,60 @@ func (x *interner) add(s string) uint32 {
 }
 
 // addCString is add of the NUL-terminated string at the start of b (a
-// string table's bytes from a string's offset on).
-func (x *interner) addCString(b []byte) uint32 {
+// string table's bytes from a string's offset on); it also returns the
+// string's length.
+func (x *interner) addCString(b []byte) (uint32, int) {
 	n, h := hashCString(b)
 	if n == 0 {
 		if x.zero {
-			return 0
+			return 0, 0
 		}
-		return x.addHashed("", h)
+		return x.addHashed("", h), 0
 	}
-	return x.addHashed(unsafe.String(&b[0], n), h)
+	return x.addHashed(unsafe.String(&b[0], n), h), n
+}
+
+// at returns the length of the NUL-terminated string at the start of b
+// when the table holds it at offset off, else -1. A non-empty string's
+// only offset is where the table holds it.
+func (x *interner) at(off uint32, b []byte) int {
+	if int(off) >= len(x.strs) {
+		return -1
+	}
+	t := x.strs[off:]
+	i := 0
+	// Word by word while both have 8 bytes left (hashCString's trick
+	// finds the NUL), then byte by byte.
+	for ; i+8 <= len(t) && i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		v := binary.LittleEndian.Uint64(t[i:])
+		if z := (w - lowBytes) &^ w & highBits; z != 0 {
+			k := bits.TrailingZeros64(z) >> 3 // the NUL's byte
+			mask := uint64(1)<<(8*k+8) - 1
+			if k == 7 {
+				mask = ^uint64(0)
+			}
+			if (w^v)&mask != 0 || i+k == 0 {
+				return -1
+			}
+			return i + k
+		}
+		if w != v {
+			return -1
+		}
+	}
+	for ; i < len(t) && i < len(b); i++ {
+		if t[i] != b[i] {
+			return -1
+		}
+		if b[i] == 0 {
+			if i == 0 {
+				return -1 // "": add says where
+			}
+			return i
+		}
+	}
+	return -1
 }
 
 // addHashed is add of s whose hash (strHash) is h.

@@ -56,7 +56,7 @@ func TestInternerCString(t *testing.T) {
 		if i%2 == 0 {
 			off = x.add(s)
 		} else {
-			off = x.addCString(append([]byte(s), 0, 'z', 'z'))
+			off, _ = x.addCString(append([]byte(s), 0, 'z', 'z'))
 		}
 		if o, ok := seen[s]; ok && o != off {
 			t.Fatalf("%q at %d, earlier at %d", s, off, o)
@@ -74,5 +74,42 @@ func TestInternerCString(t *testing.T) {
 		return n
 	}(); len(x.strs) != want {
 		t.Fatalf("table of %d bytes, want %d (each string once)", len(x.strs), want)
+	}
+}
+
+// TestInternerAt: at finds a string only at the offset where the table
+// holds it, with its length, across word boundaries and prefixes.
+func TestInternerAt(t *testing.T) {
+	x := newInterner(4, true)
+	names := []string{"a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnopq", "task_struct", "task_struc", "b"}
+	offs := map[string]uint32{}
+	for _, s := range names {
+		offs[s] = x.add(s)
+	}
+	for _, s := range names {
+		for _, tail := range []string{"", "xyzxyzxyzxyz"} {
+			b := append(append([]byte(s), 0), tail...)
+			for _, o := range names {
+				got := x.at(offs[o], b)
+				want := -1
+				if o == s {
+					want = len(s)
+				}
+				if got != want {
+					t.Errorf("at(offset of %q, %q) = %d, want %d", o, s, got, want)
+				}
+			}
+			// Offsets inside strings and past the end: no match
+			// unless the suffix there is the string.
+			for off := uint32(0); off <= uint32(len(x.strs)); off++ {
+				got := x.at(off, b)
+				if got >= 0 && (int(off)+got >= len(x.strs) || string(x.strs[off:int(off)+got]) != s || x.strs[int(off)+got] != 0) {
+					t.Errorf("at(%d, %q) = %d, but the table has no %q there", off, s, got, s)
+				}
+			}
+		}
+	}
+	if x.at(0, []byte{0}) != -1 {
+		t.Errorf("at matched the empty string")
 	}
 }
