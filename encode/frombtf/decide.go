@@ -18,7 +18,7 @@ func decide(out *btf.Spec, intern func(string) uint32, members []member, info *f
 // addFuncs hands the members' functions (those not handed yet) to sel,
 // in member order, their names interned with intern (the string table
 // of the merged types): the functions' own names too, which Finish
-// interns again for those it keeps, then a look-up.
+// writes into the FUNCs it keeps.
 func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []member) {
 	var params, tags []uint32
 	for i := range members {
@@ -26,7 +26,7 @@ func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []memb
 			if !members[i].wanted && !sel.WantsFunc(fn.name) {
 				continue
 			}
-			intern(fn.name)
+			nameOff := intern(fn.name)
 			params = params[:0]
 			for _, p := range fn.params {
 				params = append(params, intern(p.name), uint32(p.typ))
@@ -35,7 +35,7 @@ func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []memb
 			for _, t := range fn.tags {
 				tags = append(tags, intern(t.value), t.comp)
 			}
-			sel.AddFunc(fn.name, uint32(fn.ret), params, tags)
+			sel.AddFunc(fn.name, nameOff, uint32(fn.ret), params, tags)
 		}
 		members[i].funcs = nil
 	}

@@ -98,12 +98,13 @@ func (e *ELF) VarSymbol(name, section string, global bool, nth int) (VarPlace, b
 }
 
 // AddFunc takes a FUNC of a compiler's BTF, already merged into out:
-// its name, its prototype's return type and parameters (pairs of name
+// its name and the name's offset in out, its prototype's return type and parameters (pairs of name
 // offset and type ID in out) and its DECL_TAGs (pairs of value offset in
 // out and component index). Call it in member order; Finish decides.
-func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
-	if !s.WantsFunc(name) {
-		return
+func (s *Selection) AddFunc(name string, nameOff, ret uint32, params, tags []uint32) {
+	sym, ok := s.elf.funcByName[name]
+	if !ok || name == "" {
+		return // WantsFunc's answer
 	}
 	if UnnamedParams(params) {
 		// Left out, as the DWARF route leaves out a function with
@@ -111,7 +112,8 @@ func (s *Selection) AddFunc(name string, ret uint32, params, tags []uint32) {
 		return
 	}
 	c := merged{candidate: candidate{name: name, ret: ret, fromBTF: true, allParams: true}}
-	c.symbolsIndex = s.elf.funcByName[name]
+	c.nameOff = nameOff // Finish needs not look it up
+	c.symbolsIndex = sym
 	c.params0 = uint32(len(s.words))
 	c.nParams = uint32(len(params) / 2)
 	s.words = append(s.words, params...)

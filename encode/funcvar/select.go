@@ -36,7 +36,7 @@ import (
 // merged is a candidate with the merged Spec's string offsets and type
 // IDs.
 type merged struct {
-	nameOff uint32 // string offset, once the FUNC is added
+	nameOff uint32 // string offset: from AddFunc, else set when the FUNC is added
 	candidate
 	symbols *funcSymbols // the ELF's function symbols of its name
 }
@@ -267,7 +267,9 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 		if canon.symbols.kfunc && o.KfuncTags && o.ArenaAttrs {
 			s.arenaTags(out, intern, canon)
 		}
-		canon.nameOff = intern(canon.name)
+		if canon.nameOff == 0 {
+			canon.nameOff = intern(canon.name)
+		}
 		id := s.addFunc(out, canon)
 		if canon.symbols.kfunc && o.KfuncTags && o.DeclTags {
 			if kfuncTag == 0 {
