@@ -3,8 +3,8 @@
  * with gcc -g + pahole -J, and looks in each BTF for what the BTF-archive
  * route of a kernel differs from the DWARF route by: enum signedness,
  * enumerators at or above 2^31 in a 4-byte enum, 8-byte enums (ENUM64),
- * and types defined inside a function body. The names below are the ones
- * the script greps for.
+ * types defined inside a function body, and how an enum declared only
+ * (enum X;) is written. The names below are the ones the script greps for.
  */
 
 /* Signedness: a negative enumerator makes the enum signed. */
@@ -17,6 +17,11 @@ enum cause_big64 { C64_LOW = 1, C64_HUGE = 0x100000000ULL };
 enum cause_signed cause_g_signed = CS_NEG;
 enum cause_big32 cause_g_big32 = CB_HIGH;
 enum cause_big64 cause_g_big64 = C64_HUGE;
+
+/* An enum declared, never defined: pahole writes ENUM size=4 vlen=0 (as
+ * libbpf's btf__add_fwd does for an enum), gcc 12 a struct FWD. */
+enum cause_fwd;
+struct cause_holder { enum cause_fwd *p; } cause_g_holder;
 
 extern void cause_consume(void *p, unsigned long n);
 
