@@ -12,7 +12,7 @@ import (
 // Causes, as the lines are sorted under them.
 const (
 	CauseEnum     = "gcc 12 enums: no signedness flag, no enumerator of 2^31 or more, no ENUM64"
-	CauseLocal    = "gcc 12 leaves out the types defined inside function bodies (BTF_TYPE_EMIT in a function among them)"
+	CauseLocal    = "gcc -gbtf (12, 14 and 15 alike) leaves out the types defined inside function bodies (BTF_TYPE_EMIT in a function among them)"
 	CauseEnumFwd  = "gcc 12 writes an enum's forward declaration (enum X;) as a struct FWD"
 	CauseAsmDecl  = "defined in assembly, declared in C: gcc's BTF has a FUNC for the declaration, the DWARF no subprogram"
 	CauseAsmDWARF = "defined in assembly: gas's DWARF gives the DWARF route a FUNC without parameters or return type; assembly has no BTF"
@@ -221,8 +221,16 @@ func (c *classifier) cause(l line) string {
 	case "FUNC":
 		return c.funcCause(l)
 	case "ENUM", "ENUM64":
+		// An enum defined in a function body is missing from the
+		// archive whatever its values: no gcc writes it (gcc 14 and 15
+		// write the values gcc 12 loses, so with them the values
+		// explain nothing). Named: when the archive has no enum of the
+		// name at all, which a lossy one of gcc 12 would be.
 		if l.name != "" {
 			switch {
+			case l.op == '-' && c.in.Local.hasNamed(l.kind, l.name) &&
+				!c.archiveHas(btf.KindEnum, l.name) && !c.archiveHas(btf.KindEnum64, l.name):
+				return CauseLocal
 			case c.lossyEnums[l.name]:
 				return CauseEnum
 			case l.op == '-' && c.enumFwds[l.name] && c.archiveHas(btf.KindFwd, l.name):
@@ -232,12 +240,12 @@ func (c *classifier) cause(l line) string {
 			}
 			return ""
 		}
+		if l.op == '-' && c.in.Local.hasAnon(l.kind, l.render) {
+			return CauseLocal
+		}
 		if l.kind == "ENUM64" || enumRenderLossy(l.render) || c.lossyEnumerators[firstItem(l.render)] {
 			// gcc 12 writes no ENUM64 at all.
 			return CauseEnum
-		}
-		if l.op == '-' && c.in.Local.hasAnon(l.kind, l.render) {
-			return CauseLocal
 		}
 		return ""
 	case "FWD":

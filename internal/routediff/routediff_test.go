@@ -92,3 +92,46 @@ func TestClassify(t *testing.T) {
 		t.Errorf("with no evidence %d of %d lines unexplained: %v", len(bare.Unexplained), len(lines), bare.Causes)
 	}
 }
+
+// TestLocalEnumBeforeValues: an enum defined in a function body that the
+// archive lacks is put under the local cause even when its values are
+// ones gcc 12 loses (gcc 14 writes those values, and still leaves the
+// enum out); without the local evidence the values explain it, and a
+// named enum the archive has (lossy) stays an enum line.
+func TestLocalEnumBeforeValues(t *testing.T) {
+	anon := "- ENUM (anon) (2 in A, 1 in B): enum{size=4; MIX_INFLIGHT=2147483648}"
+	named := "- ENUM local_big"
+	kept := "~ ENUM both_big: size=4 vlen=2 unsigned -> size=4 vlen=1 unsigned"
+	a := btf.NewSpec()
+	a.Add("local_big", btf.KindEnum, 1, false, 4, a.AddString("LB"), uint32(0x80000000))
+	a.Add("both_big", btf.KindEnum, 2, false, 4, a.AddString("BB1"), 1, a.AddString("BB2"), uint32(0x80000000))
+	b := btf.NewSpec()
+	b.Add("both_big", btf.KindEnum, 1, false, 4, b.AddString("BB1"), 1)
+	local := &Local{
+		named: map[string]bool{"ENUM local_big": true, "ENUM both_big": true},
+		anon:  map[string]bool{"ENUM MIX_INFLIGHT": true},
+	}
+	for _, c := range []struct {
+		local *Local
+		want  map[string]string
+	}{
+		{local, map[string]string{anon: CauseLocal, named: CauseLocal, kept: CauseEnum}},
+		{nil, map[string]string{anon: CauseEnum, named: CauseEnum, kept: CauseEnum}},
+	} {
+		res := Classify([]string{anon, named, kept}, Inputs{DWARF: a, Archive: b, Local: c.local})
+		got := map[string]string{}
+		for cause, ls := range res.Causes {
+			for _, l := range ls {
+				got[l] = cause
+			}
+		}
+		for l, w := range c.want {
+			if got[l] != w {
+				t.Errorf("local evidence %v: %q: cause %q, want %q", c.local != nil, l, got[l], w)
+			}
+		}
+		if len(res.Unexplained) != 0 {
+			t.Errorf("unexplained: %q", res.Unexplained)
+		}
+	}
+}
