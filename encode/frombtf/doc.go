@@ -65,6 +65,10 @@
 //     CHAR for unsigned char; the DWARF route writes SIGNED, SIGNED and 0.
 //   - FWD: the size/type word is zeroed (gcc 12 leaves garbage there; the
 //     kernel requires 0).
+//   - ENUM of no values and size 0, what gcc 14 and 15 write for an enum
+//     only declared ("enum foo;"), which the kernel refuses ("Unexpected
+//     size"): size 4, the forward-declared ENUM the DWARF route, pahole
+//     and libbpf's btf__add_fwd write.
 //   - ARRAY: the index type is the member's INT "int" (added to the
 //     member if it has none), as the DWARF route writes every array;
 //     gcc writes its sizetype ("long unsigned int").
@@ -78,7 +82,8 @@
 // name exists and no struct) or that a type uses by value (a parameter,
 // a member: only an enum can be, and the kernel refuses a FWD there)
 // becomes the forward-declared ENUM (vlen 0, size 4) the DWARF route
-// writes for "enum foo;", which gcc 12 writes as a struct FWD.
+// writes for "enum foo;", which gcc 12 writes as a struct FWD (gcc 14
+// and 15 write an ENUM of size 0: above).
 //
 // Before the merge, FUNC, VAR and DATASEC records are taken out with the
 // DECL_TAGs that point at them and the FUNC_PROTOs only FUNCs refer to;

@@ -35,6 +35,12 @@ func fixMember(m *btf.Spec, f encode.Features) (fixed *btf.Spec, alias []btf.Typ
 			if st != 0 {
 				m.SetRaw(id, name, info, 0)
 			}
+		case btf.KindEnum:
+			if st == 0 && btf.VlenOf(info) == 0 {
+				// gcc 14 and 15 write "enum foo;" so; the kernel
+				// refuses an ENUM of size 0.
+				m.SetRaw(id, name, info, 4)
+			}
 		case btf.KindArray:
 			arrays = append(arrays, id)
 		case btf.KindFloat:

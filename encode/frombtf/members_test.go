@@ -2,8 +2,10 @@ package frombtf
 
 import (
 	"debug/elf"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/btfkit/btfkit/internal/testc"
 )
 
@@ -189,4 +192,55 @@ func percpuSymbols(t *testing.T, path string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestEnumSizeZero: gcc 14 and 15 write an enum that is only declared
+// ("enum foo;") as an ENUM of no values and size 0, which the kernel
+// refuses (scripts/gcc-btf-causes shows it with those compilers; gcc 12
+// here cannot write it, so the member is made by hand and appended to a
+// gcc archive). The route writes it as the DWARF route does, size 4, and
+// the result loads.
+func TestEnumSizeZero(t *testing.T) {
+	file, _ := buildArchive(t, 2, "r")
+	testc.Require(t, "objcopy")
+	m := btf.NewSpec()
+	i := m.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+	e := m.Add("declared_only", btf.KindEnum, 0, false, 0)
+	proto := m.Add("", btf.KindFuncProto, 1, false, uint32(i), m.AddString("e"), uint32(e))
+	m.Add("", btf.KindPtr, 0, false, uint32(proto))
+	old, err := exec.Command("objcopy", "--dump-section", ".BTF=/dev/stdout", file, "/dev/null").Output()
+	if err != nil {
+		t.Fatalf("objcopy --dump-section: %v", err)
+	}
+	archive := append(append([]byte(nil), old...), m.Marshal(nil)...)
+	sec := filepath.Join(t.TempDir(), "btf")
+	if err := os.WriteFile(sec, archive, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testc.Run(t, "objcopy", "--update-section", ".BTF="+sec, file)
+	spec, err := EncodeFile(file, Options{Features: encode.DefaultFeatures, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for id := spec.FirstID(); id < spec.NextID(); id++ {
+		if ty := spec.Type(id); ty.Kind() == btf.KindEnum && ty.Name() == "declared_only" {
+			found = true
+			if ty.Size() != 4 || ty.Vlen() != 0 {
+				t.Errorf("enum declared_only: size %d vlen %d, want size 4 vlen 0", ty.Size(), ty.Vlen())
+			}
+		}
+	}
+	if !found {
+		t.Fatal("enum declared_only is missing from the result")
+	}
+	if err := spec.Check(); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	switch err := kernload.Load(spec.Marshal(nil)); {
+	case errors.Is(err, kernload.ErrNotPermitted):
+		t.Logf("BPF_BTF_LOAD not permitted here: the kernel's verdict is not checked")
+	case err != nil:
+		t.Fatalf("the running kernel refuses the result: %v", err)
+	}
 }
