@@ -328,7 +328,8 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 	} else {
 		js.b = js.b.Recycle(nt, nw, ns)
 	}
-	gb := &groupBuilder{b: js.b}
+	gb := &js.gb
+	gb.b, gb.strs = js.b, nil
 	for i, b := range blobs {
 		// The member's Spec lives until extract has copied what it
 		// keeps: its tables are the next member's, its strings a view of
@@ -384,6 +385,7 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 type jobState struct {
 	b    *dedup.Builder
 	spec *btf.Spec
+	gb   groupBuilder
 }
 
 // unsplit returns split BTF as a standalone Spec with the same type IDs

@@ -78,8 +78,9 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 		}
 		return id
 	}
-	alias := make([]btf.TypeID, n)
-	protoUsed := make([]bool, n)
+	alias := scratch(g.alias, n)
+	protoUsed := scratch(g.protoUsed, n)
+	g.alias, g.protoUsed = alias, protoUsed
 	type funcAt struct {
 		id, proto btf.TypeID
 	}

@@ -16,7 +16,7 @@ import (
 // ID and returns the header words and trailing words to write. The string
 // table is shared, not copied.
 func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, info, sizeType uint32, ext []uint32) (uint32, uint32, uint32, []uint32)) *btf.Spec {
-	newID, resolve := renumber(s, alias, 1)
+	newID, resolve := renumber(s, alias, 1, nil)
 	kept, words := 0, 0
 	for i := range newID {
 		if alias[i] == 0 {
@@ -49,14 +49,15 @@ func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, inf
 }
 
 // renumber gives each type of s that alias keeps (nil: every type) its
-// new ID, counting from next: newID is indexed by old ID - first, 0 for a
+// new ID, counting from next (newID is made in buf's memory when it has
+// room): newID is indexed by old ID - first, 0 for a
 // dropped type. resolve maps a reference: to a kept type's new ID, a
 // dropped type's alias's (followed), 0 for void or noType; a reference
 // outside s (malformed) is returned as it is, with ok false.
-func renumber(s *btf.Spec, alias []btf.TypeID, next uint32) (newID []uint32, resolve func(id uint32) (uint32, bool)) {
+func renumber(s *btf.Spec, alias []btf.TypeID, next uint32, buf []uint32) (newID []uint32, resolve func(id uint32) (uint32, bool)) {
 	first := uint32(s.FirstID())
 	n := s.NumTypes()
-	newID = make([]uint32, n)
+	newID = scratch(buf, n)
 	for i := 0; i < n; i++ {
 		if alias == nil || alias[i] == 0 {
 			newID[i] = next
@@ -89,6 +90,22 @@ type groupBuilder struct {
 	b    *dedup.Builder
 	strs *dedup.StringMap // the member's string offsets into b's table
 	buf  []uint32
+	// Memory reused from member to member: add's new IDs, extract's
+	// alias table and FUNC_PROTO marks.
+	newID     []uint32
+	alias     []btf.TypeID
+	protoUsed []bool
+}
+
+// scratch returns a zeroed slice of length n, buf's memory when it has
+// room.
+func scratch[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // add appends the types of s that alias keeps (nil: all) and returns
@@ -96,7 +113,8 @@ type groupBuilder struct {
 func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 	g.b.NoteHeader(s)
 	next := uint32(s.NextID())
-	newID, resolve := renumber(s, alias, uint32(g.b.NextID()))
+	newID, resolve := renumber(s, alias, uint32(g.b.NextID()), g.newID)
+	g.newID = newID
 	if g.strs == nil {
 		g.strs = g.b.StringMap()
 	}
