@@ -159,6 +159,27 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 			}
 			continue
 		}
+		switch btf.KindOf(info) {
+		case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFwd, btf.KindFloat:
+			continue // no references
+		case btf.KindStruct, btf.KindUnion:
+			if fixed == nil {
+				// mark written out over the members' types (most of
+				// an archive's references), follow being the
+				// identity.
+				for k := 1; k < len(ext); k += 3 {
+					if t := ext[k] - uint32(first); t < uint32(n) {
+						if inner != nil {
+							inner[t] = false
+						}
+						if btf.KindOf(m.Info(btf.TypeID(ext[k]))) == btf.KindFuncProto {
+							protoUsed[t] = true
+						}
+					}
+				}
+				continue
+			}
+		}
 		btf.ForEachTypeRef(info, &st, ext, mark)
 	}
 	if inner != nil {
