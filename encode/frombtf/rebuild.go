@@ -141,8 +141,19 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 		id := s.FirstID() + btf.TypeID(i)
 		name, info, st, ext = s.RawType(id)
 		g.buf = append(g.buf[:0], ext...)
-		btf.ForEachTypeRef(info, &st, g.buf, fix)
-		btf.ForEachStringRef(info, &name, g.buf, intern)
+		switch btf.KindOf(info) {
+		case btf.KindStruct, btf.KindUnion:
+			// The callbacks written out over the members (name, type,
+			// offset): most of an archive's references.
+			intern(&name)
+			for k := 0; k+2 < len(g.buf); k += 3 {
+				intern(&g.buf[k])
+				fix(&g.buf[k+1])
+			}
+		default:
+			btf.ForEachTypeRef(info, &st, g.buf, fix)
+			btf.ForEachStringRef(info, &name, g.buf, intern)
+		}
 		if bad != nil {
 			return nil, fmt.Errorf("type [%d]: %w", id, bad)
 		}
