@@ -66,10 +66,11 @@ func Begin(in *btf.Spec, strs []byte, opts Options) (*Staged, error) {
 }
 
 // Finish deduplicates in, the Spec given to Begin with the types
-// appended since (and its whole string table), as Dedup(in, opts) does.
-func (s *Staged) Finish(in *btf.Spec) (*btf.Spec, Mapping, error) {
+// appended since (and its whole string table), and returns what Dedup(in,
+// opts) returns, without the Mapping.
+func (s *Staged) Finish(in *btf.Spec) (*btf.Spec, error) {
 	if err := <-s.done; err != nil {
-		return nil, Mapping{}, err
+		return nil, err
 	}
 	d := s.d
 	from := d.n
@@ -93,26 +94,28 @@ func (s *Staged) Finish(in *btf.Spec) (*btf.Spec, Mapping, error) {
 		case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFwd, btf.KindFloat,
 			btf.KindStruct, btf.KindUnion, btf.KindTypedef:
 			// The early phases would have seen it: start again.
-			return Dedup(in, s.opts)
+			out, _, err := Dedup(in, s.opts)
+			return out, err
 		}
 		d.appendRaw(&err, name, info, st, ext)
 	}
 	if err != nil {
-		return nil, Mapping{}, err
+		return nil, err
 	}
 	if err := d.checkRefs(from); err != nil {
-		return nil, Mapping{}, err
+		return nil, err
 	}
 	s.so.extend(in.RawStrings())
 	if err := s.so.run(d, from, d.n); err != nil {
-		return nil, Mapping{}, err
+		return nil, err
 	}
 	if err := d.refTypesIn(from, d.n); err != nil {
-		return nil, Mapping{}, err
+		return nil, err
 	}
 	if !s.opts.KeepDuplicateVars {
 		d.varTypes()
 	}
 	d.tab = table{}
-	return d.compactRemap(in, s.so.out)
+	out, _, err := d.compact(nil, in.HeaderLen(), in.KindLayouts(), s.so.out, false)
+	return out, err
 }

@@ -72,7 +72,7 @@ func TestStaged(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, _, err := st.Finish(full)
+				got, err := st.Finish(full)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -154,7 +154,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	t = st.lap(t, &st.Decide)
 	var res *btf.Spec
 	if staged != nil {
-		res, _, err = staged.Finish(merged)
+		res, err = staged.Finish(merged)
 	} else {
 		res, _, err = dedup.Dedup(merged, dopts)
 	}
