@@ -203,52 +203,44 @@ func load(in *btf.Spec) (*deduper, error) {
 	d := &deduper{start: start, n: n}
 	d.hdr = make([]typeHeader, n)
 	d.extStart = make([]uint32, n+1)
-	nw := 0
-	for id := uint32(1); id < n; id++ {
-		_, _, _, ext := in.RawType(btf.TypeID(id))
-		nw += len(ext)
+	d.canonical = make([]uint32, n)
+	d.hypothetical = make([]uint32, n)
+	nw := in.NumWords()
+	if in.Base() != nil {
+		nw = 0
+		for id := uint32(1); id < n; id++ {
+			_, _, _, ext := in.RawType(btf.TypeID(id))
+			nw += len(ext)
+		}
 	}
 	d.words = make([]uint32, 0, nw)
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id))
-		if btf.KindOf(info) == btf.KindFwd && id >= start {
+		k := btf.KindOf(info)
+		if k == btf.KindFwd && id >= start {
 			// A FWD's size/type word is unused and the kernel demands
 			// 0; gcc 12 (-gbtf) leaves garbage there, which would keep
 			// equal FWDs apart (libbpf even remaps it as a type ID).
 			st = 0
 		}
+		if k == btf.KindUnknown || k > btf.MaxKind {
+			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
+		}
 		d.hdr[id] = typeHeader{name, info, st}
 		d.extStart[id] = uint32(len(d.words))
 		d.words = append(d.words, ext...)
-		if k := btf.KindOf(info); k == btf.KindUnknown || k > btf.MaxKind {
-			return nil, fmt.Errorf("dedup: type [%d]: unknown kind %d", id, k)
-		}
-	}
-	d.extStart[n] = uint32(len(d.words))
-	// Every referenced ID must exist, or the phases below would index
-	// out of range.
-	for id := start; id < n; id++ {
-		var bad uint32
-		h := &d.hdr[id]
-		btf.ForEachTypeRef(h.info, &h.sizeType, d.ext(id), func(p *uint32) {
-			if *p >= n && bad == 0 {
-				bad = *p
-			}
-		})
-		if bad != 0 {
-			return nil, fmt.Errorf("dedup: type [%d] %s refers to type %d, past the last type %d", id, d.kind(id), bad, n-1)
-		}
-	}
-	d.canonical = make([]uint32, n)
-	d.hypothetical = make([]uint32, n)
-	for id := uint32(1); id < n; id++ {
-		k := d.kind(id)
 		if id < start || k == btf.KindVar || k == btf.KindDatasec {
 			d.canonical[id] = id // base types and VAR/DATASEC are self-canonical
 		} else {
 			d.canonical[id] = unprocessed
 		}
 		d.hypothetical[id] = unprocessed
+	}
+	d.extStart[n] = uint32(len(d.words))
+	// Every referenced ID must exist, or the phases would index out of
+	// range.
+	if err := d.checkRefs(start); err != nil {
+		return nil, err
 	}
 	return d, nil
 }
