@@ -48,6 +48,12 @@ type memberVar struct {
 	tags    []memberTag
 }
 
+// funcAt is a FUNC of a member and its FUNC_PROTO, as extract finds
+// them.
+type funcAt struct {
+	id, proto btf.TypeID
+}
+
 // extract takes m's FUNCs, VARs and DATASECs out, with the DECL_TAGs
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
 // fixed, when not nil, marks the types fixMember dropped (as rebuild
@@ -81,10 +87,8 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 	alias := scratch(g.alias, n)
 	protoUsed := scratch(g.protoUsed, n)
 	g.alias, g.protoUsed = alias, protoUsed
-	type funcAt struct {
-		id, proto btf.TypeID
-	}
-	var funcs []funcAt
+	funcs := g.funcs[:0]
+	defer func() { g.funcs = funcs[:0] }()
 	var entries [][2]uint32 // (VAR ID, DATASEC ID)
 	tags := map[btf.TypeID][]memberTag{}
 	kindOf := func(id uint32) btf.Kind {
@@ -229,7 +233,8 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 	// The functions' parameters share one slice.
 	// Declarations are not recorded (funcvar.UnnamedParams).
 	nf, np := 0, 0
-	var pairs []uint32
+	pairs := g.pairs[:0]
+	defer func() { g.pairs = pairs[:0] }()
 	for i, f := range funcs {
 		if kindOf(uint32(f.proto)) != btf.KindFuncProto {
 			funcs[i].proto = 0

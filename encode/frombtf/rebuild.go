@@ -91,10 +91,12 @@ type groupBuilder struct {
 	strs *dedup.StringMap // the member's string offsets into b's table
 	buf  []uint32
 	// Memory reused from member to member: add's new IDs, extract's
-	// alias table and FUNC_PROTO marks.
+	// alias table, FUNC_PROTO marks, FUNCs and parameter words.
 	newID     []uint32
 	alias     []btf.TypeID
 	protoUsed []bool
+	funcs     []funcAt
+	pairs     []uint32
 }
 
 // scratch returns a zeroed slice of length n, buf's memory when it has

@@ -274,6 +274,10 @@ func (e *ELF) setABI(machine elf.Machine, class elf.Class) {
 // object file), whose DWARF addresses are section-relative.
 func (e *ELF) Relocatable() bool { return e.relocatable }
 
+// NumFuncNames is the number of function names of the symbol table (its
+// function symbols folded by name).
+func (e *ELF) NumFuncNames() int { return len(e.funcs) }
+
 // findFunc returns the function symbols of this name, or nil.
 func (e *ELF) findFunc(name string) *funcSymbols {
 	if i, ok := e.funcByName[name]; ok {
