@@ -107,7 +107,7 @@ func (b *Builder) NextID() btf.TypeID { return btf.TypeID(b.d.n) }
 
 // StringMap returns a StringMap into b's string table, to Reset to each
 // Spec whose types are appended.
-func (b *Builder) StringMap() *StringMap { return &StringMap{strs: b.strs} }
+func (b *Builder) StringMap() *StringMap { return &StringMap{strs: b.strs, noCache: true} }
 
 // NoteHeader takes s's header length and kind layout section as Merge
 // takes them from its inputs: the longest header, the first layout

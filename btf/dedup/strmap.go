@@ -22,6 +22,10 @@ type StringMap struct {
 	old   []byte
 	start uint32 // offsets below it are the base's, kept as they are
 	cache []uint64
+	// noCache: no cache (Builder.StringMap's, for an archive's members,
+	// whose names are nearly all met once per member: the cache would
+	// hit one look-up in 60 and cost its clearing and a miss each).
+	noCache bool
 	// next is the interner's offset of the string after the last one
 	// mapped: the guess for the next name (see Map).
 	next uint32
@@ -33,6 +37,9 @@ func (m *StringMap) Reset(s *btf.Spec) {
 	m.old = s.RawStrings()
 	m.start = s.StringsStart()
 	m.next = 0
+	if m.noCache {
+		return
+	}
 	if n := len(m.old)/8 + 1; cap(m.cache) < n {
 		m.cache = make([]uint64, n)
 	} else {
@@ -51,11 +58,14 @@ func (m *StringMap) Map(p *uint32) error {
 	if int(rel) >= len(m.old) {
 		return fmt.Errorf("string offset %d past the end of the string table", *p)
 	}
+	var c *uint64
 	tag := uint64(rel%8+1) << 32
-	c := &m.cache[rel/8]
-	if *c>>32 == tag>>32 {
-		*p = uint32(*c)
-		return nil
+	if !m.noCache {
+		c = &m.cache[rel/8]
+		if *c>>32 == tag>>32 {
+			*p = uint32(*c)
+			return nil
+		}
 	}
 	// Specs made from the same headers name their types in the same
 	// order, and the interner holds names in the order first met: the
@@ -71,7 +81,7 @@ func (m *StringMap) Map(p *uint32) error {
 	}
 	m.next = no + uint32(n) + 1
 	no += m.shift
-	if *c == 0 {
+	if c != nil && *c == 0 {
 		*c = tag | uint64(no)
 	}
 	*p = no
