@@ -329,6 +329,12 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 			ns += int(h.StrLen)
 		}
 	}
+	// The members' string tables hold the same names over and over: a
+	// group keeps a tenth of their bytes or less (6-12% on the 6.12
+	// archive). Room for an eighth, so that the table and its index are
+	// not sized (and cleared) for ten times what they hold, and the index
+	// stays small enough to be cached; past it, they grow.
+	ns /= 8
 	if js.b == nil {
 		js.b = dedup.NewBuilder(nt, nw, ns)
 	} else {
