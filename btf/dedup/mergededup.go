@@ -60,18 +60,25 @@ type Builder struct {
 // words trailing words and strBytes bytes of (not yet deduplicated)
 // strings.
 func NewBuilder(types, words, strBytes int) *Builder {
-	return (&Builder{}).Recycle(types, words, strBytes)
+	return (*Builder)(nil).Recycle(types, words, strBytes, 0)
 }
 
 // Recycle returns an empty Builder, as NewBuilder(types, words,
-// strBytes) does, that reuses b's tables where they are large enough: a
+// strBytes) does, with an index for about nStrings strings (<= 0:
+// strBytes/64), that reuses b's tables where they are large enough: a
 // job that builds one group after another allocates (and the kernel
-// zeroes pages for) them once, not once a group. b must not be used
-// afterwards. The Spec b's Dedup or Spec returned stays valid: it shares
-// only b's string table, which is never reused.
-func (b *Builder) Recycle(types, words, strBytes int) *Builder {
+// zeroes pages for) them once, not once a group. b may be nil, and must
+// not be used afterwards. The Spec b's Dedup or Spec returned stays
+// valid: it shares only b's string table, which is never reused.
+func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
+	if b == nil {
+		b = &Builder{}
+	}
+	if nStrings <= 0 {
+		nStrings = strBytes / 64
+	}
 	old := &b.d
-	nb := &Builder{strs: b.strs.recycle(strBytes/64, true), hdrLen: btf.HeaderLen}
+	nb := &Builder{strs: b.strs.recycle(nStrings, true), hdrLen: btf.HeaderLen}
 	// strBytes bounds the table: room for it from the start, rather than
 	// doubling (and copying into fresh pages) as it fills; the pages
 	// past the strings kept are never touched.

@@ -335,11 +335,7 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 	// not sized (and cleared) for ten times what they hold, and the index
 	// stays small enough to be cached; past it, they grow.
 	ns /= 8
-	if js.b == nil {
-		js.b = dedup.NewBuilder(nt, nw, ns)
-	} else {
-		js.b = js.b.Recycle(nt, nw, ns)
-	}
+	js.b = js.b.Recycle(nt, nw, ns, ns/16) // names of ~15 bytes
 	gb := &js.gb
 	gb.b, gb.strs = js.b, nil
 	for i, b := range blobs {
