@@ -166,6 +166,15 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	return out, m, nil
 }
 
+// room returns a slice of length n, in s's memory when it has room (its
+// contents are left as they are), else new.
+func room[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // typePhases runs the phases that decide the canonical types, in libbpf's
 // order: primitive, struct, FWD resolution by name (resolveFwds, unless
 // opts.NoNameFwdResolution), reference, and variables (unless
@@ -194,17 +203,32 @@ func (d *deduper) typePhases(opts Options, clk *clock, resolveFwds func()) error
 	return nil
 }
 
-func load(in *btf.Spec) (*deduper, error) {
+func load(in *btf.Spec) (*deduper, error) { return loadInto(nil, in) }
+
+// loadInto is load into mem's tables where they have room (mem may be
+// nil; it must not be used afterwards).
+func loadInto(mem *deduper, in *btf.Spec) (*deduper, error) {
 	start := uint32(in.FirstID())
 	n := uint32(in.NextID())
 	if n-1 > maxTypes {
 		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
 	}
+	if mem == nil {
+		mem = &deduper{}
+	}
 	d := &deduper{start: start, n: n}
-	d.hdr = make([]typeHeader, n)
-	d.extStart = make([]uint32, n+1)
-	d.canonical = make([]uint32, n)
-	d.hypothetical = make([]uint32, n)
+	// Every entry from 1 on is written below.
+	d.hdr = room(mem.hdr, int(n))
+	d.hdr[0] = typeHeader{}
+	d.extStart = room(mem.extStart, int(n)+1)
+	d.extStart[0] = 0
+	d.canonical = room(mem.canonical, int(n))
+	d.hypothetical = room(mem.hypothetical, int(n))
+	d.canonical[0], d.hypothetical[0] = 0, 0
+	d.tab = mem.tab
+	d.tab.reset()
+	d.identPairs = mem.identPairs[:0]
+	d.hypotheticalIDs = mem.hypotheticalIDs[:0]
 	nw := in.NumWords()
 	if in.Base() != nil {
 		nw = 0
@@ -213,7 +237,7 @@ func load(in *btf.Spec) (*deduper, error) {
 			nw += len(ext)
 		}
 	}
-	d.words = make([]uint32, 0, nw)
+	d.words = room(mem.words, nw)[:0]
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id))
 		k := btf.KindOf(info)

@@ -38,10 +38,24 @@ type Staged struct {
 // copies it). in may be appended to once Begin returns; its types so far
 // must not change.
 func Begin(in *btf.Spec, strs []byte, opts Options) (*Staged, error) {
+	return BeginIn(nil, in, strs, opts)
+}
+
+// BeginIn is Begin in the memory of b, a Builder done with (nil: none):
+// its tables, already in the process's pages, are reused where they have
+// room. b must not be used afterwards; the Specs its Dedup returned stay
+// valid.
+func BeginIn(b *Builder, in *btf.Spec, strs []byte, opts Options) (*Staged, error) {
 	if opts.Base != nil || in.Base() != nil || !opts.UniqueStrings {
 		return nil, fmt.Errorf("dedup: Begin takes a base Spec with unique strings and no prepared base")
 	}
-	d, err := load(in)
+	var mem *deduper
+	if b != nil {
+		m := b.d
+		mem = &m
+		*b = Builder{}
+	}
+	d, err := loadInto(mem, in)
 	if err != nil {
 		return nil, err
 	}

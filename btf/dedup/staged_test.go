@@ -29,7 +29,16 @@ func TestStaged(t *testing.T) {
 					}
 				}
 				early := m.Partial()
-				st, err := Begin(early, m.Strings(), opts)
+				// Without lateStruct, Begin reuses the memory of a
+				// Builder that deduplicated a member (as the archive
+				// route gives it a group's): dirty tables must not
+				// matter.
+				var st *Staged
+				if !lateStruct {
+					st, err = BeginIn(usedBuilder(t, members[0]), early, m.Strings(), opts)
+				} else {
+					st, err = Begin(early, m.Strings(), opts)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -83,4 +92,31 @@ func TestStaged(t *testing.T) {
 			})
 		}
 	}
+}
+
+// usedBuilder returns a Builder that has deduplicated s (its tables full
+// of s's types).
+func usedBuilder(t *testing.T, s *btf.Spec) *Builder {
+	t.Helper()
+	b := NewBuilder(0, 0, 0)
+	sm := b.StringMap()
+	sm.Reset(s)
+	for id := s.FirstID(); id < s.NextID(); id++ {
+		name, info, st, ext := s.RawType(id)
+		ext = append([]uint32(nil), ext...)
+		var err error
+		btf.ForEachStringRef(info, &name, ext, func(p *uint32) {
+			if err == nil {
+				err = sm.Map(p)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.AddRaw(name, info, st, ext...)
+	}
+	if _, _, err := b.Dedup(Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

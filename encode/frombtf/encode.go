@@ -123,7 +123,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		return true
 	}
 	var enums enumForwards
-	merger, members, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, &enums, handFuncs)
+	merger, members, spare, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, &enums, handFuncs)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	dopts := dedup.Options{KeepDuplicateVars: true, Base: o.Base, UniqueStrings: true}
 	var staged *dedup.Staged
 	if o.Base == nil {
-		if staged, err = dedup.Begin(merged, merger.Strings(), dopts); err != nil {
+		if staged, err = dedup.BeginIn(spare, merged, merger.Strings(), dopts); err != nil {
 			return nil, err
 		}
 	}
@@ -208,12 +208,14 @@ type group struct {
 // done; the merging job also has enums scan each group's types, and
 // hand take the group's members' functions (it returns false while it
 // cannot yet: it is asked again, for these and the next, on the next
-// merge, and at the end). It returns the merged Spec and the members,
-// their types moved to it, in member order whatever the parallelism.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*dedup.Merger, []member, error) {
+// merge, and at the end). It returns the Merger (all groups merged)
+// and the members, their types moved to it, in member order whatever the
+// parallelism, and a job's Builder, done with, whose memory the final
+// deduplication can take.
+func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*dedup.Merger, []member, *dedup.Builder, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("section %s: %w", sec, err)
+		return nil, nil, nil, fmt.Errorf("section %s: %w", sec, err)
 	}
 	offs := make([]int, len(blobs))
 	for i := 1; i < len(blobs); i++ {
@@ -266,6 +268,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := 0
+	var spare *dedup.Builder // under mu
 	// Job 0 is other, the rest the groups.
 	for w := 0; w < jobs && w <= n; w++ {
 		wg.Add(1)
@@ -282,6 +285,13 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 					continue
 				}
 				if g >= n {
+					// The first job done leaves its Builder's memory
+					// to the final deduplication.
+					mu.Lock()
+					if spare == nil {
+						spare = js.b
+					}
+					mu.Unlock()
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
@@ -296,12 +306,12 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	wg.Wait()
 	for g, err := range errs {
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		st.TypesIn += typesIn[g]
 	}
 	if mergeErr != nil {
-		return nil, nil, mergeErr
+		return nil, nil, nil, mergeErr
 	}
 	for ; handed < n && hand(merger, groups[handed].members); handed++ {
 	}
@@ -310,7 +320,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 		members = append(members, groups[g].members...)
 		groups[g] = group{}
 	}
-	return merger, members, nil
+	return merger, members, spare, nil
 }
 
 // loadGroup parses, fixes and extracts the members of one group (blobs,
