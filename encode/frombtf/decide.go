@@ -56,15 +56,20 @@ func addVars(out *btf.Spec, intern func(string) uint32, members []member, info *
 	type key struct {
 		name, section string
 	}
-	statics := map[key]int{} // members so far with a static of this name in this section
+	nv := 0
+	for i := range members {
+		nv += len(members[i].vars)
+	}
+	// Sized at once: tens of thousands of variables in a kernel.
+	statics := make(map[key]int, nv) // members so far with a static of this name in this section
 	type placed struct {
 		v    *memberVar
 		p    funcvar.VarPlace
 		size uint64
 		fits bool
 	}
-	var all []placed
-	best := map[funcvar.VarPlace]int{} // place -> index in all of the VAR kept there
+	all := make([]placed, 0, nv)
+	best := make(map[funcvar.VarPlace]int, nv) // place -> index in all of the VAR kept there
 	for i := range members {
 		for k := range members[i].vars {
 			v := &members[i].vars[k]

@@ -202,7 +202,7 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 	// By name: the ELF table is sorted by name, so by its index.
 	states = sortBySymbol(states, len(elf.funcs))
 	kfuncTag, fastcallTag := uint32(0), uint32(0)
-	encoded := map[string]bool{}
+	encoded := make(map[string]bool, len(states))
 	nEncoded := 0
 	for i := 0; i < len(states); {
 		j := i + 1
