@@ -232,7 +232,19 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	}
 	// The groups are standalone Specs (a split member is made standalone
 	// by loadGroup), merged onto no base.
-	merger := dedup.NewMerger(nil, 0, 0, 0)
+	// Room for the merged types from the members' sizes: the groups'
+	// deduplication keeps about a tenth of the types and words and a
+	// twentieth of the string bytes (the 6.12 archive: 894,000 types in,
+	// 86,000 merged), so the merged tables are not doubled and copied as
+	// they fill. Hints only: past them, they grow.
+	typeBytes, strBytes := 0, 0
+	for _, b := range blobs {
+		if h, _, _, err := btf.ParseHeader(b); err == nil {
+			typeBytes += int(h.TypeLen)
+			strBytes += int(h.StrLen)
+		}
+	}
+	merger := dedup.NewMerger(nil, typeBytes/200, typeBytes/40, strBytes/20)
 	var mergeErr error
 	loaded := make([]bool, n) // under mu
 	merged := 0               // groups merged so far; under mu
