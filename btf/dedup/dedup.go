@@ -166,11 +166,11 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	return out, m, nil
 }
 
-// room returns a slice of length n, in s's memory when it has room (its
-// contents are left as they are), else new.
-func room[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
+// room returns a slice of length n and capacity for extra more, in s's
+// memory when it has room (its contents are left as they are), else new.
+func room[T any](s []T, n, extra int) []T {
+	if cap(s) < n+extra {
+		return make([]T, n, n+extra)
 	}
 	return s[:n]
 }
@@ -203,11 +203,12 @@ func (d *deduper) typePhases(opts Options, clk *clock, resolveFwds func()) error
 	return nil
 }
 
-func load(in *btf.Spec) (*deduper, error) { return loadInto(nil, in) }
+func load(in *btf.Spec) (*deduper, error) { return loadInto(nil, in, 0, 0) }
 
 // loadInto is load into mem's tables where they have room (mem may be
-// nil; it must not be used afterwards).
-func loadInto(mem *deduper, in *btf.Spec) (*deduper, error) {
+// nil; it must not be used afterwards), with room for extraTypes more
+// types and extraWords more trailing words.
+func loadInto(mem *deduper, in *btf.Spec, extraTypes, extraWords int) (*deduper, error) {
 	start := uint32(in.FirstID())
 	n := uint32(in.NextID())
 	if n-1 > maxTypes {
@@ -218,12 +219,12 @@ func loadInto(mem *deduper, in *btf.Spec) (*deduper, error) {
 	}
 	d := &deduper{start: start, n: n}
 	// Every entry from 1 on is written below.
-	d.hdr = room(mem.hdr, int(n))
+	d.hdr = room(mem.hdr, int(n), extraTypes)
 	d.hdr[0] = typeHeader{}
-	d.extStart = room(mem.extStart, int(n)+1)
+	d.extStart = room(mem.extStart, int(n)+1, extraTypes)
 	d.extStart[0] = 0
-	d.canonical = room(mem.canonical, int(n))
-	d.hypothetical = room(mem.hypothetical, int(n))
+	d.canonical = room(mem.canonical, int(n), extraTypes)
+	d.hypothetical = room(mem.hypothetical, int(n), extraTypes)
 	d.canonical[0], d.hypothetical[0] = 0, 0
 	d.tab = mem.tab
 	d.tab.reset()
@@ -237,7 +238,7 @@ func loadInto(mem *deduper, in *btf.Spec) (*deduper, error) {
 			nw += len(ext)
 		}
 	}
-	d.words = room(mem.words, nw)[:0]
+	d.words = room(mem.words, nw, extraWords)[:0]
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id))
 		k := btf.KindOf(info)

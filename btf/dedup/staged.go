@@ -38,14 +38,15 @@ type Staged struct {
 // copies it). in may be appended to once Begin returns; its types so far
 // must not change.
 func Begin(in *btf.Spec, strs []byte, opts Options) (*Staged, error) {
-	return BeginIn(nil, in, strs, opts)
+	return BeginIn(nil, in, strs, opts, 0, 0)
 }
 
 // BeginIn is Begin in the memory of b, a Builder done with (nil: none):
 // its tables, already in the process's pages, are reused where they have
-// room. b must not be used afterwards; the Specs its Dedup returned stay
-// valid.
-func BeginIn(b *Builder, in *btf.Spec, strs []byte, opts Options) (*Staged, error) {
+// room, which includes room for about lateTypes types of lateWords
+// trailing words in all to be appended before Finish. b must not be used
+// afterwards; the Specs its Dedup returned stay valid.
+func BeginIn(b *Builder, in *btf.Spec, strs []byte, opts Options, lateTypes, lateWords int) (*Staged, error) {
 	if opts.Base != nil || in.Base() != nil || !opts.UniqueStrings {
 		return nil, fmt.Errorf("dedup: Begin takes a base Spec with unique strings and no prepared base")
 	}
@@ -55,7 +56,7 @@ func BeginIn(b *Builder, in *btf.Spec, strs []byte, opts Options) (*Staged, erro
 		mem = &m
 		*b = Builder{}
 	}
-	d, err := loadInto(mem, in)
+	d, err := loadInto(mem, in, lateTypes, lateWords)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func TestStaged(t *testing.T) {
 				// matter.
 				var st *Staged
 				if !lateStruct {
-					st, err = BeginIn(usedBuilder(t, members[0]), early, m.Strings(), opts)
+					st, err = BeginIn(usedBuilder(t, members[0]), early, m.Strings(), opts, 100, 400)
 				} else {
 					st, err = Begin(early, m.Strings(), opts)
 				}

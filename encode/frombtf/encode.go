@@ -146,7 +146,14 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	dopts := dedup.Options{KeepDuplicateVars: true, Base: o.Base, UniqueStrings: true}
 	var staged *dedup.Staged
 	if o.Base == nil {
-		if staged, err = dedup.BeginIn(spare, merged, merger.Strings(), dopts); err != nil {
+		// decide adds a FUNC and a FUNC_PROTO per function kept (at
+		// most one per ELF function name), a VAR per variable and a
+		// DATASEC per section.
+		nf := 0
+		if info != nil {
+			nf = info.NumFuncNames()
+		}
+		if staged, err = dedup.BeginIn(spare, merged, merger.Strings(), dopts, 2*nf+len(members), 8*nf); err != nil {
 			return nil, err
 		}
 	}
