@@ -75,6 +75,10 @@ func (s *Spec) Info(id TypeID) uint32 {
 	return info
 }
 
+// OwnInfo returns the info word of this Spec's own type number i (its
+// ID minus FirstID), for loops over the own types that want it inlined.
+func (s *Spec) OwnInfo(i uint32) uint32 { return s.hdrs[i].Info }
+
 // HeaderLen is the header length Marshal writes: the one of the raw BTF
 // the Spec was parsed from (24 or more), or 24 for a Spec built in memory;
 // at least LayoutHeaderLen when the Spec has a kind layout section.

@@ -54,6 +54,27 @@ type funcAt struct {
 	id, proto btf.TypeID
 }
 
+// protoMarker is extract's mark for a member without dropped types:
+// a reference to one of the member's types keeps it if it is an inner
+// array, and marks it used if it is a FUNC_PROTO.
+type protoMarker struct {
+	m         *btf.Spec
+	first, n  uint32
+	inner     []bool
+	protoUsed []bool
+}
+
+func (pm *protoMarker) ref(t uint32) {
+	if i := t - pm.first; i < pm.n {
+		if pm.inner != nil {
+			pm.inner[i] = false
+		}
+		if btf.KindOf(pm.m.OwnInfo(i)) == btf.KindFuncProto {
+			pm.protoUsed[i] = true
+		}
+	}
+}
+
 // extract takes m's FUNCs, VARs and DATASECs out, with the DECL_TAGs
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
 // fixed, when not nil, marks the types fixMember dropped (as rebuild
@@ -123,6 +144,7 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 	if inner != nil {
 		mark = markBoth
 	}
+	mk := protoMarker{m: m, first: uint32(first), n: uint32(n), inner: inner, protoUsed: protoUsed}
 	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
 	var ext []uint32
 	for id := first; id < next; id++ {
@@ -163,26 +185,31 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 			}
 			continue
 		}
-		switch btf.KindOf(info) {
-		case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFwd, btf.KindFloat:
-			continue // no references
-		case btf.KindStruct, btf.KindUnion:
-			if fixed == nil {
-				// mark written out over the members' types (most of
-				// an archive's references), follow being the
-				// identity.
+		if fixed == nil {
+			// mark written out per kind (follow is the identity), not
+			// a callback per reference: most of the work of this loop.
+			switch btf.KindOf(info) {
+			case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFwd, btf.KindFloat:
+				// no references
+			case btf.KindStruct, btf.KindUnion:
 				for k := 1; k < len(ext); k += 3 {
-					if t := ext[k] - uint32(first); t < uint32(n) {
-						if inner != nil {
-							inner[t] = false
-						}
-						if btf.KindOf(m.Info(btf.TypeID(ext[k]))) == btf.KindFuncProto {
-							protoUsed[t] = true
-						}
-					}
+					mk.ref(ext[k])
 				}
-				continue
+			case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
+				btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+				mk.ref(st)
+			case btf.KindArray:
+				mk.ref(ext[0])
+				mk.ref(ext[1])
+			case btf.KindFuncProto:
+				mk.ref(st)
+				for k := 1; k < len(ext); k += 2 {
+					mk.ref(ext[k])
+				}
+			default:
+				btf.ForEachTypeRef(info, &st, ext, mark)
 			}
+			continue
 		}
 		btf.ForEachTypeRef(info, &st, ext, mark)
 	}
