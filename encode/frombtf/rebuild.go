@@ -134,6 +134,7 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 			bad = g.strs.Map(p)
 		}
 	}
+	rf := refFast{first: uint32(s.FirstID()), n: uint32(len(newID)), alias: alias, newID: newID}
 	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
 	var ext []uint32
 	for i := range newID {
@@ -143,14 +144,44 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 		id := s.FirstID() + btf.TypeID(i)
 		name, info, st, ext = s.RawType(id)
 		g.buf = append(g.buf[:0], ext...)
+		// The common kinds written out, in the order
+		// btf.ForEachStringRef visits names; a reference to a kept type
+		// of s is renumbered inline (rf.ref), others by fix.
 		switch btf.KindOf(info) {
 		case btf.KindStruct, btf.KindUnion:
-			// The callbacks written out over the members (name, type,
-			// offset): most of an archive's references.
 			intern(&name)
 			for k := 0; k+2 < len(g.buf); k += 3 {
 				intern(&g.buf[k])
-				fix(&g.buf[k+1])
+				if !rf.ref(&g.buf[k+1]) {
+					fix(&g.buf[k+1])
+				}
+			}
+		case btf.KindPtr, btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag:
+			if !rf.ref(&st) {
+				fix(&st)
+			}
+			intern(&name)
+		case btf.KindInt, btf.KindFwd, btf.KindFloat:
+			intern(&name)
+		case btf.KindArray:
+			for k := 0; k < 2; k++ {
+				if !rf.ref(&g.buf[k]) {
+					fix(&g.buf[k])
+				}
+			}
+			intern(&name)
+		case btf.KindFuncProto:
+			if !rf.ref(&st) {
+				fix(&st)
+			}
+			for k := 1; k < len(g.buf); k += 2 {
+				if !rf.ref(&g.buf[k]) {
+					fix(&g.buf[k])
+				}
+			}
+			intern(&name)
+			for k := 0; k < len(g.buf); k += 2 {
+				intern(&g.buf[k])
 			}
 		default:
 			btf.ForEachTypeRef(info, &st, g.buf, fix)
@@ -162,6 +193,24 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 		g.b.AddRaw(name, info, st, g.buf...)
 	}
 	return newID, nil
+}
+
+// refFast renumbers, inline, a reference to a type of the member that
+// is kept (renumber's resolve without following aliases), the common
+// case; ref reports false for the others, left to resolve.
+type refFast struct {
+	first, n uint32
+	alias    []btf.TypeID
+	newID    []uint32
+}
+
+func (r *refFast) ref(p *uint32) bool {
+	i := *p - r.first
+	if *p == 0 || i >= r.n || r.alias != nil && r.alias[i] != 0 {
+		return false
+	}
+	*p = r.newID[i]
+	return true
 }
 
 // noType in an alias table marks a dropped type that nothing kept
