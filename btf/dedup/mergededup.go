@@ -85,11 +85,14 @@ func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
 	nb.strs.strs = append(make([]byte, 0, strBytes+1), nb.strs.strs...)
 	d := &nb.d
 	d.start, d.n = 1, 1
-	d.hdr = reuse(old.hdr, 1, types+1)
-	d.extStart = reuse(old.extStart, 2, types+2)
-	d.words = reuse(old.words, 0, words)
-	d.canonical = reuse(old.canonical, 1, types+1)
-	d.hypothetical = reuse(old.hypothetical, 1, types+1)
+	d.hdr = room(old.hdr, 1, types)
+	d.extStart = room(old.extStart, 2, types)
+	d.words = room(old.words, 0, words)
+	d.canonical = room(old.canonical, 1, types)
+	d.hypothetical = room(old.hypothetical, 1, types)
+	// The entries for void (and the end of its trailing words).
+	d.hdr[0], d.extStart[0], d.extStart[1] = typeHeader{}, 0, 0
+	d.canonical[0], d.hypothetical[0] = 0, 0
 	d.hypotheticalIDs = old.hypotheticalIDs[:0]
 	d.identPairs = old.identPairs[:0]
 	d.tab = old.tab
@@ -98,16 +101,6 @@ func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
 	return nb
 }
 
-// reuse returns s with length n, cleared, when its capacity is at least
-// c, else a new slice of length n and capacity c.
-func reuse[T any](s []T, n, c int) []T {
-	if cap(s) < c {
-		return make([]T, n, c)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
 
 // NextID is the ID the next type added gets.
 func (b *Builder) NextID() btf.TypeID { return btf.TypeID(b.d.n) }
