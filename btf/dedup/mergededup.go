@@ -101,7 +101,6 @@ func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
 	return nb
 }
 
-
 // NextID is the ID the next type added gets.
 func (b *Builder) NextID() btf.TypeID { return btf.TypeID(b.d.n) }
 
