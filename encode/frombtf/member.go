@@ -54,24 +54,96 @@ type funcAt struct {
 	id, proto btf.TypeID
 }
 
-// protoMarker is extract's mark for a member without dropped types:
-// a reference to one of the member's types keeps it if it is an inner
-// array, and marks it used if it is a FUNC_PROTO.
+// protoMarker is what extract's walk over a member's references does:
+// a reference to a type of the member keeps it if it is an inner array
+// (keep, on the reference as written), and marks it used if it is a
+// FUNC_PROTO (mark, on the reference followed past the types fixMember
+// dropped).
 type protoMarker struct {
 	m         *btf.Spec
 	first, n  uint32
-	inner     []bool
+	fixed     []btf.TypeID // fixMember's drops (nil: none)
+	inner     []bool       // nil: no inner arrays
 	protoUsed []bool
 }
 
+// follow is a reference as in m rebuilt without the types fixed drops: a
+// kept type of m, or 0 (void or a type nothing kept refers to); a
+// reference outside m is left as it is.
+func (pm *protoMarker) follow(id uint32) uint32 {
+	for hops := uint32(0); pm.fixed != nil && id-pm.first < pm.n && hops <= pm.n; hops++ {
+		a := pm.fixed[id-pm.first]
+		if a == 0 {
+			return id
+		}
+		if a == noType {
+			return 0
+		}
+		id = uint32(a)
+	}
+	return id
+}
+
+// kind is the kind of type id of m, 0 for one outside m.
+func (pm *protoMarker) kind(id uint32) btf.Kind {
+	if i := id - pm.first; i < pm.n {
+		return btf.KindOf(pm.m.OwnInfo(i))
+	}
+	return 0
+}
+
+func (pm *protoMarker) keep(t uint32) {
+	if i := t - pm.first; pm.inner != nil && i < pm.n {
+		pm.inner[i] = false
+	}
+}
+
+func (pm *protoMarker) mark(t uint32) { pm.markFollowed(pm.follow(t)) }
+
+func (pm *protoMarker) markFollowed(t uint32) {
+	if i := t - pm.first; i < pm.n && btf.KindOf(pm.m.OwnInfo(i)) == btf.KindFuncProto {
+		pm.protoUsed[i] = true
+	}
+}
+
+// ref is keep and mark: a reference of a type that stays, in a member
+// without dropped types (nothing to follow).
 func (pm *protoMarker) ref(t uint32) {
-	if i := t - pm.first; i < pm.n {
-		if pm.inner != nil {
-			pm.inner[i] = false
+	pm.keep(t)
+	pm.markFollowed(t)
+}
+
+// refs keeps and marks each type reference of a type that stays; where
+// nothing was dropped, written out per kind for the common ones (most of
+// a member's references) with ref inlined, not a callback per reference.
+func (pm *protoMarker) refs(info, st uint32, ext []uint32) {
+	if pm.fixed != nil {
+		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
+			pm.keep(*p)
+			pm.mark(*p)
+		})
+		return
+	}
+	switch btf.KindOf(info) {
+	case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFwd, btf.KindFloat:
+		// no references
+	case btf.KindStruct, btf.KindUnion:
+		for k := 1; k < len(ext); k += 3 {
+			pm.ref(ext[k])
 		}
-		if btf.KindOf(pm.m.OwnInfo(i)) == btf.KindFuncProto {
-			pm.protoUsed[i] = true
+	case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
+		btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
+		pm.ref(st)
+	case btf.KindArray:
+		pm.ref(ext[0])
+		pm.ref(ext[1])
+	case btf.KindFuncProto:
+		pm.ref(st)
+		for k := 1; k < len(ext); k += 2 {
+			pm.ref(ext[k])
 		}
+	default:
+		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) { pm.ref(*p) })
 	}
 }
 
@@ -89,22 +161,6 @@ func (pm *protoMarker) ref(t uint32) {
 func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name string) bool, g *groupBuilder) (member, error) {
 	first, next := m.FirstID(), m.NextID()
 	n := m.NumTypes()
-	// follow is a reference as in m rebuilt without the types fixed
-	// drops: a kept type of m, or 0 (void or a type nothing kept refers
-	// to); a reference outside m is left as it is.
-	follow := func(id uint32) uint32 {
-		for hops := 0; fixed != nil && id >= uint32(first) && id < uint32(next) && hops <= n; hops++ {
-			a := fixed[id-uint32(first)]
-			if a == 0 {
-				return id
-			}
-			if a == noType {
-				return 0
-			}
-			id = uint32(a)
-		}
-		return id
-	}
 	alias := scratch(g.alias, n)
 	protoUsed := scratch(g.protoUsed, n)
 	g.alias, g.protoUsed = alias, protoUsed
@@ -112,39 +168,17 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 	defer func() { g.funcs = funcs[:0] }()
 	var entries [][2]uint32 // (VAR ID, DATASEC ID)
 	tags := map[btf.TypeID][]memberTag{}
-	kindOf := func(id uint32) btf.Kind {
-		if id < uint32(first) || id >= uint32(next) {
-			return 0
-		}
-		return btf.KindOf(m.Info(btf.TypeID(id)))
-	}
 	found := false
-	markProto := func(p *uint32) {
-		if q := follow(*p); kindOf(q) == btf.KindFuncProto {
-			protoUsed[q-uint32(first)] = true
-		}
-	}
 	// An inner array that any type of m refers to stays (inner is
 	// cleared for it): every type counts, those dropped too, as when
 	// fixMember drops them (keepReferenced).
-	keepInner := func(p *uint32) {
-		if *p >= uint32(first) && *p < uint32(next) {
-			inner[*p-uint32(first)] = false
-		}
-	}
 	isInner := make([]bool, 0)
 	if inner != nil {
 		isInner = append(isInner, inner...)
 	}
-	markBoth := func(p *uint32) {
-		keepInner(p)
-		markProto(p)
-	}
-	mark := markProto
-	if inner != nil {
-		mark = markBoth
-	}
-	mk := protoMarker{m: m, first: uint32(first), n: uint32(n), inner: inner, protoUsed: protoUsed}
+	mk := protoMarker{m: m, first: uint32(first), n: uint32(n), fixed: fixed, inner: inner, protoUsed: protoUsed}
+	follow, kindOf := mk.follow, mk.kind
+	keepInner := func(p *uint32) { mk.keep(*p) }
 	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
 	var ext []uint32
 	for id := first; id < next; id++ {
@@ -185,40 +219,14 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 			}
 			continue
 		}
-		if fixed == nil {
-			// mark written out per kind (follow is the identity), not
-			// a callback per reference: most of the work of this loop.
-			switch btf.KindOf(info) {
-			case btf.KindInt, btf.KindEnum, btf.KindEnum64, btf.KindFwd, btf.KindFloat:
-				// no references
-			case btf.KindStruct, btf.KindUnion:
-				for k := 1; k < len(ext); k += 3 {
-					mk.ref(ext[k])
-				}
-			case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
-				btf.KindFunc, btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
-				mk.ref(st)
-			case btf.KindArray:
-				mk.ref(ext[0])
-				mk.ref(ext[1])
-			case btf.KindFuncProto:
-				mk.ref(st)
-				for k := 1; k < len(ext); k += 2 {
-					mk.ref(ext[k])
-				}
-			default:
-				btf.ForEachTypeRef(info, &st, ext, mark)
-			}
-			continue
-		}
-		btf.ForEachTypeRef(info, &st, ext, mark)
+		mk.refs(info, st, ext)
 	}
 	if inner != nil {
 		for i, drop := range inner {
 			if !drop && isInner[i] {
 				// An inner array that stays: its references count.
 				_, info, st, ext = m.RawType(first + btf.TypeID(i))
-				btf.ForEachTypeRef(info, &st, ext, markProto)
+				btf.ForEachTypeRef(info, &st, ext, func(p *uint32) { mk.mark(*p) })
 			}
 		}
 		if fixed == nil {
@@ -229,6 +237,8 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 				fixed[i] = noType
 			}
 		}
+		// References from here on follow the inner arrays dropped too.
+		mk.fixed = fixed
 	}
 	if !found {
 		_, err := g.add(m, fixed)
