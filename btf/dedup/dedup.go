@@ -166,6 +166,27 @@ func Dedup(in *btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 	return out, m, nil
 }
 
+// tablesFrom gives d empty tables for n types (void's entries zeroed,
+// the others to be written) with room for extraTypes more and for words
+// trailing words, in mem's memory where it has room (mem may be nil; it
+// must not be used afterwards).
+func (d *deduper) tablesFrom(mem *deduper, n, extraTypes, words int) {
+	if mem == nil {
+		mem = &deduper{}
+	}
+	d.hdr = room(mem.hdr, n, extraTypes)
+	d.extStart = room(mem.extStart, n+1, extraTypes)
+	d.words = room(mem.words, 0, words)
+	d.canonical = room(mem.canonical, n, extraTypes)
+	d.hypothetical = room(mem.hypothetical, n, extraTypes)
+	d.hdr[0], d.extStart[0], d.extStart[n] = typeHeader{}, 0, 0
+	d.canonical[0], d.hypothetical[0] = 0, 0
+	d.tab = mem.tab
+	d.tab.reset()
+	d.identPairs = mem.identPairs[:0]
+	d.hypotheticalIDs = mem.hypotheticalIDs[:0]
+}
+
 // room returns a slice of length n and capacity for extra more, in s's
 // memory when it has room (its contents are left as they are), else new.
 func room[T any](s []T, n, extra int) []T {
@@ -214,22 +235,6 @@ func loadInto(mem *deduper, in *btf.Spec, extraTypes, extraWords int) (*deduper,
 	if n-1 > maxTypes {
 		return nil, fmt.Errorf("dedup: %d types is more than BTF allows", n-1)
 	}
-	if mem == nil {
-		mem = &deduper{}
-	}
-	d := &deduper{start: start, n: n}
-	// Every entry from 1 on is written below.
-	d.hdr = room(mem.hdr, int(n), extraTypes)
-	d.hdr[0] = typeHeader{}
-	d.extStart = room(mem.extStart, int(n)+1, extraTypes)
-	d.extStart[0] = 0
-	d.canonical = room(mem.canonical, int(n), extraTypes)
-	d.hypothetical = room(mem.hypothetical, int(n), extraTypes)
-	d.canonical[0], d.hypothetical[0] = 0, 0
-	d.tab = mem.tab
-	d.tab.reset()
-	d.identPairs = mem.identPairs[:0]
-	d.hypotheticalIDs = mem.hypotheticalIDs[:0]
 	nw := in.NumWords()
 	if in.Base() != nil {
 		nw = 0
@@ -238,7 +243,9 @@ func loadInto(mem *deduper, in *btf.Spec, extraTypes, extraWords int) (*deduper,
 			nw += len(ext)
 		}
 	}
-	d.words = room(mem.words, nw, extraWords)[:0]
+	d := &deduper{start: start, n: n}
+	// Every entry from 1 on is written below.
+	d.tablesFrom(mem, int(n), extraTypes, nw+extraWords)
 	for id := uint32(1); id < n; id++ {
 		name, info, st, ext := in.RawType(btf.TypeID(id))
 		k := btf.KindOf(info)

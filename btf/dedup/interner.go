@@ -23,26 +23,28 @@ type interner struct {
 // split BTF's own table, where "" is the base's; one added is appended
 // like any string).
 func newInterner(n int, zero bool) *interner {
-	size := 1 << 10
-	for size < 2*n {
-		size *= 2
-	}
-	x := &interner{slots: make([]uint64, size), zero: zero}
+	x := &interner{slots: make([]uint64, slotsFor(n)), zero: zero}
 	if zero {
 		x.strs = []byte{0}
 	}
 	return x
 }
 
-// recycle returns an empty interner as newInterner(n, zero) does, with
-// x's slots (cleared) when there are enough of them; x may be nil. x's
-// table is not reused: Specs may hold it. x must not be used afterwards.
-func (x *interner) recycle(n int, zero bool) *interner {
+// slotsFor is the number of slots for about n strings: a power of two,
+// at least twice n.
+func slotsFor(n int) int {
 	size := 1 << 10
 	for size < 2*n {
 		size *= 2
 	}
-	if x == nil || len(x.slots) < size {
+	return size
+}
+
+// recycle returns an empty interner as newInterner(n, zero) does, with
+// x's slots (cleared) when there are enough of them; x may be nil. x's
+// table is not reused: Specs may hold it. x must not be used afterwards.
+func (x *interner) recycle(n int, zero bool) *interner {
+	if x == nil || len(x.slots) < slotsFor(n) {
 		return newInterner(n, zero)
 	}
 	y := &interner{slots: x.slots, zero: zero}
@@ -91,10 +93,7 @@ func (x *interner) at(off uint32, b []byte) int {
 		v := binary.LittleEndian.Uint64(t[i:])
 		if z := (w - lowBytes) &^ w & highBits; z != 0 {
 			k := bits.TrailingZeros64(z) >> 3 // the NUL's byte
-			mask := uint64(1)<<(8*k+8) - 1
-			if k == 7 {
-				mask = ^uint64(0)
-			}
+			mask := uint64(1)<<(8*k+8) - 1    // 1<<64 is 0 in Go: all ones for k 7
 			if (w^v)&mask != 0 || i+k == 0 {
 				return -1
 			}

@@ -77,7 +77,6 @@ func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
 	if nStrings <= 0 {
 		nStrings = strBytes / 64
 	}
-	old := &b.d
 	nb := &Builder{strs: b.strs.recycle(nStrings, true), hdrLen: btf.HeaderLen}
 	// strBytes bounds the table: room for it from the start, rather than
 	// doubling (and copying into fresh pages) as it fills; the pages
@@ -85,18 +84,7 @@ func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
 	nb.strs.strs = append(make([]byte, 0, strBytes+1), nb.strs.strs...)
 	d := &nb.d
 	d.start, d.n = 1, 1
-	d.hdr = room(old.hdr, 1, types)
-	d.extStart = room(old.extStart, 2, types)
-	d.words = room(old.words, 0, words)
-	d.canonical = room(old.canonical, 1, types)
-	d.hypothetical = room(old.hypothetical, 1, types)
-	// The entries for void (and the end of its trailing words).
-	d.hdr[0], d.extStart[0], d.extStart[1] = typeHeader{}, 0, 0
-	d.canonical[0], d.hypothetical[0] = 0, 0
-	d.hypotheticalIDs = old.hypotheticalIDs[:0]
-	d.identPairs = old.identPairs[:0]
-	d.tab = old.tab
-	d.tab.reset()
+	d.tablesFrom(&b.d, 1, types, words)
 	*b = Builder{}
 	return nb
 }
