@@ -309,21 +309,35 @@ type stageFragments struct {
 	infoBytes int
 }
 
-var stageFrags struct {
+// memo is a value a benchmark makes once per test process, on the first
+// call that needs it.
+type memo[T any] struct {
 	sync.Mutex
-	p *stageFragments
+	v *T
 }
+
+func (m *memo[T]) get(build func() *T) *T {
+	m.Lock()
+	defer m.Unlock()
+	if m.v == nil {
+		m.v = build()
+	}
+	return m.v
+}
+
+var stageFrags memo[stageFragments]
 
 // vmlinuxFragments returns the vmlinux's fragments, making them on the
 // first call.
 func vmlinuxFragments(b *testing.B) *stageFragments {
 	b.Helper()
 	vmlinux, _ := testenv.KernelInputs(b)
-	stageFrags.Lock()
-	defer stageFrags.Unlock()
-	if stageFrags.p != nil {
-		return stageFrags.p
-	}
+	return stageFrags.get(func() *stageFragments { return makeFragments(b, vmlinux) })
+}
+
+// makeFragments walks vmlinux as an encoding does and keeps the
+// fragments.
+func makeFragments(b *testing.B, vmlinux string) *stageFragments {
 	f, err := openInput(vmlinux)
 	if err != nil {
 		b.Fatal(err)
@@ -354,7 +368,6 @@ func vmlinuxFragments(b *testing.B) *stageFragments {
 	if p.types == 0 {
 		b.Fatal("the vmlinux's fragments have no types")
 	}
-	stageFrags.p = p
 	return p
 }
 
@@ -450,21 +463,18 @@ type stageMergedTypes struct {
 	words int
 }
 
-var stageMerged struct {
-	sync.Mutex
-	s *stageMergedTypes
-}
+var stageMerged memo[stageMergedTypes]
 
 // vmlinuxMerged returns the vmlinux's merged types, making them on the
 // first call.
 func vmlinuxMerged(b *testing.B) *stageMergedTypes {
 	b.Helper()
 	p := vmlinuxFragments(b)
-	stageMerged.Lock()
-	defer stageMerged.Unlock()
-	if stageMerged.s != nil {
-		return stageMerged.s
-	}
+	return stageMerged.get(func() *stageMergedTypes { return makeMerged(b, p) })
+}
+
+// makeMerged merges p's fragments as an encoding does.
+func makeMerged(b *testing.B, p *stageFragments) *stageMergedTypes {
 	s := &stageMergedTypes{}
 	m := p.merger()
 	p.mergeAll(b, m, func(next btf.TypeID) { s.units = append(s.units, next) })
@@ -476,7 +486,6 @@ func vmlinuxMerged(b *testing.B) *stageMergedTypes {
 		_, _, _, ext := s.spec.RawType(id)
 		s.words += len(ext)
 	}
-	stageMerged.s = s
 	return s
 }
 
