@@ -40,12 +40,11 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 		}
 	}
 	nt, nw := 0, 0
+	strBytes := 0
 	for _, s := range specs {
 		nt += s.NumTypes()
-		for id := s.FirstID(); id < s.NextID(); id++ {
-			_, _, _, e := s.RawType(id)
-			nw += len(e)
-		}
+		nw += s.NumWords()
+		strBytes += len(s.RawStrings())
 	}
 	firstID := btf.TypeID(1)
 	if base != nil {
@@ -53,10 +52,6 @@ func MergeOnto(base *btf.Spec, specs ...*btf.Spec) (*btf.Spec, error) {
 	}
 	if uint64(nt)+uint64(firstID) > maxTypes {
 		return nil, fmt.Errorf("dedup: merge: %d types is more than BTF allows", nt)
-	}
-	strBytes := 0
-	for _, s := range specs {
-		strBytes += len(s.RawStrings())
 	}
 	m := NewMerger(base, nt, nw, strBytes)
 	for _, s := range specs {
@@ -117,11 +112,7 @@ func (m *Merger) Add(s *btf.Spec) (btf.TypeID, error) {
 		return 0, fmt.Errorf("dedup: merge: spec %d is split against a different base", i)
 	}
 	firstOut := out.NextID()
-	nt, nw := s.NumTypes(), 0
-	for id := s.FirstID(); id < s.NextID(); id++ {
-		_, _, _, e := s.RawType(id)
-		nw += len(e)
-	}
+	nt, nw := s.NumTypes(), s.NumWords()
 	if uint64(nt)+uint64(firstOut) > maxTypes {
 		return 0, fmt.Errorf("dedup: merge: %d types is more than BTF allows", int(firstOut-out.FirstID())+nt)
 	}

@@ -89,12 +89,8 @@ func (s *Staged) Finish(in *btf.Spec) (*btf.Spec, error) {
 	}
 	d := s.d
 	from := d.n
-	// Room for the new types at once: load made the tables to measure.
-	nt, nw := int(in.NextID())-int(from), 0
-	for id := btf.TypeID(from); id < in.NextID(); id++ {
-		_, _, _, ext := in.RawType(id)
-		nw += len(ext)
-	}
+	// Room for the new types at once (BeginIn may have made it).
+	nt, nw := int(in.NextID())-int(from), max(in.NumWords()-len(d.words), 0)
 	if nt > 0 {
 		d.hdr = slices.Grow(d.hdr, nt)
 		d.extStart = slices.Grow(d.extStart, nt)
