@@ -182,11 +182,7 @@ func loadOnto(b *Base, in *btf.Spec, idShift, strShift uint32, sc *scratch) (*de
 	// The base's share of hdr, extStart and words is never written by a run
 	// (only the input's own types are rewritten), so memory reused from an
 	// earlier run against b already holds it; new memory gets a copy.
-	nw := len(b.words)
-	for id := first; id < uint32(in.NextID()); id++ {
-		_, _, _, ext := in.RawType(btf.TypeID(id))
-		nw += len(ext)
-	}
+	nw := len(b.words) + in.NumWords()
 	fresh := !sc.holdsBase || cap(sc.hdr) < int(n) || cap(sc.extStart) < int(n)+1 || cap(sc.words) < nw
 	d.hdr = resize(sc.hdr, int(n))
 	d.extStart = resize(sc.extStart, int(n)+1)
