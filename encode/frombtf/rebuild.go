@@ -16,9 +16,9 @@ import (
 // ID and returns the header words and trailing words to write. The string
 // table is shared, not copied.
 func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, info, sizeType uint32, ext []uint32) (uint32, uint32, uint32, []uint32)) *btf.Spec {
-	newID, resolve := renumber(s, alias, 1, nil)
+	rn := renumber(s, alias, 1, nil)
 	kept, words := 0, 0
-	for i := range newID {
+	for i := range rn.newID {
 		if alias[i] == 0 {
 			_, _, _, ext := s.RawType(s.FirstID() + btf.TypeID(i))
 			kept++
@@ -29,10 +29,10 @@ func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, inf
 	out.SetRawStrings(s.RawStrings())
 	out.Reserve(kept, words)
 	var buf []uint32
-	fix := func(p *uint32) { *p, _ = resolve(*p) }
+	fix := func(p *uint32) { *p, _ = rn.resolve(*p) }
 	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
 	var ext []uint32
-	for i := range newID {
+	for i := range rn.newID {
 		if alias[i] != 0 {
 			continue
 		}
@@ -48,39 +48,58 @@ func rebuild(s *btf.Spec, alias []btf.TypeID, edit func(id btf.TypeID, name, inf
 	return out
 }
 
+// renumbering is a member's types renumbered: newID (indexed by old ID -
+// first) is a kept type's new ID, 0 for a dropped type's.
+type renumbering struct {
+	first, n uint32
+	alias    []btf.TypeID // nil: every type kept
+	newID    []uint32
+}
+
 // renumber gives each type of s that alias keeps (nil: every type) its
 // new ID, counting from next (newID is made in buf's memory when it has
-// room): newID is indexed by old ID - first, 0 for a
-// dropped type. resolve maps a reference: to a kept type's new ID, a
-// dropped type's alias's (followed), 0 for void or noType; a reference
-// outside s (malformed) is returned as it is, with ok false.
-func renumber(s *btf.Spec, alias []btf.TypeID, next uint32, buf []uint32) (newID []uint32, resolve func(id uint32) (uint32, bool)) {
-	first := uint32(s.FirstID())
-	n := s.NumTypes()
-	newID = scratch(buf, n)
-	for i := 0; i < n; i++ {
+// room).
+func renumber(s *btf.Spec, alias []btf.TypeID, next uint32, buf []uint32) renumbering {
+	r := renumbering{first: uint32(s.FirstID()), n: uint32(s.NumTypes()), alias: alias}
+	r.newID = scratch(buf, int(r.n))
+	for i := range r.newID {
 		if alias == nil || alias[i] == 0 {
-			newID[i] = next
+			r.newID[i] = next
 			next++
 		}
 	}
-	resolve = func(id uint32) (uint32, bool) {
-		for hops := 0; id != 0; hops++ {
-			if id < first || id >= first+uint32(n) || hops > n {
-				return id, false // outside s (malformed): left for the caller
-			}
-			i := id - first
-			if alias == nil || alias[i] == 0 {
-				return newID[i], true
-			}
-			if alias[i] == noType {
-				return 0, true
-			}
-			id = uint32(alias[i])
-		}
-		return 0, true
+	return r
+}
+
+// ref renumbers *p, inline, when it refers to a kept type (the common
+// case) and reports whether it did; resolve does the others.
+func (r *renumbering) ref(p *uint32) bool {
+	i := *p - r.first
+	if *p == 0 || i >= r.n || r.alias != nil && r.alias[i] != 0 {
+		return false
 	}
-	return newID, resolve
+	*p = r.newID[i]
+	return true
+}
+
+// resolve maps a reference: to a kept type's new ID, a dropped type's
+// alias's (followed), 0 for void or noType; a reference outside the
+// member (malformed) is returned as it is, with ok false.
+func (r *renumbering) resolve(id uint32) (uint32, bool) {
+	for hops := uint32(0); id != 0; hops++ {
+		i := id - r.first
+		if i >= r.n || hops > r.n {
+			return id, false // outside s (malformed): left for the caller
+		}
+		if r.alias == nil || r.alias[i] == 0 {
+			return r.newID[i], true
+		}
+		if r.alias[i] == noType {
+			return 0, true
+		}
+		id = uint32(r.alias[i])
+	}
+	return 0, true
 }
 
 // groupBuilder appends the members of a group to one dedup.Builder, as
@@ -115,7 +134,8 @@ func scratch[T any](buf []T, n int) []T {
 func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 	g.b.NoteHeader(s)
 	next := uint32(s.NextID())
-	newID, resolve := renumber(s, alias, uint32(g.b.NextID()), g.newID)
+	rn := renumber(s, alias, uint32(g.b.NextID()), g.newID)
+	newID := rn.newID
 	g.newID = newID
 	if g.strs == nil {
 		g.strs = g.b.StringMap()
@@ -123,7 +143,7 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 	g.strs.Reset(s)
 	var bad error
 	fix := func(p *uint32) {
-		r, ok := resolve(*p)
+		r, ok := rn.resolve(*p)
 		if !ok && bad == nil {
 			bad = fmt.Errorf("refers to type %d, past the last type %d", r, next-1)
 		}
@@ -134,7 +154,6 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 			bad = g.strs.Map(p)
 		}
 	}
-	rf := refFast{first: uint32(s.FirstID()), n: uint32(len(newID)), alias: alias, newID: newID}
 	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
 	var ext []uint32
 	for i := range newID {
@@ -146,18 +165,18 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 		g.buf = append(g.buf[:0], ext...)
 		// The common kinds written out, in the order
 		// btf.ForEachStringRef visits names; a reference to a kept type
-		// of s is renumbered inline (rf.ref), others by fix.
+		// of s is renumbered inline (rn.ref), others by fix.
 		switch btf.KindOf(info) {
 		case btf.KindStruct, btf.KindUnion:
 			intern(&name)
 			for k := 0; k+2 < len(g.buf); k += 3 {
 				intern(&g.buf[k])
-				if !rf.ref(&g.buf[k+1]) {
+				if !rn.ref(&g.buf[k+1]) {
 					fix(&g.buf[k+1])
 				}
 			}
 		case btf.KindPtr, btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag:
-			if !rf.ref(&st) {
+			if !rn.ref(&st) {
 				fix(&st)
 			}
 			intern(&name)
@@ -165,17 +184,17 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 			intern(&name)
 		case btf.KindArray:
 			for k := 0; k < 2; k++ {
-				if !rf.ref(&g.buf[k]) {
+				if !rn.ref(&g.buf[k]) {
 					fix(&g.buf[k])
 				}
 			}
 			intern(&name)
 		case btf.KindFuncProto:
-			if !rf.ref(&st) {
+			if !rn.ref(&st) {
 				fix(&st)
 			}
 			for k := 1; k < len(g.buf); k += 2 {
-				if !rf.ref(&g.buf[k]) {
+				if !rn.ref(&g.buf[k]) {
 					fix(&g.buf[k])
 				}
 			}
@@ -193,24 +212,6 @@ func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
 		g.b.AddRaw(name, info, st, g.buf...)
 	}
 	return newID, nil
-}
-
-// refFast renumbers, inline, a reference to a type of the member that
-// is kept (renumber's resolve without following aliases), the common
-// case; ref reports false for the others, left to resolve.
-type refFast struct {
-	first, n uint32
-	alias    []btf.TypeID
-	newID    []uint32
-}
-
-func (r *refFast) ref(p *uint32) bool {
-	i := *p - r.first
-	if *p == 0 || i >= r.n || r.alias != nil && r.alias[i] != 0 {
-		return false
-	}
-	*p = r.newID[i]
-	return true
 }
 
 // noType in an alias table marks a dropped type that nothing kept
