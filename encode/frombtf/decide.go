@@ -31,10 +31,7 @@ func addFuncs(sel *funcvar.Selection, intern func(string) uint32, members []memb
 			for _, p := range fn.params {
 				params = append(params, intern(p.name), uint32(p.typ))
 			}
-			tags = tags[:0]
-			for _, t := range fn.tags {
-				tags = append(tags, intern(t.value), t.comp)
-			}
+			tags = tagWords(intern, tags[:0], fn.tags)
 			sel.AddFunc(fn.name, nameOff, uint32(fn.ret), params, tags)
 		}
 		members[i].funcs = nil
