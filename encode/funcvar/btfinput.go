@@ -102,9 +102,9 @@ func (e *ELF) VarSymbol(name, section string, global bool, nth int) (VarPlace, b
 // offset and type ID in out) and its DECL_TAGs (pairs of value offset in
 // out and component index). Call it in member order; Finish decides.
 func (s *Selection) AddFunc(name string, nameOff, ret uint32, params, tags []uint32) {
-	sym, ok := s.elf.funcByName[name]
-	if !ok || name == "" {
-		return // WantsFunc's answer
+	sym, ok := s.funcIndex(name)
+	if !ok {
+		return
 	}
 	if UnnamedParams(params) {
 		// Left out, as the DWARF route leaves out a function with
@@ -147,8 +147,15 @@ func UnnamedParams(params []uint32) bool {
 // to report the others by), so a caller may skip the rest before
 // building their parameters.
 func (s *Selection) WantsFunc(name string) bool {
-	_, ok := s.elf.funcByName[name]
-	return ok && name != ""
+	_, ok := s.funcIndex(name)
+	return ok
+}
+
+// funcIndex is the index of the ELF's function symbols of name, and
+// whether AddFunc considers name (an ELF function's).
+func (s *Selection) funcIndex(name string) (int32, bool) {
+	i, ok := s.elf.funcByName[name]
+	return i, ok && name != ""
 }
 
 // clonesOnly reports whether every symbol of a name is an optimized
