@@ -64,17 +64,6 @@ func (s *Spec) RawType(id TypeID) (nameOff, info, sizeType uint32, ext []uint32)
 	return h.NameOff, h.Info, h.SizeType, sp.words[sp.extStart[i]:sp.extStart[i+1]:sp.extStart[i+1]]
 }
 
-// Info returns the info word of type id (one of this Spec's or its
-// base's), as RawType does: cheaper, and inlined, for readers that look
-// only at kinds.
-func (s *Spec) Info(id TypeID) uint32 {
-	if i := uint32(id - s.startID); i < uint32(len(s.hdrs)) {
-		return s.hdrs[i].Info
-	}
-	_, info, _, _ := s.RawType(id)
-	return info
-}
-
 // OwnInfo returns the info word of this Spec's own type number i (its
 // ID minus FirstID), for loops over the own types that want it inlined.
 func (s *Spec) OwnInfo(i uint32) uint32 { return s.hdrs[i].Info }

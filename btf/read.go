@@ -230,13 +230,9 @@ func ParseWith(data []byte, base *Spec, o ParseOptions) (*Spec, error) {
 			return nil, perr(int64(tStart+off), "type [%d]: truncated header (%d bytes left)", int(s.startID)+nTypes, len(tsec)-off)
 		}
 		info := u32(tsec[off+4:], le)
-		k, vlen := KindOf(info), VlenOf(info)
-		w := ExtraWords(k, vlen)
-		if w < 0 {
-			return nil, perr(int64(tStart+off+4), "type [%d]: unknown kind %d", int(s.startID)+nTypes, k)
-		}
-		if len(tsec)-off-12 < 4*w {
-			return nil, perr(int64(tStart+off), "type [%d] %s: record of %d bytes runs past the type section", int(s.startID)+nTypes, k, 12+4*w)
+		w := ExtraWords(KindOf(info), VlenOf(info))
+		if w < 0 || len(tsec)-off-12 < 4*w {
+			return nil, recordErr(tsec, off, tStart, int(s.startID)+nTypes, info)
 		}
 		off += 12 + 4*w
 		nTypes++
@@ -281,13 +277,9 @@ func (s *Spec) parseTypesOnePass(tsec []byte, tStart int) error {
 		}
 		b := tsec[off : off+12]
 		h := header{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])}
-		k := KindOf(h.Info)
-		w := ExtraWords(k, VlenOf(h.Info))
-		if w < 0 {
-			return perr(int64(tStart+off+4), "type [%d]: unknown kind %d", int(s.startID)+n, k)
-		}
-		if len(tsec)-off-12 < 4*w {
-			return perr(int64(tStart+off), "type [%d] %s: record of %d bytes runs past the type section", int(s.startID)+n, k, 12+4*w)
+		w := ExtraWords(KindOf(h.Info), VlenOf(h.Info))
+		if w < 0 || len(tsec)-off-12 < 4*w {
+			return recordErr(tsec, off, tStart, int(s.startID)+n, h.Info)
 		}
 		hdrs[n] = h
 		extStart[n] = uint32(wi)
@@ -302,6 +294,18 @@ func (s *Spec) parseTypesOnePass(tsec []byte, tStart int) error {
 	extStart[n] = uint32(wi)
 	s.hdrs, s.extStart, s.words = hdrs[:n], extStart[:n+1], words[:wi]
 	return nil
+}
+
+// recordErr is the error of the type record at off in the type section
+// tsec (at tStart in the blob), type id, whose info word is info: an
+// unknown kind, or a record that runs past the section.
+func recordErr(tsec []byte, off, tStart, id int, info uint32) error {
+	k := KindOf(info)
+	w := ExtraWords(k, VlenOf(info))
+	if w < 0 {
+		return perr(int64(tStart+off+4), "type [%d]: unknown kind %d", id, k)
+	}
+	return perr(int64(tStart+off), "type [%d] %s: record of %d bytes runs past the type section", id, k, 12+4*w)
 }
 
 // sized returns a slice of length n, b's memory when it has the room.
