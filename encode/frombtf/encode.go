@@ -149,10 +149,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		// decide adds a FUNC and a FUNC_PROTO per function kept (at
 		// most one per ELF function name), a VAR per variable and a
 		// DATASEC per section.
-		nf := 0
-		if info != nil {
-			nf = info.NumFuncNames()
-		}
+		nf := info.NumFuncNames()
 		if staged, err = dedup.BeginIn(spare, merged, merger.Strings(), dopts, 2*nf+len(members), 8*nf); err != nil {
 			return nil, err
 		}
@@ -238,19 +235,12 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	// The groups are standalone Specs (a split member is made standalone
-	// by loadGroup), merged onto no base.
-	// Room for the merged types from the members' sizes: the groups'
-	// deduplication keeps about a tenth of the types and words and a
-	// twentieth of the string bytes (the 6.12 archive: 894,000 types in,
-	// 86,000 merged), so the merged tables are not doubled and copied as
-	// they fill. Hints only: past them, they grow.
-	typeBytes, strBytes := 0, 0
-	for _, b := range blobs {
-		if h, _, _, err := btf.ParseHeader(b); err == nil {
-			typeBytes += int(h.TypeLen)
-			strBytes += int(h.StrLen)
-		}
-	}
+	// by loadGroup), merged onto no base, with room from the members'
+	// sizes: the groups' deduplication keeps about a tenth of the types
+	// and words and a twentieth of the string bytes (the 6.12 archive:
+	// 894,000 types in, 86,000 merged), so the merged tables are not
+	// doubled and copied as they fill. Hints only: past them, they grow.
+	typeBytes, strBytes := blobSizes(blobs)
 	merger := dedup.NewMerger(nil, typeBytes/200, typeBytes/40, strBytes/20)
 	var mergeErr error
 	loaded := make([]bool, n) // under mu
@@ -342,6 +332,18 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 	return merger, members, spare, nil
 }
 
+// blobSizes returns the bytes of the type and string sections of the
+// raw members blobs (those with a header that reads).
+func blobSizes(blobs [][]byte) (typeBytes, strBytes int) {
+	for _, b := range blobs {
+		if h, _, _, err := btf.ParseHeader(b); err == nil {
+			typeBytes += int(h.TypeLen)
+			strBytes += int(h.StrLen)
+		}
+	}
+	return typeBytes, strBytes
+}
+
 // loadGroup parses, fixes and extracts the members of one group (blobs,
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
@@ -349,22 +351,16 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection], js *jobState) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
 	typesIn := 0
-	nt, nw, ns := 0, 0, 0
-	for _, b := range blobs {
-		// The Builder's room, from the sizes of the raw members.
-		if h, _, _, err := btf.ParseHeader(b); err == nil {
-			nt += int(h.TypeLen) / 20
-			nw += int(h.TypeLen) / 4
-			ns += int(h.StrLen)
-		}
-	}
+	// The Builder's room, from the sizes of the raw members: a type
+	// record is at least 20 bytes (with its trailing words), a word 4.
 	// The members' string tables hold the same names over and over: a
 	// group keeps a tenth of their bytes or less (6-12% on the 6.12
 	// archive). Room for an eighth, so that the table and its index are
 	// not sized (and cleared) for ten times what they hold, and the index
 	// stays small enough to be cached; past it, they grow.
-	ns /= 8
-	js.b = js.b.Recycle(nt, nw, ns, ns/16) // names of ~15 bytes
+	typeBytes, strBytes := blobSizes(blobs)
+	ns := strBytes / 8
+	js.b = js.b.Recycle(typeBytes/20, typeBytes/4, ns, ns/16) // names of ~15 bytes
 	gb := &js.gb
 	gb.b, gb.strs = js.b, nil
 	for i, b := range blobs {
