@@ -157,6 +157,20 @@ func gccArchive(t *testing.T, n int) string {
 	return linked
 }
 
+// gccMembers returns the members of gccArchive(t, n), parsed: at least
+// n of them.
+func gccMembers(t *testing.T, n int) []*btf.Spec {
+	t.Helper()
+	members, err := LoadMembers([]string{gccArchive(t, n)}, nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(members) < n {
+		t.Fatalf("archive has %d members, want >= %d", len(members), n)
+	}
+	return members
+}
+
 // TestGCCArchive: 50+ objects compiled by gcc -gbtf from sources sharing
 // headers, linked with ld -r (which concatenates their .BTF sections into
 // an archive), deduped by us and by libbpf.

@@ -10,14 +10,7 @@ import (
 // times), returns the bytes MergeOnto returns for them all at once, and
 // each Add returns the first ID FirstIDs gives.
 func TestMergerOneAtATime(t *testing.T) {
-	linked := gccArchive(t, 20)
-	members, err := LoadMembers([]string{linked}, nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(members) < 20 {
-		t.Fatalf("archive has %d members, want >= 20", len(members))
-	}
+	members := gccMembers(t, 20)
 	want, err := MergeOnto(nil, members...)
 	if err != nil {
 		t.Fatal(err)

@@ -14,11 +14,7 @@ import (
 // early phases handle is appended too, it still does (Finish starts
 // again).
 func TestStaged(t *testing.T) {
-	linked := gccArchive(t, 30)
-	members, err := LoadMembers([]string{linked}, nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	members := gccMembers(t, 30)
 	for _, opts := range []Options{{UniqueStrings: true}, {KeepDuplicateVars: true, UniqueStrings: true}, {KeepDuplicateVars: true, NoNameFwdResolution: true, UniqueStrings: true}} {
 		for _, lateStruct := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%+v/struct=%v", opts, lateStruct), func(t *testing.T) {
@@ -34,6 +30,7 @@ func TestStaged(t *testing.T) {
 				// route gives it a group's): dirty tables must not
 				// matter.
 				var st *Staged
+				var err error
 				if !lateStruct {
 					st, err = BeginIn(usedBuilder(t, members[0]), early, m.Strings(), opts, 100, 400)
 				} else {
