@@ -71,6 +71,7 @@ func EncodeSplit(path string, base *dedup.Base, o Options) (*btf.Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: dedup against the base: %w", path, err)
 	}
+	keepStringOrder(out, merged) // strorder.go
 	if o.Stats != nil {
 		clk.lap(&o.Stats.Dedup)
 		o.Stats.Out += out.NumTypes()

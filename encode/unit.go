@@ -501,6 +501,42 @@ func (c *unitConv) elements(r *rec) uint64 {
 	return n
 }
 
+// dimensions is the number of dimensions (subranges) of the array at r.
+func (c *unitConv) dimensions(r *rec) int {
+	n := 0
+	for j := r.first; j >= 0; j = c.items[j].next {
+		if c.items[j].kind == itemSubrange {
+			n++
+		}
+	}
+	return n
+}
+
+// emitArray writes the array at r as pahole 1.32 does: one ARRAY per
+// dimension, the innermost (last) dimension first with the element type,
+// each outer one referring to the one before it, the outermost last (it
+// has the array's ID, see emit). An array without subranges is one ARRAY
+// of 1 element, as pahole 1.31 wrote it.
+func (c *unitConv) emitArray(s *fragment, r *rec, indexID uint32) {
+	dims := c.scratch[:0]
+	for j := r.first; j >= 0; j = c.items[j].next {
+		if c.items[j].kind == itemSubrange {
+			dims = append(dims, uint32(c.items[j].loc))
+		}
+	}
+	c.scratch = dims
+	elem := c.ref(r.has, r.typ)
+	if len(dims) == 0 {
+		c.addType(s, "", btf.KindArray, 0, false, 0, elem, indexID, 1)
+		return
+	}
+	for k := len(dims) - 1; k >= 0; k-- {
+		id := s.nextID()
+		c.addType(s, "", btf.KindArray, 0, false, 0, elem, indexID, dims[k])
+		elem = id
+	}
+}
+
 // emit writes the unit's types into a new fragment and returns it.
 func (c *unitConv) emit() *fragment {
 	s := c.newFragment()
@@ -559,6 +595,11 @@ func (c *unitConv) emit() *fragment {
 			}
 		case dwarf.TagArrayType:
 			haveArray = true
+			// One ARRAY per dimension, the outermost (this entry's ID)
+			// last.
+			if d := c.dimensions(r); d > 1 {
+				next += uint32(d - 1)
+			}
 		}
 		c.ids[i] = next
 		next++
@@ -687,7 +728,7 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 	case dwarf.TagEnumerationType:
 		c.emitEnum(s, r)
 	case dwarf.TagArrayType:
-		c.addType(s, "", btf.KindArray, 0, false, 0, c.ref(r.has, r.typ), indexID, uint32(c.elements(r)))
+		c.emitArray(s, r, indexID)
 	case dwarf.TagSubroutineType:
 		c.emitProto(s, r)
 	}

@@ -235,7 +235,7 @@ func (s *Stream) Finish(strs []byte) (*btf.Spec, error) {
 	}
 	clk.lap(phRef)
 	d.tab = table{}
-	out, _, err := d.compact(nil, btf.LayoutHeaderLen, nil, strs, false)
+	out, _, err := d.compact(nil, btf.HeaderLen, nil, strs, false)
 	clk.lap(phCompact)
 	return out, err
 }

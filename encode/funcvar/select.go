@@ -479,7 +479,11 @@ func atOptimizedClone(fn *merged) bool {
 
 // selectCanonical picks the candidate whose prototype is encoded: the
 // first at a symbol's address that is not an optimized clone, else the
-// first at a symbol's address, else the first.
+// first at a symbol's address, else (pahole 1.32) the first with an
+// address, else the first. A definition whose code is split in ranges
+// (gcc's hot/cold partitioning) has no address of its own, so a __weak
+// default with one wins over it when neither is at the symbol's address
+// (arch_prepare_bpf_trampoline in the Debian 6.1 vmlinux).
 func (s *Selection) selectCanonical(group []merged) *merged {
 	var first *merged
 	for i := range group {
@@ -498,6 +502,11 @@ func (s *Selection) selectCanonical(group []merged) *merged {
 	}
 	if first != nil {
 		return first
+	}
+	for i := range group {
+		if group[i].addr != 0 {
+			return &group[i]
+		}
 	}
 	return &group[0]
 }
