@@ -321,7 +321,7 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	if err != nil {
 		return err
 	}
-	if merged {
+	if merged || cfg.Features.Has(FeatForceCUMerging) {
 		return walkMerged(d, cfg, &convs, emit)
 	}
 	// Reading the unit headers (dwarf.FromELF) faulted in a page per

@@ -12,7 +12,8 @@ import (
 // decision and nowhere else.
 type Features uint32
 
-// The features pahole 1.31 knows, in its order.
+// The features pahole 1.32 knows, in its order (Debian's build, linked
+// with libbpf 1.7, leaves layout out of --supported_btf_features).
 const (
 	FeatEncodeForce       Features = 1 << iota // encode_force: ignore invalid symbols instead of failing
 	FeatVar                                    // var: per-CPU variables (VAR, DATASEC)
@@ -29,6 +30,7 @@ const (
 	FeatAttributes                             // attributes: address_space(1) type attributes on arena kfuncs' pointers
 	FeatTrueSignature                          // true_signature: optimized clones encoded under their symbol names (foo.isra.0)
 	FeatLayout                                 // layout: libbpf v1.8's kind layout section, base BTF only (the kernel, 6.18 included, refuses to load it)
+	FeatForceCUMerging                         // force_cu_merging: read all units as one, as an LTO link is read (merged.go)
 
 	featEnd
 )
@@ -38,7 +40,7 @@ var FeatureNames = []string{
 	"encode_force", "var", "float", "decl_tag", "type_tag", "enum64",
 	"optimized_func", "consistent_func", "decl_tag_kfuncs",
 	"reproducible_build", "distilled_base", "global_var", "attributes",
-	"true_signature", "layout",
+	"true_signature", "layout", "force_cu_merging",
 }
 
 // DefaultFeatures is pahole's "default" set: what

@@ -39,7 +39,7 @@ import (
 // paholeVersion is the pahole release whose command line and BTF this
 // command stands in for. The kernel turns `--version` into the number it
 // picks flags by (scripts/pahole-version.sh: v1.31 -> 131).
-const paholeVersion = "v1.31"
+const paholeVersion = "v1.32"
 
 // paholeUsageStatus is argp's exit status for a bad command line (EX_USAGE).
 const paholeUsageStatus = 64
@@ -76,7 +76,7 @@ type paholeConfig struct {
 
 	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
 
-	version, numericVersion, supported, help bool
+	version, numericVersion, develVersion, supported, help bool
 	verbose                                  bool // -V: the functions left out, as pahole_verbose.go prints them
 
 	layout     *paholeLayout // layout options (pahole_layout.go)
@@ -207,6 +207,7 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.BoolP("quiet", "q", false, "be quieter")
 	fs.BoolVar(&c.version, "version", false, "Print program version")
 	fs.BoolVar(&c.numericVersion, "numeric_version", false, "Print a numeric version, i.e. 119 instead of v1.19")
+	fs.BoolVar(&c.develVersion, "devel_version", false, "Print the development version (here the release followed; 'btfkit version' names btfkit's own)")
 	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
 	c.layout = addPaholeLayoutFlags(fs)
 	for _, u := range paholeUnsupported {
@@ -236,7 +237,7 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	if err := fs.Parse(paholeOptionalArgs(fs, args)); err != nil {
 		return nil, fs, paholeParseError(err, args)
 	}
-	if c.help || c.version || c.numericVersion || c.supported {
+	if c.help || c.version || c.numericVersion || c.develVersion || c.supported {
 		return c, fs, nil
 	}
 	if !c.encode && c.detached == "" {
@@ -399,6 +400,11 @@ func paholeMain(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case c.numericVersion:
 		fmt.Fprintln(stdout, paholeNumericVersion())
+		return 0
+	case c.develVersion:
+		// pahole prints v1.32, v1.32-N-gSHA (git describe) or
+		// v1.32-tarball-gSHA; btfkit is none of pahole's builds.
+		fmt.Fprintln(stdout, paholeVersion)
 		return 0
 	case c.supported:
 		fmt.Fprintln(stdout, strings.Join(encode.FeatureNames, ","))

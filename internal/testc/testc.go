@@ -77,12 +77,21 @@ func Have(cc Compiler) bool {
 
 // Require stops the test through testenv.SkipOrFail (a skip, or a failure
 // under CI=true) when a tool is missing: scripts/install-test-deps
-// installs them all.
+// installs them all. A dwarves tool (pahole, pfunct, codiff, pdwtags,
+// pglobal, prefcnt) must be the reference release's, pahole 1.32 from
+// scripts/sid-tools, which testenv puts first on PATH; Debian 12's 1.24
+// does not count.
 func Require(t testing.TB, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
+		p, err := exec.LookPath(tool)
+		if err != nil {
 			testenv.SkipOrFail(t, "%q not found on PATH; run scripts/install-test-deps", tool)
+			continue
+		}
+		if testenv.IsDwarvesTool(tool) && !testenv.OnDwarvesPath(p) {
+			testenv.SkipOrFail(t, "%s %s (Debian sid's) is not installed, only %s; run scripts/sid-tools (scripts/install-test-deps does)",
+				tool, testenv.DwarvesVersion, p)
 		}
 	}
 }

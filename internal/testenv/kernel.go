@@ -138,3 +138,29 @@ func ModuleSample(t testing.TB, n int) []string {
 	}
 	return out
 }
+
+// Kernel612 is the Debian 6.12.111 cloud debug kernel whose vmlinux
+// scripts/kernel-inputs fetches besides the 6.1 inputs (only the vmlinux
+// is kept, under $BTFKIT_CACHE or /var/cache/btfkit).
+const Kernel612 = "linux-image-6.12.111+deb12-cloud-amd64-dbg"
+
+// Vmlinux612 returns the Debian 6.12.111 debug vmlinux: $VMLINUX612 where
+// set, else the file scripts/kernel-inputs keeps. When it is missing the
+// test fails under CI=true and logs a SKIP line otherwise, returning "" so
+// that the 6.1 part of a test still runs.
+func Vmlinux612(t testing.TB) string {
+	t.Helper()
+	p := os.Getenv("VMLINUX612")
+	if p == "" {
+		cache := os.Getenv("BTFKIT_CACHE")
+		if cache == "" {
+			cache = "/var/cache/btfkit"
+		}
+		p = filepath.Join(cache, "vmlinux-6.12.111+deb12-cloud-amd64")
+	}
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+		SkipPartOrFail(t, "the Debian 6.12 debug vmlinux (%s) is not there (%s); scripts/kernel-inputs fetches it", Kernel612, p)
+		return ""
+	}
+	return p
+}
