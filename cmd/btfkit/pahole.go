@@ -77,7 +77,7 @@ type paholeConfig struct {
 	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
 
 	version, numericVersion, develVersion, supported, help bool
-	verbose                                  bool // -V: the functions left out, as pahole_verbose.go prints them
+	verbose                                                bool // -V: the functions left out, as pahole_verbose.go prints them
 
 	layout     *paholeLayout // layout options (pahole_layout.go)
 	layoutMode bool          // no -J: print layouts
