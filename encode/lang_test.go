@@ -11,7 +11,7 @@ import (
 
 // TestLangExclude links a C++ unit with a C unit and encodes the result
 // with the C++ unit's language excluded: the C++ types must be gone, and
-// the result must equal pahole 1.24's with --lang_exclude.
+// the result must equal pahole 1.32's with --lang_exclude.
 func TestLangExclude(t *testing.T) {
 	testc.Require(t, "g++", "gcc", "ld", "pahole")
 	cxx := testc.Compile(t, filepath.Join("testdata", "cxx_only.cc"), testc.Variant{CC: "g++", Flags: []string{"-gdwarf-5", "-O0"}})
@@ -45,7 +45,7 @@ func TestLangExclude(t *testing.T) {
 	if hasCxx(got) {
 		t.Fatal("CxxOnly encoded although c++ units are excluded")
 	}
-	ref, msg := pahole124(t, mixed, []string{"--lang_exclude=c++14,c++"})
+	ref, msg := paholeJ(t, mixed, []string{"--lang_exclude=c++14,c++"})
 	if ref == nil {
 		t.Fatalf("pahole: %s", msg)
 	}
@@ -54,6 +54,6 @@ func TestLangExclude(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r := diff.Compare(got, withoutFuncs(want), diff.Options{}); !r.Equal() {
-		t.Errorf("ours (A) vs pahole 1.24 --lang_exclude (B):\n%s", diffText(r))
+		t.Errorf("ours (A) vs pahole 1.32 --lang_exclude (B):\n%s", diffText(r))
 	}
 }

@@ -16,20 +16,19 @@ import (
 	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// Fixtures whose expected BTF is upstream pahole 1.31's (v1.31-38-g1436daf,
-// which no Debian package ships), committed in
-// testdata/clangsig/pahole-1.31.txt: for each build of a fixture, the
+// Fixtures whose expected BTF is pahole 1.32's (Debian sid's package,
+// scripts/sid-tools), committed in testdata/clangsig/pahole-1.32.txt: for each build of a fixture, the
 // compiler that made it (the first unit's DW_AT_producer), the SHA-256 of
 // the .BTF pahole wrote, and bpftool's raw dump of it. The test builds the
 // same files, encodes them, and requires the same bytes and the same dump.
 // The DWARF, and so the BTF, depends on the compiler's version: a build
 // whose producer is not the committed one is not compared (a skip, a
 // failure under CI=true); scripts/encode-clang-testdata remakes the file
-// with the compilers at hand (it runs these tests with -pahole131).
+// with the compilers at hand (it runs these tests with -pahole132).
 //
 // The builds:
 //
-//   - clang true_signature (TestClang131TrueSignature): agg_pieces.c,
+//   - clang true_signature (TestClang132TrueSignature): agg_pieces.c,
 //     agg_shapes.c and scalars.c, each compiled as pahole's clang_parm_*
 //     tests compile theirs (clang -g -O2, into an executable), through
 //     clang's assembly: "as-is", and "nocall" with DW_AT_calling_convention
@@ -39,17 +38,17 @@ import (
 //     does not say so). Encoded with --btf_features=default,true_signature:
 //     struct arguments of which one member is passed become that member,
 //     named param__member; dead parameters are dropped.
-//   - LTO (TestLTO131): lto_a.c and lto_b.c compiled with -flto and linked
+//   - LTO (TestLTO132): lto_a.c and lto_b.c compiled with -flto and linked
 //     into a shared object, by clang with lld (-fuse-ld=lld) and by gcc
 //     (whose out-of-line instances have their abstract origins in other
 //     units), encoded with --btf_features=default and
 //     default,true_signature.
 
-var pahole131 = flag.String("pahole131", "", "`PATH` of upstream pahole 1.31: remake testdata/clangsig/pahole-1.31.txt with it (scripts/encode-clang-testdata)")
+var pahole132 = flag.String("pahole132", "", "`PATH` of pahole 1.32: remake testdata/clangsig/pahole-1.32.txt with it (scripts/encode-clang-testdata)")
 
-const clangGolden = "testdata/clangsig/pahole-1.31.txt"
+const clangGolden = "testdata/clangsig/pahole-1.32.txt"
 
-// goldenBuild is one build's pahole 1.31 output as committed.
+// goldenBuild is one build's pahole 1.32 output as committed.
 type goldenBuild struct {
 	producer string
 	sha      string // "sha256 N": of pahole's .BTF, N its size
@@ -57,12 +56,12 @@ type goldenBuild struct {
 }
 
 // clangGoldens reads the committed outputs, keyed by "build features".
-// With -pahole131 they are being remade: it returns an empty map, and
+// With -pahole132 they are being remade: it returns an empty map, and
 // saveClangGoldens writes what the tests recorded.
 func clangGoldens(t *testing.T) map[string]*goldenBuild {
 	t.Helper()
 	out := map[string]*goldenBuild{}
-	if *pahole131 != "" {
+	if *pahole132 != "" {
 		return out
 	}
 	data, err := os.ReadFile(clangGolden)
@@ -87,7 +86,7 @@ func clangGoldens(t *testing.T) map[string]*goldenBuild {
 	return out
 }
 
-// recorded collects the outputs -pahole131 remakes, in test order.
+// recorded collects the outputs -pahole132 remakes, in test order.
 var recorded struct {
 	keys   []string
 	builds map[string]*goldenBuild
@@ -96,17 +95,17 @@ var recorded struct {
 
 func saveClangGoldens(t *testing.T) {
 	t.Helper()
-	if *pahole131 == "" || len(recorded.keys) == 0 {
+	if *pahole132 == "" || len(recorded.keys) == 0 {
 		return
 	}
-	ver, err := exec.Command(*pahole131, "--version").Output()
+	ver, err := exec.Command(*pahole132, "--version").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Upstream pahole %s (v1.31-38-g1436daf) on the fixtures of this directory:\n", strings.TrimSpace(string(ver)))
-	b.WriteString("# encode/clang131_test.go builds them and compares; scripts/encode-clang-testdata\n")
-	b.WriteString("# remakes this file (go test ./encode -run 'Test(Clang|LTO)131' -pahole131 PAHOLE).\n")
+	fmt.Fprintf(&b, "# pahole %s (Debian sid's dwarves, scripts/sid-tools) on the fixtures of this directory:\n", strings.TrimSpace(string(ver)))
+	b.WriteString("# encode/clang132_test.go builds them and compares; scripts/encode-clang-testdata\n")
+	b.WriteString("# remakes this file (go test ./encode -run 'Test(Clang|LTO)132' -pahole132 PAHOLE).\n")
 	b.WriteString("# Each build: pahole -J --btf_features=FEATURES --btf_encode_detached=OUT.btf BUILD,\n")
 	b.WriteString("# then bpftool btf dump file OUT.btf (Debian's bpftool 7.1). Builds:\n")
 	seen := map[string]bool{}
@@ -156,16 +155,16 @@ func shaOf(data []byte) string {
 	return fmt.Sprintf("%s %d", hex.EncodeToString(h[:]), len(data))
 }
 
-// compare131 encodes the built file with features and compares the BTF
-// with pahole 1.31's committed output for "build features" (with
-// -pahole131: runs that pahole and records its output instead).
-func compare131(t *testing.T, goldens map[string]*goldenBuild, build, how, bin, features string) {
+// compare132 encodes the built file with features and compares the BTF
+// with pahole 1.32's committed output for "build features" (with
+// -pahole132: runs that pahole and records its output instead).
+func compare132(t *testing.T, goldens map[string]*goldenBuild, build, how, bin, features string) {
 	t.Helper()
 	key := build + " " + features
 	producer := firstProducer(t, bin)
-	if *pahole131 != "" {
+	if *pahole132 != "" {
 		out := filepath.Join(t.TempDir(), "pahole.btf")
-		testc.Run(t, *pahole131, "-J", "--btf_features="+features, "--btf_encode_detached="+out, bin)
+		testc.Run(t, *pahole132, "-J", "--btf_features="+features, "--btf_encode_detached="+out, bin)
 		data, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
@@ -183,7 +182,7 @@ func compare131(t *testing.T, goldens map[string]*goldenBuild, build, how, bin, 
 		t.Fatalf("%s has no %q: remake it with scripts/encode-clang-testdata", clangGolden, key)
 	}
 	if producer != want.producer {
-		testenv.SkipOrFail(t, "%s: built by %q, the committed pahole 1.31 output is of a build by %q: remake %s with scripts/encode-clang-testdata", build, producer, want.producer, clangGolden)
+		testenv.SkipOrFail(t, "%s: built by %q, the committed pahole 1.32 output is of a build by %q: remake %s with scripts/encode-clang-testdata", build, producer, want.producer, clangGolden)
 	}
 	feat, unknown, err := ParseFeatures(features)
 	if err != nil || len(unknown) > 0 {
@@ -200,9 +199,9 @@ func compare131(t *testing.T, goldens map[string]*goldenBuild, build, how, bin, 
 		t.Fatal(err)
 	}
 	if got := bpftoolDump(t, out); got != want.dump {
-		t.Errorf("%s: bpftool dumps of our BTF and pahole 1.31's differ:\n%s", key, lineDiff(got, want.dump))
+		t.Errorf("%s: bpftool dumps of our BTF and pahole 1.32's differ:\n%s", key, lineDiff(got, want.dump))
 	} else if got := shaOf(data); got != want.sha {
-		t.Errorf("%s: same dump as pahole 1.31's, but other bytes: sha256 %s, pahole's %s", key, got, want.sha)
+		t.Errorf("%s: same dump as pahole 1.32's, but other bytes: sha256 %s, pahole's %s", key, got, want.sha)
 	}
 }
 
@@ -242,8 +241,8 @@ func lineDiff(a, b string) string {
 // clangSigFixtures are the true_signature fixtures of testdata/clangsig.
 var clangSigFixtures = []string{"agg_pieces", "agg_shapes", "scalars"}
 
-// TestClang131TrueSignature: see the comment at the top of this file.
-func TestClang131TrueSignature(t *testing.T) {
+// TestClang132TrueSignature: see the comment at the top of this file.
+func TestClang132TrueSignature(t *testing.T) {
 	testc.Require(t, "clang", "bpftool")
 	goldens := clangGoldens(t)
 	defer saveClangGoldens(t)
@@ -267,8 +266,8 @@ func TestClang131TrueSignature(t *testing.T) {
 		plain, nocall := filepath.Join(dir, name), filepath.Join(dir, name+".nocall")
 		testc.Run(t, "clang", "-o", plain, asm)
 		testc.Run(t, "clang", "-o", nocall, nocallAsm)
-		compare131(t, goldens, name+"/as-is", "clang -g -O2 -S "+name+".c; clang -o BUILD "+name+".s", plain, "default,true_signature")
-		compare131(t, goldens, name+"/nocall", "as "+name+"/as-is, with DW_AT_calling_convention DW_CC_nocall (DW_FORM_implicit_const) added to the abbreviations of the static function definitions in "+name+".s", nocall, "default,true_signature")
+		compare132(t, goldens, name+"/as-is", "clang -g -O2 -S "+name+".c; clang -o BUILD "+name+".s", plain, "default,true_signature")
+		compare132(t, goldens, name+"/nocall", "as "+name+"/as-is, with DW_AT_calling_convention DW_CC_nocall (DW_FORM_implicit_const) added to the abbreviations of the static function definitions in "+name+".s", nocall, "default,true_signature")
 	}
 }
 
@@ -282,9 +281,9 @@ func fixturePath(t *testing.T, name string) string {
 	return p
 }
 
-// TestLTO131: see the comment at the top of this file. Each build must
+// TestLTO132: see the comment at the top of this file. Each build must
 // refer across units (DW_FORM_ref_addr), or it tests nothing.
-func TestLTO131(t *testing.T) {
+func TestLTO132(t *testing.T) {
 	testc.Require(t, "bpftool")
 	goldens := clangGoldens(t)
 	defer saveClangGoldens(t)
@@ -318,7 +317,7 @@ func TestLTO131(t *testing.T) {
 		how := fmt.Sprintf("%s %s -c lto_a.c, lto_b.c; %s %s lto_a.o lto_b.o", b.cc, strings.Join(flags, " "), b.cc, strings.Join(link[:len(link)-len(objs)], " "))
 		how = strings.ReplaceAll(how, so, "BUILD")
 		for _, features := range []string{"default", "default,true_signature"} {
-			compare131(t, goldens, b.name, how, so, features)
+			compare132(t, goldens, b.name, how, so, features)
 		}
 	}
 }
