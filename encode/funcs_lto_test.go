@@ -140,39 +140,52 @@ func funcProtos(s *btf.Spec) map[string]string {
 // name, prototype and parameters from abstract origins in other units,
 // as pahole does (it loads such a file as one unit).
 //
-// Oracle: pahole 1.24 from Debian (pahole -J --btf_encode_detached) on
-// the same object, for the FUNCs it encodes: the same names and
-// prototypes. pahole 1.24 differs by design for gcc's clones
-// (lto_k.constprop.0, lto_s.isra.0): it matches functions to ELF symbols
-// by their whole name, so it encodes neither. For those the expectation
-// is pahole 1.31's rule over the DWARF facts (readelf --debug-dump=info,
-// --debug-dump=loc): each clone's instance sits at its symbol's address,
-// with an origin in the other unit, and a parameter with no register
-// (lto_k's mode is a constant, lto_s's p a DW_OP_GNU_parameter_ref), so
-// by default each name is skipped for optimized parameters, and with
-// true_signature it is encoded under the clone's symbol name with the
-// origin's parameters. Before following origins across units, the
-// clones' abstract origins (with no address) were encoded as lto_k and
-// lto_s.
+// Oracle: pahole 1.32 (pahole -J --btf_encode_detached) on the same
+// object, with --btf_features=default and default,true_signature: the
+// same FUNCs with the same prototypes. For gcc's clones (lto_k.constprop.0,
+// lto_s.isra.0) the expectation is also spelled out from the DWARF facts
+// (readelf --debug-dump=info, --debug-dump=loc): each clone's instance
+// sits at its symbol's address, with an origin in the other unit, and a
+// parameter with no register (lto_k's mode is a constant, lto_s's p a
+// DW_OP_GNU_parameter_ref), so by default each name is skipped for
+// optimized parameters, and with true_signature it is encoded under the
+// clone's symbol name with the origin's parameters. (pahole 1.24 matched
+// functions to ELF symbols by their whole name and encoded neither.)
+// Before following origins across units, the clones' abstract origins
+// (with no address) were encoded as lto_k and lto_s.
 func TestLTOCrossUnitOrigins(t *testing.T) {
 	so := buildLTO(t)
 	if n := crossUnitOrigins(t, so); n == 0 {
 		t.Fatalf("gcc -flto made no cross-unit abstract origins; the fixture tests nothing")
 	}
 	testc.Require(t, "pahole")
-	ref := filepath.Join(t.TempDir(), "pahole124.btf")
-	testc.Run(t, "pahole", "-J", "--btf_encode_detached="+ref, so)
-	data, err := os.ReadFile(ref)
-	if err != nil {
-		t.Fatal(err)
+	paholeFuncs := func(features string) map[string]string {
+		ref := filepath.Join(t.TempDir(), "pahole.btf")
+		testc.Run(t, "pahole", "-J", "--btf_features="+features, "--btf_encode_detached="+ref, so)
+		data, err := os.ReadFile(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := btf.Parse(data, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", ref, err)
+		}
+		want := funcProtos(rs)
+		if len(want) == 0 {
+			t.Fatalf("pahole 1.32 (%s) encoded no FUNCs", features)
+		}
+		return want
 	}
-	rs, err := btf.Parse(data, nil)
-	if err != nil {
-		t.Fatalf("%s: %v", ref, err)
-	}
-	want := funcProtos(rs)
-	if len(want) == 0 {
-		t.Fatalf("pahole 1.24 encoded no FUNCs")
+	compare := func(features string, got map[string]string) {
+		want := paholeFuncs(features)
+		if keys(got) != keys(want) {
+			t.Errorf("%s: FUNCs %s, pahole 1.32: %s", features, keys(got), keys(want))
+		}
+		for n, p := range want {
+			if got[n] != p {
+				t.Errorf("%s: FUNC %s: %s, pahole 1.32: %s", features, n, got[n], p)
+			}
+		}
 	}
 
 	var rep funcvar.Report
@@ -182,15 +195,7 @@ func TestLTOCrossUnitOrigins(t *testing.T) {
 	}
 	raw := s.Marshal(nil)
 	validate(t, "lto.so", raw)
-	got := funcProtos(s)
-	if keys(got) != keys(want) {
-		t.Errorf("FUNCs %s, pahole 1.24: %s", keys(got), keys(want))
-	}
-	for n, p := range want {
-		if got[n] != p {
-			t.Errorf("FUNC %s: %s, pahole 1.24: %s", n, got[n], p)
-		}
-	}
+	compare("default", funcProtos(s))
 	s1, err := EncodeFile(so, Options{Features: DefaultFeatures, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -220,6 +225,7 @@ func TestLTOCrossUnitOrigins(t *testing.T) {
 		t.Fatal(err)
 	}
 	tsProtos := funcProtos(ts)
+	compare("default,true_signature", tsProtos)
 	wantTS := map[string]string{"lto_k": "int(int a, int mode)", "lto_s": "int(struct pt* p)"}
 	for base, sym := range clones {
 		if skipped[base] != funcvar.ReasonOptimized {

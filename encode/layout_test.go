@@ -18,14 +18,16 @@ import (
 )
 
 // TestEncodeLayout encodes a linked C fixture with and without the layout
-// feature and holds the output to what pahole 1.31 (v1.31-38-g1436daf)
-// with libbpf v1.8.0 writes: btf_encoder__new asks btf__new_empty_opts for
-// add_layout; libbpf keeps the table after the types (btf_hdr_update_type_len,
-// btf_dedup_compact_types) and btf__raw_data writes header, types, table,
-// strings. So: a 32-byte header with type_off 0, layout_off = type_len,
-// layout_len = 4 * NR_BTF_KINDS, str_off = type_len + layout_len; the
-// table's bytes those the uapi header gives; types and strings those of
-// the output without the feature, byte for byte.
+// feature. Without it the output is what pahole 1.32 writes: libbpf's
+// 24-byte header. With it, what pahole (v1.31-38-g1436daf and later) with
+// libbpf v1.8 writes: btf_encoder__new asks btf__new_empty_opts for
+// add_layout; libbpf keeps the table after the types
+// (btf_hdr_update_type_len, btf_dedup_compact_types) and btf__raw_data
+// writes header, types, table, strings. So: a 32-byte header with type_off
+// 0, layout_off = type_len, layout_len = 4 * NR_BTF_KINDS, str_off =
+// type_len + layout_len; the table's bytes those the uapi header gives;
+// types and strings those of the output without the feature, byte for
+// byte.
 func TestEncodeLayout(t *testing.T) {
 	elf := linkFixture(t, gccO2, "funcs.c")
 	feat := DefaultFeatures | FeatGlobalVar
@@ -42,8 +44,8 @@ func TestEncodeLayout(t *testing.T) {
 
 	le := binary.LittleEndian
 	word := func(b []byte, off int) uint32 { return le.Uint32(b[off:]) }
-	if word(without, 4) != 32 || !bytes.Equal(without[24:32], make([]byte, 8)) {
-		t.Fatalf("without layout: header length %d, layout words % x; want libbpf v1.8's 32 bytes, last 8 zero", word(without, 4), without[24:32])
+	if word(without, 4) != 24 {
+		t.Fatalf("without layout: header length %d; want pahole 1.32's 24 bytes", word(without, 4))
 	}
 	typeLen, strLen := int(word(without, 12)), int(word(without, 20))
 	want := map[string][2]uint32{
@@ -60,19 +62,19 @@ func TestEncodeLayout(t *testing.T) {
 			t.Errorf("with layout: %s = %d, want %d", name, v[0], v[1])
 		}
 	}
-	if len(with) != len(without)+len(table) {
-		t.Fatalf("with layout: %d bytes, want %d + %d", len(with), len(without), len(table))
+	if len(with) != len(without)+8+len(table) {
+		t.Fatalf("with layout: %d bytes, want %d + 8 + %d", len(with), len(without), len(table))
 	}
 	if !bytes.Equal(with[:4], without[:4]) {
 		t.Errorf("magic/version/flags differ: % x vs % x", with[:4], without[:4])
 	}
-	if !bytes.Equal(with[32:32+typeLen], without[32:32+typeLen]) {
+	if !bytes.Equal(with[32:32+typeLen], without[24:24+typeLen]) {
 		t.Error("the type section differs from the output without layout")
 	}
 	if got := with[32+typeLen : 32+typeLen+len(table)]; !bytes.Equal(got, table) {
 		t.Errorf("kind layout section:\n got % x\nwant % x (libbpf's table from <linux/btf.h>)", got, table)
 	}
-	if !bytes.Equal(with[32+typeLen+len(table):], without[32+typeLen:]) {
+	if !bytes.Equal(with[32+typeLen+len(table):], without[24+typeLen:]) {
 		t.Error("the string section differs from the output without layout")
 	}
 
@@ -172,13 +174,13 @@ func TestEncodeLayoutSplit(t *testing.T) {
 }
 
 // TestVmlinuxLayout encodes the Debian vmlinux with default,layout and
-// holds it to pahole 1.31's file made without the feature
-// (pahole-1.31-head.btf) with libbpf v1.8's table inserted: the header is
-// pahole's but for str_off (moved by the table) and layout_off/layout_len
-// (the end of the types, 4 * NR_BTF_KINDS), the type section is
-// pahole's, the table is the uapi header's and the strings are pahole's.
+// holds it to pahole 1.32's file made without the feature with libbpf
+// v1.8's table inserted: the header is pahole's 24 bytes grown to 32, with
+// str_off moved by the table and layout_off/layout_len (the end of the
+// types, 4 * NR_BTF_KINDS) set; the type section is pahole's, the table is
+// the uapi header's and the strings are pahole's.
 func TestVmlinuxLayout(t *testing.T) {
-	refBTF := reference(t, "pahole-1.31-head.btf")
+	refBTF := vmlinux132(t)
 	raw := encodeVmlinux(t, DefaultFeatures|FeatLayout, nil).Marshal(nil)
 	ref, err := os.ReadFile(refBTF)
 	if err != nil {
@@ -186,14 +188,15 @@ func TestVmlinuxLayout(t *testing.T) {
 	}
 	table := testc.KindLayoutTable(t)
 	le := binary.LittleEndian
-	if len(ref) < 32 || le.Uint32(ref[28:]) != 0 {
-		t.Fatal("the reference is not pahole 1.31's output without layout")
+	if len(ref) < 24 || le.Uint32(ref[4:]) != 24 {
+		t.Fatal("the reference is not pahole 1.32's output without layout (24-byte header)")
 	}
-	if len(raw) != len(ref)+len(table) {
-		t.Fatalf("%d bytes, want pahole 1.31's %d + %d", len(raw), len(ref), len(table))
+	if len(raw) != len(ref)+8+len(table) {
+		t.Fatalf("%d bytes, want pahole 1.32's %d + 8 + %d", len(raw), len(ref), len(table))
 	}
 	typeLen := int(le.Uint32(ref[12:]))
-	wantHdr := append([]byte(nil), ref[:32]...)
+	wantHdr := append(append([]byte(nil), ref[:24]...), make([]byte, 8)...)
+	le.PutUint32(wantHdr[4:], 32)
 	le.PutUint32(wantHdr[16:], uint32(typeLen+len(table)))
 	le.PutUint32(wantHdr[24:], uint32(typeLen))
 	le.PutUint32(wantHdr[28:], uint32(len(table)))
@@ -201,19 +204,19 @@ func TestVmlinuxLayout(t *testing.T) {
 		t.Errorf("header % x, want % x", raw[:32], wantHdr)
 	}
 	n := 0
-	for i := 32; i < 32+typeLen; i++ {
-		if raw[i] != ref[i] {
+	for i := 0; i < typeLen; i++ {
+		if raw[32+i] != ref[24+i] {
 			n++
 		}
 	}
 	if n != 0 {
-		t.Errorf("type section: %d bytes differ from pahole 1.31's", n)
+		t.Errorf("type section: %d bytes differ from pahole 1.32's", n)
 	}
 	if got := raw[32+typeLen : 32+typeLen+len(table)]; !bytes.Equal(got, table) {
 		t.Errorf("kind layout section % x, want % x", got, table)
 	}
-	if !bytes.Equal(raw[32+typeLen+len(table):], ref[32+typeLen:]) {
-		t.Error("string table differs from pahole 1.31's")
+	if !bytes.Equal(raw[32+typeLen+len(table):], ref[24+typeLen:]) {
+		t.Error("string table differs from pahole 1.32's")
 	}
 	if _, err := btf.CheckRaw(raw, nil, btf.Strict()); err != nil {
 		t.Errorf("CheckRaw, newest kernel's rules: %v", err)

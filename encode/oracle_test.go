@@ -92,6 +92,14 @@ func reference(t testing.TB, name string) string {
 	return testenv.Reference(t, "debian-6.1.0-57-cloud/"+name)
 }
 
+// vmlinux132 is pahole 1.32's BTF of the Debian vmlinux
+// (--btf_features=default, -j2; scripts/pahole132-references), the
+// modules' base in the pahole 1.32 references.
+func vmlinux132(t testing.TB) string {
+	t.Helper()
+	return testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf")
+}
+
 // validate runs the independent checks every encoder output must pass:
 // btf.Spec.Check, bpftool and the running kernel's verifier.
 func validate(t *testing.T, name string, data []byte) {

@@ -50,10 +50,10 @@ int use(Outer *o) { return o->f(3) + o->in.deep.d + o->kind + o->u1; }
 
 // TestNestedTypeOrder: pahole numbers a type once it has read its whole
 // entry, so a struct, union or enum defined in another's body comes
-// before it (innermost first, siblings in order). Oracle: pahole 1.24
-// from Debian (pahole -J --btf_encode_detached) on the same gcc 12 -O2
-// objects, whose listing (bpftool btf dump) must equal ours line for line
-// (without float, which pahole 1.24 does not encode by default); before
+// before it (innermost first, siblings in order). Oracle: pahole 1.32
+// (pahole -J --btf_encode_detached) on the same gcc 12 -O2 objects, whose
+// listing (bpftool btf dump) must equal ours line for line (without
+// float, which pahole does not encode without --btf_features); before
 // this rule we listed each container before the types defined in it.
 func TestNestedTypeOrder(t *testing.T) {
 	testc.Require(t, "pahole", "bpftool")
@@ -91,23 +91,23 @@ func TestNestedTypeOrder(t *testing.T) {
 			}
 			want, got := dump(ref), dump(ours)
 			if !bytes.Equal(got, want) {
-				t.Errorf("our listing:\n%s\npahole 1.24's:\n%s", got, want)
+				t.Errorf("our listing:\n%s\npahole 1.32's:\n%s", got, want)
 			}
 			// The fixture must nest: a nested struct comes first.
 			if !bytes.HasPrefix(want, []byte(tc.first)) {
-				t.Errorf("pahole 1.24 does not list %q first; the fixture tests nothing:\n%s", tc.first, want)
+				t.Errorf("pahole 1.32 does not list %q first; the fixture tests nothing:\n%s", tc.first, want)
 			}
 		})
 	}
 }
 
-// TestVmlinuxBytesMatchPahole131: with the default features the Debian
-// vmlinux's BTF is pahole 1.31's file byte for byte (the unreferenced
+// TestVmlinuxBytesMatchPahole132: with the default features the Debian
+// vmlinux's BTF is pahole 1.32's file byte for byte (the unreferenced
 // anonymous union of arch/x86/events/intel/lbr.c, defined in a function
 // body, after the struct defined in it).
-func TestVmlinuxBytesMatchPahole131(t *testing.T) {
+func TestVmlinuxBytesMatchPahole132(t *testing.T) {
 	vmlinux := requireVmlinux(t)
-	refBTF := reference(t, "pahole-1.31-head.btf")
+	refBTF := vmlinux132(t)
 	got, err := EncodeFile(vmlinux, Options{Features: DefaultFeatures, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestVmlinuxBytesMatchPahole131(t *testing.T) {
 	}
 	raw := got.Marshal(nil)
 	if len(raw) != len(ref) {
-		t.Fatalf("%d bytes, pahole 1.31 wrote %d", len(raw), len(ref))
+		t.Fatalf("%d bytes, pahole 1.32 wrote %d", len(raw), len(ref))
 	}
 	n, first := 0, -1
 	for i := range raw {
@@ -130,6 +130,6 @@ func TestVmlinuxBytesMatchPahole131(t *testing.T) {
 		}
 	}
 	if n != 0 {
-		t.Errorf("%d bytes differ from pahole 1.31's %s, the first at offset %d", n, refBTF, first)
+		t.Errorf("%d bytes differ from pahole 1.32's %s, the first at offset %d", n, refBTF, first)
 	}
 }
