@@ -10,8 +10,9 @@
 // which BTF kinds (INT and FLOAT from base types, with pahole's
 // sanitising of odd sizes; PTR, CONST, VOLATILE, RESTRICT, TYPEDEF;
 // STRUCT and UNION with bitfields in kind_flag form; FWD for declarations;
-// ENUM and ENUM64 with their signedness; ARRAY with all dimensions folded
-// into one element count and "int" as the index type; FUNC_PROTO for
+// ENUM and ENUM64 with their signedness; ARRAY, one per dimension of a
+// multi-dimensional array as pahole 1.32 writes them (each outer one an
+// ARRAY of the next), with "int" as the index type; FUNC_PROTO for
 // subroutine types; TYPE_TAG and DECL_TAG from btf_type_tag and
 // btf_decl_tag annotations, LLVM and GNU style), and the BTF feature set
 // (ParseFeatures) that switches them, one bit per decision.

@@ -30,8 +30,7 @@
 // ENUM64 without their feature), and its kept types appended straight
 // to its group's dedup.Builder, IDs renumbered and strings interned on
 // the way, where the group is deduplicated in place; there is no Spec
-// per member in between. The types a rule drops (inner arrays of
-// flattened arrays that nothing else refers to, TYPE_TAGs and DECL_TAGs
+// per member in between. The types a rule drops (TYPE_TAGs and DECL_TAGs
 // without their feature) are left out by that append, as are FUNCs,
 // VARs, DATASECs and what belongs to them. Its FUNCs and VARs are
 // recorded by name with their strings copied out, so that its parsed
@@ -72,6 +71,15 @@
 //   - ARRAY: the index type is the member's INT "int" (added to the
 //     member if it has none), as the DWARF route writes every array;
 //     gcc writes its sizetype ("long unsigned int").
+//   - ARRAY dimensions: a multi-dimensional array is one ARRAY per
+//     dimension, outermost first (`int a[2][3]`: an ARRAY of 2 of an
+//     ARRAY of 3 of int), as pahole 1.32 and the DWARF route write it. gcc
+//     before 14 writes the same chain of ARRAYs with the lengths in
+//     reverse order (GCC PR debug/114186), which BTF cannot tell from a
+//     right one; so when the file's .comment names gcc and only releases
+//     before 14, the lengths along each chain are reversed (a chain: an
+//     ARRAY and, while its element is an ARRAY no other type refers to,
+//     that element; gcc makes one such chain per DWARF array type).
 //   - Features the DWARF route would not encode are undone: without
 //     float a FLOAT becomes an INT of its size (encoding 0), without
 //     enum64 an ENUM64 becomes an ENUM of its size with the low 32 bits of

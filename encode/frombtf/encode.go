@@ -123,7 +123,8 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 		return true
 	}
 	var enums enumForwards
-	merger, members, spare, err := loadGroups(sec, data, base, o.Features, o.Jobs, st, readELF, &ready, &enums, handFuncs)
+	rules := memberRules{features: o.Features, reverseDims: gccReversesDims(f)}
+	merger, members, spare, err := loadGroups(sec, data, base, rules, o.Jobs, st, readELF, &ready, &enums, handFuncs)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +217,7 @@ type group struct {
 // and the members, their types moved to it, in member order whatever the
 // parallelism, and a job's Builder, done with, whose memory the final
 // deduplication can take.
-func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*dedup.Merger, []member, *dedup.Builder, error) {
+func loadGroups(sec string, data []byte, base *btf.Spec, r memberRules, jobs int, st *Stats, other func(), ready *atomic.Pointer[funcvar.Selection], enums *enumForwards, hand func(*dedup.Merger, []member) bool) (*dedup.Merger, []member, *dedup.Builder, error) {
 	blobs, err := btf.SplitArchive(data)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("section %s: %w", sec, err)
@@ -304,7 +305,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, f encode.Features, jobs
 					return
 				}
 				lo, hi := g*groupSize, min((g+1)*groupSize, len(blobs))
-				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, f, n > 1, ready, &js)
+				groups[g], typesIn[g], errs[g] = loadGroup(sec, blobs[lo:hi], offs[lo:hi], lo, base, r, n > 1, ready, &js)
 				mu.Lock()
 				loaded[g] = true
 				mergeReady(&mu)
@@ -348,7 +349,7 @@ func blobSizes(blobs [][]byte) (typeBytes, strBytes int) {
 // the first being member number first), merges them and, with
 // dedupIt, deduplicates the result. It also returns the members' number
 // of types as parsed. js is the job's memory, reused.
-func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, f encode.Features, dedupIt bool, ready *atomic.Pointer[funcvar.Selection], js *jobState) (group, int, error) {
+func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec, r memberRules, dedupIt bool, ready *atomic.Pointer[funcvar.Selection], js *jobState) (group, int, error) {
 	g := group{members: make([]member, len(blobs))}
 	typesIn := 0
 	// The Builder's room, from the sizes of the raw members: a type
@@ -384,8 +385,8 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 		if sel := ready.Load(); sel != nil {
 			want = sel.WantsFunc
 		}
-		fixed, dropped, inner := fixMember(s, f)
-		if g.members[i], err = extract(fixed, dropped, inner, want, gb); err != nil {
+		fixed, dropped := fixMember(s, r.features, r.reverseDims)
+		if g.members[i], err = extract(fixed, dropped, want, gb); err != nil {
 			return group{}, 0, fmt.Errorf("section %s: archive member %d at offset 0x%x: %w", sec, first+i, offs[i], err)
 		}
 	}

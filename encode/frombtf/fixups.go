@@ -12,11 +12,9 @@ import (
 // place, unless a rule reshapes a record (then a copy). The types a rule
 // drops are not copied out of m but marked in alias (nil: none), as
 // rebuild takes it, for extract to leave out when it appends the
-// member to its group; and so are, in inner (indexed by ID - first; nil
-// when none), the inner arrays of flattened arrays, which go unless
-// something still refers to them (extract finds out in its pass over the
-// types).
-func fixMember(m *btf.Spec, f encode.Features) (fixed *btf.Spec, alias []btf.TypeID, inner []bool) {
+// member to its group. reverseDims says that the compiler wrote the
+// dimensions of multi-dimensional arrays in reverse order (gccDims).
+func fixMember(m *btf.Spec, f encode.Features, reverseDims bool) (fixed *btf.Spec, alias []btf.TypeID) {
 	first, next := m.FirstID(), m.NextID()
 	reshape := false // a record changes its length
 	intID := btf.TypeID(0)
@@ -75,18 +73,12 @@ func fixMember(m *btf.Spec, f encode.Features) (fixed *btf.Spec, alias []btf.Typ
 				m.SetRaw(id, name, info, st, ext...)
 			}
 		}
-		inner = flattenArrays(m, arrays)
+		if reverseDims {
+			reverseArrayDims(m, arrays)
+		}
 	}
 	if !reshape {
-		return m, alias, inner
-	}
-	if inner != nil {
-		keepReferenced(m, inner)
-		for i, drop := range inner {
-			if drop {
-				alias = setAlias(alias, m, m.FirstID()+btf.TypeID(i), noType)
-			}
-		}
+		return m, alias
 	}
 	if alias == nil {
 		alias = make([]btf.TypeID, m.NumTypes())
@@ -110,7 +102,7 @@ func fixMember(m *btf.Spec, f encode.Features) (fixed *btf.Spec, alias []btf.Typ
 			}
 		}
 		return name, info, st, ext
-	}), nil, nil
+	}), nil
 }
 
 // setAlias marks id in alias (made on first use for m's types) as
@@ -130,72 +122,71 @@ func isComplex(name string) bool {
 	return strings.HasPrefix(name, "complex ") || strings.HasPrefix(name, "_Complex")
 }
 
-// flattenArrays turns each array of arrays (of arrays, m's ARRAYs, in
-// ID order) into one array of the innermost element type whose length is
-// the product of the lengths, as the DWARF route writes a C
-// multi-dimensional array (one DWARF array type with a subrange per
-// dimension); gcc's BTF nests one ARRAY per dimension. It returns,
-// indexed by ID - first, the inner arrays (to drop unless something else
-// refers to them: keepReferenced, or extract's pass), or nil when there
-// was no array of arrays.
-func flattenArrays(m *btf.Spec, arrays []btf.TypeID) []bool {
-	first, next := m.FirstID(), m.NextID()
-	isArray := func(id uint32) bool {
-		if id < uint32(first) || id >= uint32(next) {
-			return false
-		}
-		_, info, _, _ := m.RawType(btf.TypeID(id))
-		return btf.KindOf(info) == btf.KindArray
-	}
-	type flat struct {
-		id           btf.TypeID
-		elem, nelems uint32
-	}
-	var flats []flat
-	var inner []bool
+// reverseArrayDims puts the dimensions of m's multi-dimensional arrays
+// (m's ARRAYs, in ID order) in C's order, outermost first, where a gcc
+// before 14 wrote them innermost first (gccDims): `int a[2][3]` as an
+// ARRAY of 3 of an ARRAY of 2 of int. gcc makes one such chain of
+// ARRAYs per DWARF array type (one per dimension, each inner one its
+// own, referred to only by the one outside it), so a chain is an ARRAY
+// followed through its elements while the element is an ARRAY that no
+// other type of m refers to; an element ARRAY that something else uses
+// too is an array type of its own (typeof) and starts a chain of its
+// own. The lengths along each chain are reversed in place; the element
+// types stay as they are.
+func reverseArrayDims(m *btf.Spec, arrays []btf.TypeID) {
+	// refs counts the references to each of m's ARRAYs.
+	refs := make(map[uint32]int, len(arrays))
 	for _, id := range arrays {
-		_, _, _, ext := m.RawType(id)
-		if !isArray(ext[0]) {
+		refs[uint32(id)] = 0
+	}
+	count := func(p *uint32) {
+		if n, ok := refs[*p]; ok {
+			refs[*p] = n + 1
+		}
+	}
+	var info, st uint32 // declared once, outside the loop: their addresses escape to the callback
+	var ext []uint32
+	for id := m.FirstID(); id < m.NextID(); id++ {
+		_, info, st, ext = m.RawType(id)
+		btf.ForEachTypeRef(info, &st, ext, count)
+	}
+	elem := func(id btf.TypeID) uint32 {
+		_, _, _, e := m.RawType(id)
+		return e[0]
+	}
+	// inner: the ARRAYs that are the private element of another.
+	inner := make(map[uint32]bool)
+	for _, id := range arrays {
+		if e := elem(id); refs[e] == 1 {
+			inner[e] = true
+		}
+	}
+	var chain []btf.TypeID
+	for _, id := range arrays {
+		if inner[uint32(id)] {
 			continue
 		}
-		elem, n := ext[0], uint64(ext[2])
-		for hops := 0; isArray(elem) && hops < 64; hops++ {
-			_, _, _, e := m.RawType(btf.TypeID(elem))
-			if inner == nil {
-				inner = make([]bool, m.NumTypes())
-			}
-			inner[elem-uint32(first)] = true
-			n *= uint64(e[2])
-			elem = e[0]
+		chain = append(chain[:0], id)
+		for e := elem(id); inner[e] && len(chain) <= len(arrays); e = elem(btf.TypeID(e)) {
+			chain = append(chain, btf.TypeID(e))
 		}
-		flats = append(flats, flat{id, elem, uint32(min(n, 1<<32-1))})
+		for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+			ni, nj := nelems(m, chain[i]), nelems(m, chain[j])
+			setNelems(m, chain[i], nj)
+			setNelems(m, chain[j], ni)
+		}
 	}
-	if flats == nil {
-		return nil
-	}
-	for _, fl := range flats {
-		name, info, st, ext := m.RawType(fl.id)
-		ext[0], ext[2] = fl.elem, fl.nelems
-		m.SetRaw(fl.id, name, info, st, ext...)
-	}
-	return inner
 }
 
-// keepReferenced clears in inner the types of m that a type of m
-// refers to.
-func keepReferenced(m *btf.Spec, inner []bool) {
-	first, next := m.FirstID(), m.NextID()
-	keep := func(p *uint32) {
-		if *p >= uint32(first) && *p < uint32(next) {
-			inner[*p-uint32(first)] = false
-		}
-	}
-	var info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
-	var ext []uint32
-	for id := first; id < next; id++ {
-		_, info, st, ext = m.RawType(id)
-		btf.ForEachTypeRef(info, &st, ext, keep)
-	}
+func nelems(m *btf.Spec, id btf.TypeID) uint32 {
+	_, _, _, ext := m.RawType(id)
+	return ext[2]
+}
+
+func setNelems(m *btf.Spec, id btf.TypeID, n uint32) {
+	name, info, st, ext := m.RawType(id)
+	ext[2] = n
+	m.SetRaw(id, name, info, st, ext...)
 }
 
 // enumForwards finds the FWDs of merged types that are enums: those

@@ -55,15 +55,13 @@ type funcAt struct {
 }
 
 // protoMarker is what extract's walk over a member's references does:
-// a reference to a type of the member keeps it if it is an inner array
-// (keep, on the reference as written), and marks it used if it is a
+// a reference to a type of the member marks it used if it is a
 // FUNC_PROTO (mark, on the reference followed past the types fixMember
 // dropped).
 type protoMarker struct {
 	m         *btf.Spec
 	first, n  uint32
 	fixed     []btf.TypeID // fixMember's drops (nil: none)
-	inner     []bool       // nil: no inner arrays
 	protoUsed []bool
 }
 
@@ -92,12 +90,6 @@ func (pm *protoMarker) kind(id uint32) btf.Kind {
 	return 0
 }
 
-func (pm *protoMarker) keep(t uint32) {
-	if i := t - pm.first; pm.inner != nil && i < pm.n {
-		pm.inner[i] = false
-	}
-}
-
 func (pm *protoMarker) mark(t uint32) { pm.markFollowed(pm.follow(t)) }
 
 func (pm *protoMarker) markFollowed(t uint32) {
@@ -106,22 +98,15 @@ func (pm *protoMarker) markFollowed(t uint32) {
 	}
 }
 
-// ref is keep and mark: a reference of a type that stays, in a member
-// without dropped types (nothing to follow).
-func (pm *protoMarker) ref(t uint32) {
-	pm.keep(t)
-	pm.markFollowed(t)
-}
+// ref is mark in a member without dropped types (nothing to follow).
+func (pm *protoMarker) ref(t uint32) { pm.markFollowed(t) }
 
-// refs keeps and marks each type reference of a type that stays; where
-// nothing was dropped, written out per kind for the common ones (most of
-// a member's references) with ref inlined, not a callback per reference.
+// refs marks each type reference of a type that stays; where nothing was
+// dropped, written out per kind for the common ones (most of a member's
+// references) with ref inlined, not a callback per reference.
 func (pm *protoMarker) refs(info, st uint32, ext []uint32) {
 	if pm.fixed != nil {
-		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) {
-			pm.keep(*p)
-			pm.mark(*p)
-		})
+		btf.ForEachTypeRef(info, &st, ext, func(p *uint32) { pm.mark(*p) })
 		return
 	}
 	switch btf.KindOf(info) {
@@ -151,14 +136,12 @@ func (pm *protoMarker) refs(info, st uint32, ext []uint32) {
 // that point at FUNCs and VARs and the FUNC_PROTOs only FUNCs refer to.
 // fixed, when not nil, marks the types fixMember dropped (as rebuild
 // takes it): they are left out too, and references to them follow it, as
-// if m had been rebuilt without them; so are the types inner marks (the
-// inner arrays of flattened arrays) that no type of m refers to. want,
-// when not nil, says which
+// if m had been rebuilt without them. want, when not nil, says which
 // FUNCs to keep as member functions (by name; those not wanted are
 // dropped all the same, but not recorded). The other types are appended
 // to g; the member's functions and variables refer to them by their IDs
 // there.
-func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name string) bool, g *groupBuilder) (member, error) {
+func extract(m *btf.Spec, fixed []btf.TypeID, want func(name string) bool, g *groupBuilder) (member, error) {
 	first, next := m.FirstID(), m.NextID()
 	n := m.NumTypes()
 	alias := scratch(g.alias, n)
@@ -169,30 +152,12 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 	var entries [][2]uint32 // (VAR ID, DATASEC ID)
 	tags := map[btf.TypeID][]memberTag{}
 	found := false
-	// An inner array that any type of m refers to stays (inner is
-	// cleared for it): every type counts, those dropped too, as when
-	// fixMember drops them (keepReferenced).
-	isInner := make([]bool, 0)
-	if inner != nil {
-		isInner = append(isInner, inner...)
-	}
-	mk := protoMarker{m: m, first: uint32(first), n: uint32(n), fixed: fixed, inner: inner, protoUsed: protoUsed}
+	mk := protoMarker{m: m, first: uint32(first), n: uint32(n), fixed: fixed, protoUsed: protoUsed}
 	follow, kindOf := mk.follow, mk.kind
-	keepInner := func(p *uint32) { mk.keep(*p) }
-	var name, info, st uint32 // declared once, outside the loop: their addresses escape to the callbacks
-	var ext []uint32
 	for id := first; id < next; id++ {
 		i := id - first
-		name, info, st, ext = m.RawType(id)
+		name, info, st, ext := m.RawType(id)
 		if fixed != nil && fixed[i] != 0 {
-			if inner != nil {
-				btf.ForEachTypeRef(info, &st, ext, keepInner)
-			}
-			continue
-		}
-		if inner != nil && isInner[i] {
-			// Its FUNC_PROTOs (none in C) count if it stays: below.
-			btf.ForEachTypeRef(info, &st, ext, keepInner)
 			continue
 		}
 		switch btf.KindOf(info) {
@@ -214,31 +179,9 @@ func extract(m *btf.Spec, fixed []btf.TypeID, inner []bool, want func(name strin
 			}
 		}
 		if alias[i] != 0 {
-			if inner != nil {
-				btf.ForEachTypeRef(info, &st, ext, keepInner)
-			}
 			continue
 		}
 		mk.refs(info, st, ext)
-	}
-	if inner != nil {
-		for i, drop := range inner {
-			if !drop && isInner[i] {
-				// An inner array that stays: its references count.
-				_, info, st, ext = m.RawType(first + btf.TypeID(i))
-				btf.ForEachTypeRef(info, &st, ext, func(p *uint32) { mk.mark(*p) })
-			}
-		}
-		if fixed == nil {
-			fixed = make([]btf.TypeID, n)
-		}
-		for i, drop := range inner {
-			if drop {
-				fixed[i] = noType
-			}
-		}
-		// References from here on follow the inner arrays dropped too.
-		mk.fixed = fixed
 	}
 	if !found {
 		_, err := g.add(m, fixed)
