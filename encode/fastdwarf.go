@@ -169,7 +169,7 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 			continue
 		}
 		d.reset()
-		d.off = uint64(e.Offset)
+		d.off = uint64(e.Offset) + c.offBias
 		d.depth = e.Depth
 		d.tag = e.Tag
 		d.children = e.Children
@@ -197,6 +197,12 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 			}
 			continue
 		}
+		if c.importUnit != nil {
+			// A merged walk: references in one offset space, that of
+			// the file's own .debug_info with its dwz alternate
+			// file's after it (merged.go).
+			moveRefs(e.Fields, c.offBias)
+		}
 		if funcs != nil {
 			d.fn.Off, d.fn.Depth, d.fn.Tag, d.fn.Children = d.off, d.depth, d.tag, d.children
 			if funcvar.Wanted(d.tag, parent) {
@@ -222,6 +228,31 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 		c.add(&d)
 		if funcs != nil {
 			funcs.Add(&d.fn)
+		}
+		if d.tag == dwarf.TagImportedUnit && e.Depth == 1 && c.importUnit != nil {
+			for i := range e.Fields {
+				if f := &e.Fields[i]; f.Attr == dwarf.AttrImport && f.Class == dwarf.ClassReference {
+					if err := c.importUnit(f.Val); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+}
+
+// moveRefs puts the references of an entry's fields in a merged walk's
+// offset space: a reference within the entry's own file moves by bias
+// (the alternate file's altBias, 0 for the file itself), one into the
+// alternate file (DW_FORM_GNU_ref_alt) to altBias past its offset there.
+func moveRefs(fields []dwarf.Field, bias uint64) {
+	for i := range fields {
+		switch f := &fields[i]; f.Class {
+		case dwarf.ClassReference:
+			f.Val += bias
+		case dwarf.ClassReferenceAlt:
+			f.Val += altBias
+			f.Class = dwarf.ClassReference
 		}
 	}
 }

@@ -97,8 +97,20 @@ type unitConv struct {
 	cont bool
 
 	tagStack []dwarf.Tag // the fast reader's open entries' tags, by depth
-	base     uint64      // offset of the unit's root entry
-	index    []int32     // offset - base -> rec index (see find)
+	// offBias moves the entries read and their references (those of a
+	// dwz alternate file, merged.go); importUnit, when set (a merged
+	// walk), reads the unit a top-level DW_TAG_imported_unit names.
+	offBias    uint64
+	importUnit func(off uint64) error
+	base       uint64  // offset of the unit's root entry
+	index      []int32 // offset - base -> rec index (see find)
+	// far indexes the recs outside index once the recs are not in
+	// offset order (a merged walk reading an imported unit, or a dwz
+	// alternate file, before the units at lower offsets); nil while they
+	// are, when find searches recs by offset instead. lastOff is the
+	// highest offset indexed so far.
+	far     map[uint64]int32
+	lastOff uint64
 
 	// nested lists the types defined directly in a struct, class or
 	// union's body (child rec, container rec), in entry order; order
@@ -142,6 +154,7 @@ func (c *unitConv) reset() {
 	c.items = c.items[:0]
 	c.stack = c.stack[:0]
 	c.nested = c.nested[:0]
+	c.far, c.lastOff = nil, 0
 }
 
 // typeTags are the tags of the entries the converter makes types of.
@@ -313,6 +326,12 @@ func (c *unitConv) find(off uint64) int {
 		}
 		return -1
 	}
+	if c.far != nil {
+		if i, ok := c.far[off]; ok {
+			return int(i)
+		}
+		return -1
+	}
 	return searchOff(c.recs, off, func(r *rec) uint64 { return r.off })
 }
 
@@ -339,8 +358,22 @@ func searchOff[T any](recs []T, off uint64, offOf func(*T) uint64) int {
 const maxIndex = 64 << 20
 
 func (c *unitConv) indexRec(off uint64, i int32) {
+	if off < c.lastOff && c.far == nil {
+		// Out of offset order: searching recs no longer works for
+		// the offsets index does not hold.
+		c.far = map[uint64]int32{}
+		for j := range c.recs[:i] {
+			if o := c.recs[j].off; o < c.base || o-c.base >= maxIndex {
+				c.far[o] = int32(j)
+			}
+		}
+	}
+	c.lastOff = max(c.lastOff, off)
 	rel := off - c.base
 	if off < c.base || rel >= maxIndex {
+		if c.far != nil {
+			c.far[off] = i
+		}
 		return
 	}
 	if rel >= uint64(len(c.index)) {

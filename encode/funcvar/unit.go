@@ -111,6 +111,17 @@ type Unit struct {
 	others         otherUnits
 	unitLo, unitHi uint64
 	origin         originFunc // scratch
+	// unsorted: entries were added out of offset order (a merged walk
+	// reading an imported unit or a dwz alternate file first); byOff
+	// then finds them (built on the first look-up after an Add).
+	unsorted bool
+	lastOff  uint64
+	byOff    *offIndex
+}
+
+// offIndex maps offsets to the records of a Unit added out of order.
+type offIndex struct {
+	funcs, params, vars map[uint64]int
 }
 
 // NewUnit returns a worker's state for the file whose ELF side is elf.
@@ -128,6 +139,7 @@ func (u *Unit) Begin(producer string, r *dwarf.UnitReader) {
 	u.funcs = u.funcs[:0]
 	u.params = u.params[:0]
 	u.vars = u.vars[:0]
+	u.unsorted, u.lastOff, u.byOff = false, 0, nil
 	clear(u.declTags)
 	u.declTags = u.declTags[:0]
 	if r == nil {
@@ -145,6 +157,11 @@ func (u *Unit) Begin(producer string, r *dwarf.UnitReader) {
 // of one, or an annotation of those. Every entry of the unit after its
 // root must be added, in order.
 func (u *Unit) Add(e *Entry) {
+	if e.Off < u.lastOff {
+		u.unsorted = true
+	}
+	u.lastOff = max(u.lastOff, e.Off)
+	u.byOff = nil
 	switch e.Depth {
 	case 1:
 		u.curFunc, u.curParam, u.curVar = -1, -1, -1
@@ -237,17 +254,53 @@ func searchOff(n int, off uint64, offAt func(i int) uint64) int {
 
 // findFunc returns the index of the subprogram at off, or -1.
 func (u *Unit) findFunc(off uint64) int {
+	if u.unsorted {
+		return u.index().find(u.byOff.funcs, off)
+	}
 	return searchOff(len(u.funcs), off, func(i int) uint64 { return u.funcs[i].off })
 }
 
 // findParam returns the index of the parameter at off, or -1.
 func (u *Unit) findParam(off uint64) int {
+	if u.unsorted {
+		return u.index().find(u.byOff.params, off)
+	}
 	return searchOff(len(u.params), off, func(i int) uint64 { return u.params[i].off })
 }
 
 // findVar returns the index of the variable at off, or -1.
 func (u *Unit) findVar(off uint64) int {
+	if u.unsorted {
+		return u.index().find(u.byOff.vars, off)
+	}
 	return searchOff(len(u.vars), off, func(i int) uint64 { return u.vars[i].off })
+}
+
+// index returns byOff, built from the records when an Add came after
+// the last build. The first record at an offset is the one found.
+func (u *Unit) index() *offIndex {
+	if u.byOff != nil {
+		return u.byOff
+	}
+	x := &offIndex{funcs: make(map[uint64]int, len(u.funcs)), params: make(map[uint64]int, len(u.params)), vars: make(map[uint64]int, len(u.vars))}
+	for i := len(u.funcs) - 1; i >= 0; i-- {
+		x.funcs[u.funcs[i].off] = i
+	}
+	for i := len(u.params) - 1; i >= 0; i-- {
+		x.params[u.params[i].off] = i
+	}
+	for i := len(u.vars) - 1; i >= 0; i-- {
+		x.vars[u.vars[i].off] = i
+	}
+	u.byOff = x
+	return x
+}
+
+func (x *offIndex) find(m map[uint64]int, off uint64) int {
+	if i, ok := m[off]; ok {
+		return i
+	}
+	return -1
 }
 
 // inOtherUnit reports whether off lies outside the unit and can be read.
