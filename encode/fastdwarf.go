@@ -204,13 +204,30 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 			moveRefs(e.Fields, c.offBias)
 		}
 		if funcs != nil {
-			d.fn.Off, d.fn.Depth, d.fn.Tag, d.fn.Children = d.off, d.depth, d.tag, d.children
-			if funcvar.Wanted(d.tag, parent) {
+			// Functions and variables inside namespaces (C++, Rust)
+			// are the unit's as if the namespaces were not there, as
+			// pahole reads them (die__process_namespace): depth and
+			// parent as seen through them.
+			fnDepth, fnParent, inNamespace := e.Depth, parent, false
+			if len(tags) > 1 && tags[1] == dwarf.TagNamespace {
+				k := 0
+				for i := 1; i < e.Depth && i < len(tags) && tags[i] == dwarf.TagNamespace; i++ {
+					k++
+				}
+				if fnDepth -= k; fnDepth == 1 && k > 0 {
+					fnParent, inNamespace = tags[0], true
+				}
+			}
+			d.fn.Off, d.fn.Depth, d.fn.Tag, d.fn.Children = d.off, fnDepth, d.tag, d.children
+			if funcvar.Wanted(d.tag, fnParent) {
 				d.fnFilled = true
 				for i := range e.Fields {
 					if err := d.fn.Read(r, &e.Fields[i]); err != nil {
 						return err
 					}
+				}
+				if inNamespace && d.tag == dwarf.TagVariable {
+					d.fn.Has |= funcvar.InNamespace
 				}
 			}
 		}

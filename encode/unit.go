@@ -1,7 +1,9 @@
 package encode
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/btfkit/btfkit/btf"
@@ -522,6 +524,50 @@ func (c *unitConv) bitOffset(it *item, union bool) (uint64, bool) {
 	return off, true
 }
 
+// sortMembersByOffset puts the members of each struct and union in
+// offset order, keeping the order of members at the same byte offset:
+// rustc lays a struct's fields out in another order than it declares
+// them, and pahole sorts the members of the structs of a Rust unit
+// (dwarf_loader.c: cu__finalize, cu__sort_types_by_offset; a merged
+// unit is Rust when its first unit is). The other children keep their
+// places in the chain.
+func (c *unitConv) sortMembersByOffset() {
+	var idx []int32
+	var ms []item
+	for i := range c.recs {
+		r := &c.recs[i]
+		if !isStructTag(r.tag) {
+			continue
+		}
+		idx, ms = idx[:0], ms[:0]
+		sorted := true
+		for j := r.first; j >= 0; j = c.items[j].next {
+			if it := &c.items[j]; it.kind == itemMember {
+				if n := len(ms); n > 0 && byteOffset(&ms[n-1]) > byteOffset(it) {
+					sorted = false
+				}
+				idx, ms = append(idx, j), append(ms, *it)
+			}
+		}
+		if sorted {
+			continue
+		}
+		slices.SortStableFunc(ms, func(a, b item) int { return cmp.Compare(byteOffset(&a), byteOffset(&b)) })
+		for k, j := range idx {
+			next := c.items[j].next
+			c.items[j] = ms[k]
+			c.items[j].next = next
+		}
+	}
+}
+
+// byteOffset is a member's byte offset as pahole keeps it (class_member's
+// byte_offset): its location's byte.
+func byteOffset(it *item) uint64 {
+	off, _ := it.locationBits()
+	return off / 8
+}
+
 // elements is the element count of the array at r: the product of its
 // dimensions.
 func (c *unitConv) elements(r *rec) uint64 {
@@ -577,6 +623,9 @@ func (c *unitConv) emit() *fragment {
 		return s
 	}
 	c.strs.reset(s)
+	if c.lang == dwarf.LangRust {
+		c.sortMembersByOffset()
+	}
 	recs := c.recs
 	if cap(c.ids) < len(recs) {
 		c.ids = make([]uint32, len(recs), len(recs)+len(recs)/4)

@@ -201,7 +201,7 @@ func (u *Unit) finishVars(types Types, out *Candidates) {
 	elf := u.elf
 	for i := range u.vars {
 		v := &u.vars[i]
-		if v.has&Artificial != 0 || v.has&HasAddr == 0 || v.has&Declaration != 0 {
+		if v.has&(Artificial|InNamespace|Declaration) != 0 || v.has&HasAddr == 0 {
 			continue
 		}
 		addr := v.addr

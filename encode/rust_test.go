@@ -1,0 +1,192 @@
+package encode
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/internal/testc"
+)
+
+// rustSrc has what Rust's DWARF has and C's has not: enums with data
+// (a DW_TAG_variant_part of DW_TAG_variants in a struct, the variants'
+// structs defined inside it), niche-optimised enums, a struct whose
+// fields rustc lays out in another order than declared (its members come
+// out of offset order), everything inside DW_TAG_namespace (the crate,
+// its modules), #[no_mangle] functions there, and statics.
+const rustSrc = `#![allow(dead_code)]
+pub enum Shape { Circle(f64), Rect { w: u32, h: u32 }, Empty }
+#[repr(u8)] pub enum Small { A = 1, B = 5, C = 9 }
+pub enum Niche { Ptr(&'static u64), Nothing }
+pub struct Holder { pub s: Shape, pub o: Option<u64>, pub k: Small, pub r: Result<u16, i8>, pub n: Niche, pub t: (u8, u64, u16) }
+#[no_mangle] pub static mut COUNTER: u64 = 7;
+#[no_mangle] pub static TABLE: [u32; 4] = [1, 2, 3, 4];
+pub mod inner {
+    pub struct Deep { pub a: u16, pub b: u64, pub c: u8 }
+    #[no_mangle] pub extern "C" fn deep_sum(d: &Deep) -> u64 { d.a as u64 + d.b + d.c as u64 }
+}
+#[no_mangle]
+pub extern "C" fn area(h: &Holder) -> f64 {
+    match &h.s { Shape::Circle(r) => r * r * 3.14, Shape::Rect { w, h } => (*w * *h) as f64, Shape::Empty => 0.0 }
+}
+#[no_mangle] pub extern "C" fn bump() -> u64 { unsafe { COUNTER += 1; COUNTER + TABLE[1] as u64 } }
+`
+
+// TestRustUnits: pahole 1.32 on Rust: a DW_TAG_variant_part leaves its
+// struct without members (the variants' structs, defined inside it,
+// are types of their own, numbered before it); the members of a Rust
+// unit's structs are sorted by offset (pahole's cu__sort_types_by_offset);
+// #[no_mangle] functions inside the crate's namespaces are FUNCs, its
+// statics are no VARs, even with global_var. Built as an object and as a
+// shared object of four codegen units (cross-unit references), every
+// type, function and byte must be pahole 1.32's. Names such as
+// "Option<u64>" are no C identifiers, which the kernel refuses: EncodeFile
+// refuses such BTF (the comparison is made without that check), and
+// with --lang_exclude=rust there is nothing left.
+func TestRustUnits(t *testing.T) {
+	testc.Require(t, "rustc", "pahole")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "lib.rs")
+	if err := os.WriteFile(src, []byte(rustSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	obj, so := filepath.Join(dir, "lib.o"), filepath.Join(dir, "lib.so")
+	testc.Run(t, "rustc", "--edition", "2021", "--crate-type=lib", "--emit=obj", "-C", "debuginfo=2", "-C", "opt-level=1", "-o", obj, src)
+	testc.Run(t, "rustc", "--edition", "2021", "--crate-type=cdylib", "-C", "debuginfo=2", "-C", "opt-level=1", "-C", "codegen-units=4", "-o", so, src)
+	if n := refAddrUnits(t, so); n == 0 {
+		t.Logf("the shared object's units do not refer to each other")
+	}
+	for _, file := range []string{obj, so} {
+		name := filepath.Base(file)
+		variantParts, rust := 0, false
+		d, err := dwarf.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := d.NewReader()
+		units := d.Units()
+		for i := range units {
+			if err := r.Reset(&units[i]); err != nil {
+				t.Fatal(err)
+			}
+			rust = rust || r.Language() == dwarf.LangRust
+			var e dwarf.Entry
+			for {
+				ok, err := r.Next(&e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					break
+				}
+				if e.Tag == dwarf.TagVariantPart {
+					variantParts++
+				}
+			}
+		}
+		d.Close()
+		if !rust || variantParts == 0 {
+			t.Fatalf("%s: Rust units %v, %d variant parts: the fixture tests nothing", name, rust, variantParts)
+		}
+		for _, features := range []string{"default", "default,global_var"} {
+			feat, _, err := ParseFeatures(features)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := paholeOutput(t, file, features)
+			s, err := encodeFile(file, Options{Features: feat, Jobs: 2}, false)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got := s.Marshal(nil); !bytes.Equal(got, want) {
+				ws, _ := btf.Parse(want, nil)
+				t.Errorf("%s %s: %d bytes, pahole 1.32 wrote %d:\n%s", name, features, len(got), len(want), listingDiff(s, ws))
+			}
+			var vars, funcs []string
+			for id := btf.TypeID(1); id < s.NextID(); id++ {
+				switch ty := s.Type(id); ty.Kind() {
+				case btf.KindVar:
+					vars = append(vars, ty.Name())
+				case btf.KindFunc:
+					funcs = append(funcs, ty.Name())
+				case btf.KindStruct:
+					if ty.Name() == "Shape" && ty.Vlen() != 0 {
+						t.Errorf("%s: struct Shape has %d members; its variant part gives none", name, ty.Vlen())
+					}
+				}
+			}
+			if len(vars) != 0 || !strings.Contains(strings.Join(funcs, " "), "deep_sum") {
+				t.Errorf("%s %s: VARs %v, FUNCs %v; want no VAR and deep_sum among the FUNCs", name, features, vars, funcs)
+			}
+		}
+		if _, err := EncodeFile(file, Options{Features: DefaultFeatures}); err == nil || !strings.Contains(err.Error(), "not a valid identifier") {
+			t.Errorf("%s: EncodeFile: %v; want the invalid names refused", name, err)
+		}
+		langs, err := ParseLanguages("rust")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := EncodeFile(file, Options{Features: DefaultFeatures, LangExclude: langs})
+		if err != nil {
+			t.Fatalf("%s --lang_exclude=rust: %v", name, err)
+		}
+		if s.NumTypes() != 0 {
+			t.Errorf("%s --lang_exclude=rust: %d types", name, s.NumTypes())
+		}
+	}
+}
+
+// cxxNamespaceSrc has C++ extern "C" functions and variables inside
+// namespaces: gcc writes the function's and the variable's declarations
+// in the namespace and their definitions at the unit's top level with a
+// DW_AT_specification pointing there.
+const cxxNamespaceSrc = `namespace outer { namespace inner {
+extern "C" int ns_func(int x) { return x * 3; }
+extern "C" { int ns_var = 5; }
+struct S { int a; };
+} }
+extern "C" int top_func(outer::inner::S *s) { return s->a + outer::inner::ns_var; }
+`
+
+// TestCxxNamespaces: the definitions of C++ functions and variables
+// declared in a namespace take their names (and a variable its type)
+// from the declaration there, as pahole 1.32 does (the function's
+// return type, which only the declaration has, is void in pahole's
+// FUNC_PROTO); the BTF, with and without global_var, is pahole's byte
+// for byte.
+func TestCxxNamespaces(t *testing.T) {
+	testc.Require(t, "g++", "pahole")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "ns.cc")
+	if err := os.WriteFile(src, []byte(cxxNamespaceSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	obj := filepath.Join(dir, "ns.o")
+	testc.Run(t, "g++", "-gdwarf-5", "-O2", "-c", "-o", obj, src)
+	for _, features := range []string{"default", "default,global_var"} {
+		feat, _, err := ParseFeatures(features)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := paholeOutput(t, obj, features)
+		s, err := EncodeFile(obj, Options{Features: feat, Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Marshal(nil); !bytes.Equal(got, want) {
+			ws, _ := btf.Parse(want, nil)
+			t.Errorf("%s: %d bytes, pahole 1.32 wrote %d:\n%s", features, len(got), len(want), listingDiff(s, ws))
+		}
+		found := false
+		for id := btf.TypeID(1); id < s.NextID(); id++ {
+			found = found || s.Type(id).Kind() == btf.KindFunc && s.Type(id).Name() == "ns_func"
+		}
+		if !found {
+			t.Errorf("%s: no FUNC ns_func", features)
+		}
+	}
+}
