@@ -204,14 +204,18 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 			moveRefs(e.Fields, c.offBias)
 		}
 		if funcs != nil {
-			// Functions and variables inside namespaces (C++, Rust)
-			// are the unit's as if the namespaces were not there, as
-			// pahole reads them (die__process_namespace): depth and
-			// parent as seen through them.
+			// Functions and variables inside namespaces and types
+			// (C++, Rust: the declarations that top-level definitions
+			// name with DW_AT_specification, Rust's #[no_mangle]
+			// functions) are the unit's as if the namespaces and types
+			// were not there, as pahole reads them (its table of
+			// entries by offset has every entry it processed: those of
+			// namespaces, structs, and since 1.32 enumerations): depth
+			// and parent as seen through them.
 			fnDepth, fnParent, inNamespace := e.Depth, parent, false
-			if len(tags) > 1 && tags[1] == dwarf.TagNamespace {
+			if len(tags) > 1 && scopeTag(tags[1]) {
 				k := 0
-				for i := 1; i < e.Depth && i < len(tags) && tags[i] == dwarf.TagNamespace; i++ {
+				for i := 1; i < e.Depth && i < len(tags) && scopeTag(tags[i]); i++ {
 					k++
 				}
 				if fnDepth -= k; fnDepth == 1 && k > 0 {
@@ -256,6 +260,16 @@ func walkUnitFast(r *dwarf.UnitReader, c *unitConv, funcs *funcvar.Unit) error {
 			}
 		}
 	}
+}
+
+// scopeTag reports whether functions and variables inside an entry with
+// this tag are seen as the unit's (walkUnitFast).
+func scopeTag(t dwarf.Tag) bool {
+	switch t {
+	case dwarf.TagNamespace, dwarf.TagStructureType, dwarf.TagClassType, dwarf.TagUnionType, dwarf.TagEnumerationType:
+		return true
+	}
+	return false
 }
 
 // moveRefs puts the references of an entry's fields in a merged walk's

@@ -17,7 +17,10 @@ import (
 // structs defined inside it), niche-optimised enums, a struct whose
 // fields rustc lays out in another order than declared (its members come
 // out of offset order), everything inside DW_TAG_namespace (the crate,
-// its modules), #[no_mangle] functions there, and statics.
+// its modules), #[no_mangle] functions there, methods (their
+// declarations inside the enum's or the struct's entry: a
+// DW_TAG_subprogram in a DW_TAG_enumeration_type, which pahole 1.32 reads),
+// and statics.
 const rustSrc = `#![allow(dead_code)]
 pub enum Shape { Circle(f64), Rect { w: u32, h: u32 }, Empty }
 #[repr(u8)] pub enum Small { A = 1, B = 5, C = 9 }
@@ -34,14 +37,17 @@ pub extern "C" fn area(h: &Holder) -> f64 {
     match &h.s { Shape::Circle(r) => r * r * 3.14, Shape::Rect { w, h } => (*w * *h) as f64, Shape::Empty => 0.0 }
 }
 #[no_mangle] pub extern "C" fn bump() -> u64 { unsafe { COUNTER += 1; COUNTER + TABLE[1] as u64 } }
+impl Small { #[no_mangle] pub extern "C" fn small_next(self) -> u8 { self as u8 + 1 } }
+impl inner::Deep { #[no_mangle] pub extern "C" fn deep_a(&self) -> u16 { self.a } }
 `
 
 // TestRustUnits: pahole 1.32 on Rust: a DW_TAG_variant_part leaves its
 // struct without members (the variants' structs, defined inside it,
 // are types of their own, numbered before it); the members of a Rust
 // unit's structs are sorted by offset (pahole's cu__sort_types_by_offset);
-// #[no_mangle] functions inside the crate's namespaces are FUNCs, its
-// statics are no VARs, even with global_var. Built as an object and as a
+// #[no_mangle] functions inside the crate's namespaces are FUNCs, and so
+// are #[no_mangle] methods, named by their declarations inside the enum
+// or struct; its statics are no VARs, even with global_var. Built as an object and as a
 // shared object of four codegen units (cross-unit references), every
 // type, function and byte must be pahole 1.32's. Names such as
 // "Option<u64>" are no C identifiers, which the kernel refuses: EncodeFile
@@ -119,8 +125,9 @@ func TestRustUnits(t *testing.T) {
 					}
 				}
 			}
-			if len(vars) != 0 || !strings.Contains(strings.Join(funcs, " "), "deep_sum") {
-				t.Errorf("%s %s: VARs %v, FUNCs %v; want no VAR and deep_sum among the FUNCs", name, features, vars, funcs)
+			fs := " " + strings.Join(funcs, " ") + " "
+			if len(vars) != 0 || !strings.Contains(fs, " deep_sum ") || !strings.Contains(fs, " small_next ") || !strings.Contains(fs, " deep_a ") {
+				t.Errorf("%s %s: VARs %v, FUNCs %v; want no VAR, and deep_sum, small_next and deep_a among the FUNCs", name, features, vars, funcs)
 			}
 		}
 		if _, err := EncodeFile(file, Options{Features: DefaultFeatures}); err == nil || !strings.Contains(err.Error(), "not a valid identifier") {
@@ -152,12 +159,26 @@ struct S { int a; };
 extern "C" int top_func(outer::inner::S *s) { return s->a + outer::inner::ns_var; }
 `
 
+// cxxClassSrc has a class with a static data member and methods, and a
+// struct in a namespace with one: DWARF 5 declares the static members as
+// DW_TAG_variables inside the class, the definitions at the top level
+// name them with DW_AT_specification.
+const cxxClassSrc = `struct A { static int count; int v; int get() const; static long total(int k); enum E { X = 1, Y = 2 }; };
+int A::count = 3;
+int A::get() const { return v + count; }
+long A::total(int k) { return k * count; }
+namespace N { struct B { static long bb; double d; }; long B::bb = 9; }
+extern "C" int use_all(A *a, N::B *b) { return a->get() + A::total(2) + (int)N::B::bb + (int)b->d; }
+int main() { A a{5}; N::B b{1.0}; return use_all(&a, &b); }
+`
+
 // TestCxxNamespaces: the definitions of C++ functions and variables
 // declared in a namespace take their names (and a variable its type)
 // from the declaration there, as pahole 1.32 does (the function's
 // return type, which only the declaration has, is void in pahole's
-// FUNC_PROTO); the BTF, with and without global_var, is pahole's byte
-// for byte.
+// FUNC_PROTO); so do the definitions of a class's static members (a
+// program with global_var: its VARs); the BTF, with and without
+// global_var, is pahole's byte for byte.
 func TestCxxNamespaces(t *testing.T) {
 	testc.Require(t, "g++", "pahole")
 	dir := t.TempDir()
@@ -167,6 +188,15 @@ func TestCxxNamespaces(t *testing.T) {
 	}
 	obj := filepath.Join(dir, "ns.o")
 	testc.Run(t, "g++", "-gdwarf-5", "-O2", "-c", "-o", obj, src)
+	cls := filepath.Join(dir, "cls.cc")
+	if err := os.WriteFile(cls, []byte(cxxClassSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "cls")
+	testc.Run(t, "g++", "-gdwarf-5", "-O1", "-o", prog, cls)
+	for _, features := range []string{"default", "default,global_var"} {
+		samePahole2(t, prog, features)
+	}
 	for _, features := range []string{"default", "default,global_var"} {
 		feat, _, err := ParseFeatures(features)
 		if err != nil {
@@ -188,5 +218,24 @@ func TestCxxNamespaces(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no FUNC ns_func", features)
 		}
+	}
+}
+
+// samePahole2 requires our BTF of file with the features to be pahole
+// 1.32's byte for byte.
+func samePahole2(t *testing.T, file, features string) {
+	t.Helper()
+	feat, _, err := ParseFeatures(features)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := paholeOutput(t, file, features)
+	s, err := EncodeFile(file, Options{Features: feat, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Marshal(nil); !bytes.Equal(got, want) {
+		ws, _ := btf.Parse(want, nil)
+		t.Errorf("%s %s: %d bytes, pahole 1.32 wrote %d:\n%s", filepath.Base(file), features, len(got), len(want), listingDiff(s, ws))
 	}
 }

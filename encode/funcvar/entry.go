@@ -50,12 +50,12 @@ const (
 	Artificial                       // DW_AT_artificial true
 	Inline                           // DW_AT_inline not DW_INL_not_inlined
 	NoCall                           // DW_AT_calling_convention DW_CC_nocall
-	// InNamespace: a variable inside a DW_TAG_namespace, which the walk
-	// hands as if it were top-level (Entry.Depth 1). It may be the
-	// DW_AT_specification of a top-level definition (C++), whose name
-	// and type it gives, but is no VAR itself: pahole 1.32 encodes a
-	// namespace's functions (Rust, C++ extern "C") but not its variables
-	// (Rust statics).
+	// InNamespace: a variable inside a DW_TAG_namespace (or a type),
+	// which the walk hands as if it were top-level (Entry.Depth 1). It
+	// may be the DW_AT_specification of a top-level definition (C++),
+	// whose name and type it gives, but is no VAR itself: pahole 1.32
+	// encodes a namespace's functions (Rust, C++ extern "C") but not its
+	// variables (Rust statics).
 	InNamespace
 )
 
