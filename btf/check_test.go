@@ -809,15 +809,15 @@ func TestCheckAccepts(t *testing.T) {
 	}
 }
 
-// TestCheckDebianModules checks the split BTF pahole 1.31 wrote for every
-// module of the Debian 6.1 kernel against that kernel's own vmlinux BTF
-// (embedded.btf, the base the modules were encoded against).
+// TestCheckDebianModules checks the split BTF pahole 1.32 wrote for every
+// module of the Debian 6.1 kernel against pahole 1.32's BTF of that
+// kernel's vmlinux (the base the modules were encoded against).
 func TestCheckDebianModules(t *testing.T) {
-	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
+	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz")
 	testc.Require(t, "tar", "xz")
 	out := t.TempDir()
 	testc.Run(t, "tar", "-xJf", tarball, "-C", out)
-	base, err := LoadFile(testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf"), nil)
+	base, err := LoadFile(testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,15 +185,15 @@ func firstDiff(got, want []byte) string {
 }
 
 // tarballInputs unpacks the reference tarballs of module BTF made by pahole
-// 1.31: every 40th of the Debian modules' split BTF (against the reference
-// pahole-1.31-head.btf; the whole set of 1121 agrees with bpftool too, but
+// 1.32: every 40th of the Debian modules' split BTF (against the reference
+// pahole-1.32/debian-6.1.0-57-cloud.btf; the whole set of 1121 agrees with bpftool too, but
 // takes minutes), and the 20 modules with distilled base BTF (X.BTF split
 // against X.BTF.base, and X.BTF.base itself).
 func tarballInputs(t *testing.T) []testInput {
 	t.Helper()
-	mods := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
-	dist := testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.31.tar.xz")
-	base := testenv.Reference(t, "debian-6.1.0-57-cloud/pahole-1.31-head.btf")
+	mods := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz")
+	dist := testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.32.tar.xz")
+	base := testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf")
 	testc.Require(t, "tar", "xz")
 	out := t.TempDir()
 	testc.Run(t, "tar", "-xJf", mods, "-C", out)

@@ -71,13 +71,13 @@ func flatten(t *testing.T, split *btf.Spec) []byte {
 	return b.Bytes()
 }
 
-// TestSortByNameVmlinux: the 6.18 kernel's BTF and pahole 1.31's for the
+// TestSortByNameVmlinux: the 6.18 kernel's BTF and pahole 1.32's for the
 // Debian vmlinux, sorted: in libbpf's sorted order, accepted by the
 // running kernel, no semantic difference from the input (btf/diff),
 // sorting again changes no byte, and a name lookup by bisection finds
 // what a scan of the input finds.
 func TestSortByNameVmlinux(t *testing.T) {
-	for _, ref := range []string{"host-6.18/vmlinux.btf", "debian-6.1.0-57-cloud/pahole-1.31-head.btf"} {
+	for _, ref := range []string{"host-6.18/vmlinux.btf", "pahole-1.32/debian-6.1.0-57-cloud.btf"} {
 		t.Run(filepath.Dir(ref), func(t *testing.T) {
 			s := loadRef(t, ref, nil)
 			if _, ok := btf.SortedByName(s); ok {
@@ -124,8 +124,8 @@ func TestSortByNameVmlinux(t *testing.T) {
 	}
 }
 
-// TestSortByNameModule: a module's split BTF (pahole 1.31's for xfs,
-// against the Debian vmlinux's own BTF) moved onto the sorted vmlinux BTF
+// TestSortByNameModule: a module's split BTF (pahole 1.32's for xfs,
+// against pahole 1.32's BTF of the Debian vmlinux) moved onto the sorted vmlinux BTF
 // (distilled against its base, relocated onto the sorted one) and sorted
 // itself: only the module's types move, it passes Check against the sorted
 // base, libbpf's order holds, sorting made no semantic difference
@@ -133,9 +133,9 @@ func TestSortByNameVmlinux(t *testing.T) {
 // load into the running kernel.
 func TestSortByNameModule(t *testing.T) {
 	testc.Require(t, "tar", "xz")
-	base := loadRef(t, "debian-6.1.0-57-cloud/embedded.btf", nil)
+	base := loadRef(t, "pahole-1.32/debian-6.1.0-57-cloud.btf", nil)
 	dir := t.TempDir()
-	testc.Run(t, "tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz"), "-C", dir, "btf/xfs.btf", "btf/vxlan.btf")
+	testc.Run(t, "tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz"), "-C", dir, "btf/xfs.btf", "btf/vxlan.btf")
 	sortedBase, _ := btf.SortByName(base)
 	for _, mod := range []string{"xfs", "vxlan"} {
 		raw, err := os.ReadFile(filepath.Join(dir, "btf", mod+".btf"))

@@ -62,7 +62,7 @@ func firstDiff(got, want []byte) string {
 
 // TestRawMatchesBpftool checks WriteRaw against `bpftool [-B BASE] btf
 // dump file FILE`, byte for byte, on every oracle input: reference BTFs
-// (and pahole 1.31's module and distilled BTFs from the reference
+// (and pahole 1.32's module and distilled BTFs from the reference
 // tarballs), the running kernel's, the Debian vmlinux (ELF) and 20 of its
 // modules (split), and objects compiled with BTF from the C corpus.
 //
@@ -157,15 +157,15 @@ func rawObjectInputs(t *testing.T) []oracleInput {
 }
 
 // tarballInputs unpacks the reference tarballs of module BTF made by pahole
-// 1.31: every 40th of the Debian modules' split BTF (against the reference
-// pahole-1.31-head.btf; the whole set of 1121 agrees with bpftool too, but
+// 1.32: every 40th of the Debian modules' split BTF (against the reference
+// pahole-1.32/debian-6.1.0-57-cloud.btf; the whole set of 1121 agrees with bpftool too, but
 // takes minutes), and the 20 modules with distilled base BTF (X.BTF split
 // against X.BTF.base, and X.BTF.base itself).
 func tarballInputs(t *testing.T) []oracleInput {
 	t.Helper()
-	mods := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
-	dist := testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.31.tar.xz")
-	base := testenv.Reference(t, "debian-6.1.0-57-cloud/pahole-1.31-head.btf")
+	mods := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz")
+	dist := testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.32.tar.xz")
+	base := testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf")
 	out := t.TempDir()
 	testc.Run(t, "tar", "-xJf", mods, "-C", out)
 	testc.Run(t, "tar", "-xJf", dist, "-C", out)

@@ -13,12 +13,13 @@ import (
 	"github.com/btfkit/btfkit/kmod"
 )
 
-// TestDistilledBaseMatchesPahole131: for the 20 modules of the reference
-// distilled-pahole-1.31.tar.xz, our split BTF of the module, distilled,
-// gives pahole 1.31's .BTF.base and .BTF (semantic diff, each against its
-// own base); relocated onto the vmlinux BTF and deduplicated against it,
-// it is our module BTF again.
-func TestDistilledBaseMatchesPahole131(t *testing.T) {
+// TestDistilledBaseMatchesPahole132: for the 20 modules of the reference
+// distilled-pahole-1.32.tar.xz (pahole 1.32 with distilled_base against
+// its own vmlinux BTF, vmlinux132), our split BTF of the module,
+// distilled, gives pahole 1.32's .BTF.base and .BTF (semantic diff, each
+// against its own base); relocated onto the vmlinux BTF and deduplicated
+// against it, it is our module BTF again.
+func TestDistilledBaseMatchesPahole132(t *testing.T) {
 	mods, err := kmod.Find([]string{splitModulesDir(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -28,11 +29,11 @@ func TestDistilledBaseMatchesPahole131(t *testing.T) {
 		byName[m.Name] = m.Path
 	}
 	ref := t.TempDir()
-	tarball := reference(t, "distilled-pahole-1.31.tar.xz")
+	tarball := reference(t, "distilled-pahole-1.32.tar.xz")
 	if out, err := exec.Command("tar", "-xJf", tarball, "-C", ref).CombinedOutput(); err != nil {
 		t.Fatalf("tar %s: %v: %s", tarball, err, out)
 	}
-	base, err := LoadBase(reference(t, "embedded.btf"))
+	base, err := LoadBase(vmlinux132(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +60,10 @@ func TestDistilledBaseMatchesPahole131(t *testing.T) {
 				t.Fatal(err)
 			}
 			if r := diff.Compare(db, rb, diff.Options{}); !r.Equal() {
-				t.Errorf(".BTF.base differs from pahole 1.31's: %v", r.Diffs[:min(5, len(r.Diffs))])
+				t.Errorf(".BTF.base differs from pahole 1.32's: %v", r.Diffs[:min(5, len(r.Diffs))])
 			}
 			if r := diff.Compare(ds, rs, diff.Options{}); !r.Equal() {
-				t.Errorf(".BTF differs from pahole 1.31's: %v", r.Diffs[:min(5, len(r.Diffs))])
+				t.Errorf(".BTF differs from pahole 1.32's: %v", r.Diffs[:min(5, len(r.Diffs))])
 			}
 			rel, err := distill.Relocate(ds, base.Spec())
 			if err != nil {

@@ -22,18 +22,17 @@ func requireModules(t *testing.T) string {
 	return d
 }
 
-// TestModulesFuncsMatchPahole131 encodes a sample of the Debian modules
-// split against the embedded vmlinux BTF, as the kernel build does, and
-// compares FUNCs (with prototypes), VARs and DATASECs with pahole 1.31's
+// TestModulesFuncsMatchPahole132 encodes a sample of the Debian modules
+// split against pahole 1.32's vmlinux BTF, as the kernel build does, and
+// compares FUNCs (with prototypes), VARs and DATASECs with pahole 1.32's
 // split BTF of the same modules. lockd has a function whose two symbols
-// are at two addresses but which pahole 1.31 encodes anyway (the last
-// name of its table is never checked for ambiguity); kvm and sctp have
-// per-CPU variables.
-func TestModulesFuncsMatchPahole131(t *testing.T) {
+// are at two addresses but which pahole (1.31 and 1.32) encodes anyway
+// (the last name of its table is never checked for ambiguity); kvm and
+// sctp have per-CPU variables.
+func TestModulesFuncsMatchPahole132(t *testing.T) {
 	modDir := requireModules(t)
-	refModulesTar := reference(t, "modules-pahole-1.31-head.tar.xz")
-	refEmbedded := reference(t, "embedded.btf")
-	base, err := btf.LoadFile(refEmbedded, nil)
+	refModulesTar := reference(t, "modules-pahole-1.32.tar.xz")
+	base, err := btf.LoadFile(vmlinux132(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +76,7 @@ func TestModulesFuncsMatchPahole131(t *testing.T) {
 		}
 		r := diff.Compare(split, want, diff.Options{Kinds: kinds})
 		if !r.Equal() {
-			t.Errorf("%s: our FUNCs/VARs (A) differ from pahole 1.31's (B):\n%s", n, diffText(r))
+			t.Errorf("%s: our FUNCs/VARs (A) differ from pahole 1.32's (B):\n%s", n, diffText(r))
 		}
 		t.Logf("%s: %d FUNC, %d VAR", n, r.CountsA[btf.KindFunc], r.CountsA[btf.KindVar])
 	}

@@ -28,6 +28,18 @@ func embedded(t testing.TB) (string, []byte) {
 	return path, data
 }
 
+// vmlinux132 is pahole 1.32's BTF of the Debian vmlinux, the base of the
+// module BTFs in modules-pahole-1.32.tar.xz: its path and its bytes.
+func vmlinux132(t testing.TB) (string, []byte) {
+	t.Helper()
+	path := testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, data
+}
+
 // writeTemp writes data to a file in the test's temp dir.
 func writeTemp(t testing.TB, name string, data []byte) string {
 	t.Helper()

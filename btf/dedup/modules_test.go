@@ -14,12 +14,12 @@ import (
 )
 
 // TestModulesAgainstBase: real module BTF, split against the vmlinux BTF
-// (pahole 1.31's output, kept in the reference data), deduplicated again
+// (pahole 1.32's output, kept in the reference data), deduplicated again
 // against the same base: byte-identical to libbpf's btf__dedup, never
 // larger than the input, and two copies of a module merge into one.
 func TestModulesAgainstBase(t *testing.T) {
-	basePath, data := embedded(t)
-	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
+	basePath, data := vmlinux132(t)
+	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz")
 	mods := []string{"xfs", "btrfs", "kvm", "sctp", "nf_tables"}
 	dir := t.TempDir()
 	args := []string{"-xJf", tarball, "-C", dir}

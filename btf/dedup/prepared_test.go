@@ -15,15 +15,15 @@ import (
 )
 
 // TestPreparedBaseEqualsDedup: a prepared base gives Dedup's result byte for
-// byte, and the same Mapping, on real module BTF (pahole 1.31's split BTF
-// of the Debian modules against the vmlinux BTF): each module alone (16
+// byte, and the same Mapping, on real module BTF (pahole 1.32's split BTF
+// of the Debian modules against its vmlinux BTF): each module alone (16
 // of them with -short) and, for every 8th, two neighbours merged (so that
 // there is real work: every type of the second one has a twin in the
 // first or in the base), with and without KeepDuplicateVars, with two
 // goroutines sharing the Base.
 func TestPreparedBaseEqualsDedup(t *testing.T) {
-	_, data := embedded(t)
-	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz")
+	_, data := vmlinux132(t)
+	tarball := testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz")
 	dir := t.TempDir()
 	if out, err := exec.Command("tar", "-xJf", tarball, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, out)
@@ -119,14 +119,12 @@ func TestPreparedBaseEqualsDedup(t *testing.T) {
 }
 
 // TestPreparedBaseStandalone: a standalone BTF (a whole vmlinux BTF, pahole
-// 1.24's) deduplicated onto the prepared base gives what Dedup gives for
-// it merged onto the base.
+// 1.32's, which differs from the base, Debian's own by pahole 1.24, in
+// its functions and in its arrays of arrays) deduplicated onto the
+// prepared base gives what Dedup gives for it merged onto the base.
 func TestPreparedBaseStandalone(t *testing.T) {
 	_, data := embedded(t)
-	raw, err := os.ReadFile(testenv.Reference(t, "debian-6.1.0-57-cloud/pahole-1.24-j1.btf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, raw := vmlinux132(t)
 	base := mustParse(t, data, nil)
 	pb, err := PrepareBase(base)
 	if err != nil {

@@ -14,26 +14,27 @@ import (
 	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// distilledModules are the modules of distilled-pahole-1.31.tar.xz.
+// distilledModules are the modules of distilled-pahole-1.32.tar.xz.
 var distilledModules = strings.Fields("sctp xfs mlx5_core btrfs kvm kvm-intel cifs nf_tables vxlan nf_conntrack 8021q iptable_filter vfat bonding tun virtio_net nfsd ib_core dm-mod fuse")
 
-// references unpacks pahole 1.31's split module BTFs (against the vmlinux
-// BTF) and its distilled outputs for the same modules.
+// references unpacks pahole 1.32's split module BTFs (against its vmlinux
+// BTF, pahole-1.32/debian-6.1.0-57-cloud.btf) and its distilled outputs
+// for the same modules.
 func references(t *testing.T) (base *btf.Spec, modules, distilled string) {
 	t.Helper()
 	ref := func(name string) string { return testenv.Reference(t, "debian-6.1.0-57-cloud/"+name) }
-	base, err := btf.LoadFile(ref("embedded.btf"), nil)
+	base, err := btf.LoadFile(testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	modules, distilled = filepath.Join(dir, "btf"), filepath.Join(dir, "distilled")
 	os.Mkdir(distilled, 0o755)
-	args := []string{"-xJf", ref("modules-pahole-1.31-head.tar.xz"), "-C", dir}
+	args := []string{"-xJf", ref("modules-pahole-1.32.tar.xz"), "-C", dir}
 	for _, m := range distilledModules {
 		args = append(args, "btf/"+m+".btf")
 	}
-	for _, c := range [][]string{args, {"-xJf", ref("distilled-pahole-1.31.tar.xz"), "-C", distilled}} {
+	for _, c := range [][]string{args, {"-xJf", ref("distilled-pahole-1.32.tar.xz"), "-C", distilled}} {
 		if out, err := exec.Command("tar", c...).CombinedOutput(); err != nil {
 			t.Fatalf("tar %v: %v\n%s", c, err, out)
 		}
@@ -50,7 +51,7 @@ func load(t *testing.T, path string, base *btf.Spec) *btf.Spec {
 	return s
 }
 
-// TestDistillMatchesPahole131: for the 20 modules pahole 1.31 wrote
+// TestDistillMatchesPahole132: for the 20 modules pahole 1.32 wrote
 // distilled bases for, Distill of pahole's split BTF of the module (made
 // by the same pahole without distilled_base) gives pahole's .BTF.base and
 // .BTF: byte for byte, hence also semantically (btf/diff, checked too).
@@ -58,7 +59,7 @@ func load(t *testing.T, path string, base *btf.Spec) *btf.Spec {
 // module's BTF back: the same types after deduplication against the base,
 // and a BTF that passes Check. Relocating pahole's own .BTF gives the
 // same bytes as relocating ours.
-func TestDistillMatchesPahole131(t *testing.T) {
+func TestDistillMatchesPahole132(t *testing.T) {
 	base, modules, distilled := references(t)
 	pb, err := dedup.PrepareBase(base)
 	if err != nil {

@@ -45,9 +45,9 @@ func TestSortCommand(t *testing.T) {
 	}
 
 	testc.Require(t, "tar", "xz")
-	base := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
+	base := testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf")
 	sbase := filepath.Join(dir, "base.sorted.btf")
-	testc.Run(t, "tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.31-head.tar.xz"), "-C", dir, "btf/nf_tables.btf")
+	testc.Run(t, "tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz"), "-C", dir, "btf/nf_tables.btf")
 	mod, smod := filepath.Join(dir, "btf", "nf_tables.btf"), filepath.Join(dir, "nf_tables.sorted.btf")
 	for _, args := range [][]string{{"sort", "-o", sbase, base}, {"sort", "--base", base, "--onto", sbase, "-o", smod, mod}} {
 		if out, errOut, code := btfkit(t, args...); code != 0 {

@@ -115,7 +115,7 @@ func TestCorpusArchive(t *testing.T) {
 		}
 		// Kind by kind, the same number of the types no rule of this
 		// route changes (it decides functions and variables again,
-		// flattens arrays, writes complex floats as INT, adds kfunc
+		// reorders gcc 12's array dimensions, writes complex floats as INT, adds kfunc
 		// DECL_TAGs, turns enum forwards from FWD into ENUM).
 		r := diff.Compare(spec, lib, diff.Options{})
 		for _, k := range []btf.Kind{btf.KindStruct, btf.KindUnion, btf.KindEnum64, btf.KindTypedef,
