@@ -19,10 +19,11 @@ import (
 	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// modBase is the Debian vmlinux's .BTF (the reference embedded.btf): the
-// base the modules are encoded against.
+// modBase is pahole 1.32's BTF of the Debian vmlinux (the reference
+// pahole-1.32/debian-6.1.0-57-cloud.btf): the base the modules are
+// encoded against, as pahole 1.32's module references are.
 func modBase(t testing.TB) string {
-	return testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
+	return testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf")
 }
 
 func copyFile(t testing.TB, src, dst string) {
@@ -150,7 +151,8 @@ func TestEncodeFlagErrors(t *testing.T) {
 }
 
 // TestEncodeInPlaceModule: --in-place on a copy of a module writes the
-// detached output's bytes as .BTF; readelf and objcopy read the file;
+// detached output's bytes (pahole 1.32's, SHA256SUMS) as .BTF; readelf
+// and objcopy read the file;
 // bpftool's dump of it (-B base) equals its dump of the detached output.
 // With +distilled_base it writes .BTF.base too, and bpftool reads the
 // .BTF against it. A failure at the last step leaves the file as it was.
@@ -182,6 +184,9 @@ func TestEncodeInPlaceModule(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Errorf(".BTF (%d bytes) differs from the detached output (%d bytes)", len(a), len(b))
 	}
+	if got, want := sha256Hex(b), pahole132Sums(t)["module 8021q"]; got != want {
+		t.Errorf("detached output: sha256 %s, pahole 1.32's %s", got, want)
+	}
 	d1, e1, c1 := runCmd(t, "bpftool", "-B", modBaseBTF, "btf", "dump", "file", ko)
 	d2, e2, c2 := runCmd(t, "bpftool", "-B", modBaseBTF, "btf", "dump", "file", detached)
 	if c1 != 0 || c2 != 0 || d1 != d2 || d1 == "" {
@@ -206,9 +211,9 @@ func TestEncodeInPlaceModule(t *testing.T) {
 	if out, stderr, code := runCmd(t, "bpftool", "-B", distBase, "btf", "dump", "file", distSplit); code != 0 || !strings.Contains(out, "STRUCT 'vlan_net'") {
 		t.Errorf("bpftool -B .BTF.base btf dump .BTF: status %d: %s", code, stderr)
 	}
-	// The same BTF as pahole 1.31 writes there (the reference tarball).
+	// The same BTF as pahole 1.32 writes there (the reference tarball).
 	ref := t.TempDir()
-	if out, err := exec.Command("tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.31.tar.xz"), "-C", ref, "8021q.BTF", "8021q.BTF.base").CombinedOutput(); err != nil {
+	if out, err := exec.Command("tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.32.tar.xz"), "-C", ref, "8021q.BTF", "8021q.BTF.base").CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v: %s", err, out)
 	}
 	for _, c := range [][]string{
@@ -216,7 +221,7 @@ func TestEncodeInPlaceModule(t *testing.T) {
 		{"diff", "--base", filepath.Join(ref, "8021q.BTF.base"), "--base-b", distBase, filepath.Join(ref, "8021q.BTF"), distSplit},
 	} {
 		if out, _, code := runCmd(t, bin, c...); code != 0 {
-			t.Errorf("btfkit %v: differs from pahole 1.31's:\n%s", c, out)
+			t.Errorf("btfkit %v: differs from pahole 1.32's:\n%s", c, out)
 		}
 	}
 
@@ -493,7 +498,7 @@ func sameExceptShdrPointer(t *testing.T, a, b string) {
 // ELF's .BTF (the Debian vmlinux, whose .BTF is embedded.btf): the same
 // output either way.
 func TestEncodeBaseFromELF(t *testing.T) {
-	modBaseBTF := modBase(t)
+	modBaseBTF := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
 	vmlinux, _ := testenv.KernelInputs(t)
 	mod := testenv.Module(t, "vfat")
 	bin := testenv.Btfkit(t)
