@@ -342,3 +342,98 @@ func TestMergeDecision(t *testing.T) {
 		}
 	}
 }
+
+// inlineSrc has inline expansions of every shape: an always_inline
+// function inlined into an inline function inlined in turn (nested
+// DW_TAG_inlined_subroutines), types defined in the inline function's
+// body (a struct, and a union in a lexical block), a function both
+// inlined and called through a pointer (so also out of line), and an
+// out-of-line static function with an unused parameter.
+const inlineSrc = `struct pair { long a, b; };
+static inline __attribute__((always_inline)) long inl_sum(struct pair *p, int k)
+{
+	struct local_acc { long acc; int n; } la = { p->a, k };
+	for (int i = 0; i < la.n; i++) {
+		union { long l; int h[2]; } u = { .l = p->b + i };
+		la.acc += u.h[0] ^ u.h[1];
+	}
+	return la.acc;
+}
+static inline long inl_twice(struct pair *p, int k) { return inl_sum(p, k) + inl_sum(p, k + 1); }
+static long __attribute__((noinline)) outer_static(struct pair *p, int k, int unused) { return inl_twice(p, k) * 2; }
+long use_one(struct pair *p) { return inl_sum(p, 3) + outer_static(p, 4, 0); }
+long use_two(struct pair *p, int k) { return inl_twice(p, k) - outer_static(p, k, 1); }
+long use_three(struct pair *p, int k) { long (*f)(struct pair *, int) = inl_twice; return f(p, k); }
+`
+
+// TestInlineExpansions: pahole 1.32 no longer loads inline expansions
+// (DW_TAG_inlined_subroutine) when it encodes BTF; btfkit never read
+// them for BTF. On a fixture full of them, by gcc and clang at -O1 and
+// -O2, as an object and as a shared object, the BTF is pahole 1.32's
+// byte for byte, the types defined in the inline functions' bodies
+// included.
+func TestInlineExpansions(t *testing.T) {
+	testc.Require(t, "pahole", "gcc", "clang")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "inl.c")
+	if err := os.WriteFile(src, []byte(inlineSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cc := range []string{"gcc", "clang"} {
+		for _, opt := range []string{"-O1", "-O2"} {
+			obj := filepath.Join(dir, cc+opt+".o")
+			so := filepath.Join(dir, cc+opt+".so")
+			testc.Run(t, cc, "-g", opt, "-c", "-o", obj, src)
+			testc.Run(t, cc, "-g", opt, "-shared", "-nostdlib", "-fPIC", "-o", so, src)
+			for _, f := range []string{obj, so} {
+				if n := countTag(t, f, dwarf.TagInlinedSubroutine); n < 4 {
+					t.Fatalf("%s: %d inline expansions: the fixture tests nothing", filepath.Base(f), n)
+				}
+				samePahole(t, filepath.Base(f), f)
+				s, err := EncodeFile(f, Options{Features: DefaultFeatures})
+				if err != nil {
+					t.Fatal(err)
+				}
+				found := false
+				for id := btf.TypeID(1); id < s.NextID(); id++ {
+					found = found || s.Type(id).Name() == "local_acc"
+				}
+				if !found {
+					t.Errorf("%s: no struct local_acc", filepath.Base(f))
+				}
+			}
+		}
+	}
+}
+
+// countTag counts the entries with tag in file's DWARF.
+func countTag(t *testing.T, file string, tag dwarf.Tag) int {
+	t.Helper()
+	d, err := dwarf.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r := d.NewReader()
+	units := d.Units()
+	n := 0
+	for i := range units {
+		if err := r.Reset(&units[i]); err != nil {
+			t.Fatal(err)
+		}
+		var e dwarf.Entry
+		for {
+			ok, err := r.Next(&e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			if e.Tag == tag {
+				n++
+			}
+		}
+	}
+	return n
+}
