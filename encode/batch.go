@@ -6,6 +6,7 @@ package encode
 
 import (
 	"context"
+	"errors"
 	"os"
 	"runtime"
 	"sort"
@@ -39,7 +40,7 @@ type BatchResult struct {
 	Index  int         // the module's index in the input
 	Module kmod.Module // the module
 	Spec   *btf.Spec   // its BTF (split against the base, if any); nil on error
-	Err    error       // what went wrong, naming the file
+	Err    error       // what went wrong, naming the file; ErrExcluded (no failure) when every unit is of an excluded language
 }
 
 // EncodeBatch encodes every module, split against base (nil: standalone
@@ -47,7 +48,8 @@ type BatchResult struct {
 // as it is ready: from several goroutines at once, in no particular order.
 // Each module's BTF is what EncodeSplit gives for it alone. A module that
 // fails does not stop the others; EncodeBatch returns the number of
-// failures. done may return an error (say, writing the output failed);
+// failures (a module whose every unit is of an excluded language, whose
+// Err is ErrExcluded, is none). done may return an error (say, writing the output failed);
 // it is counted as that module's failure, and done is not called again for
 // it.
 func EncodeBatch(mods []kmod.Module, base *dedup.Base, o BatchOptions, done func(BatchResult) error) (failed int) {
@@ -89,7 +91,7 @@ func EncodeBatch(mods []kmod.Module, base *dedup.Base, o BatchOptions, done func
 				if err := done(r); err != nil && r.Err == nil {
 					r.Err = err
 				}
-				if r.Err != nil {
+				if r.Err != nil && !errors.Is(r.Err, ErrExcluded) {
 					nfail.Add(1)
 				}
 			}

@@ -82,6 +82,13 @@ func encodeFile(path string, o Options, check bool) (*btf.Spec, error) {
 	return spec, nil
 }
 
+// ErrExcluded is the cause of the error EncodeFile and EncodeSplit
+// return for a file whose every compile unit is of a language
+// Options.LangExclude names: there is nothing to encode, and pahole 1.32
+// writes nothing then (and exits 0), not even an empty BTF; callers that
+// stand in for it do the same.
+var ErrExcluded = errors.New("every compile unit is of an excluded language (--lang_exclude): nothing to encode")
+
 // checkOutput refuses BTF that the kernel would reject (Check, the newest
 // kernel's rules): what DWARF that lies makes of it (a member past the
 // end of its struct, a struct holding itself, a name that is no
@@ -207,6 +214,9 @@ func (m *merger) reserveFor(infoBytes int) {
 // deduplicates the merged types unless o.NoDedup.
 func (m *merger) result(o Options, clk *stageClock) (*btf.Spec, error) {
 	st := o.Stats
+	if m.units > 0 && m.excluded == m.units {
+		return nil, ErrExcluded
+	}
 	if m.funcs != nil {
 		if err := m.funcs.Finish(m.out, m.intern, o.Report); err != nil {
 			return nil, err

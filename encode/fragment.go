@@ -28,6 +28,10 @@ type fragment struct {
 	facts *dwarffacts.Facts // EachUnit only (facts.go)
 
 	unitName string // EachUnit only: the unit's DW_AT_name
+
+	// excluded: the unit is of a language Options.LangExclude names
+	// (for a merged walk: every unit is), and its fragment is empty.
+	excluded bool
 }
 
 type fragHdr struct {
@@ -42,6 +46,7 @@ func (f *fragment) reset() {
 	f.funcs.Reset()
 	f.facts = nil
 	f.unitName = ""
+	f.excluded = false
 }
 
 func (f *fragment) nextID() uint32 { return uint32(len(f.hdrs)) + 1 }
@@ -66,6 +71,10 @@ type merger struct {
 	// funcs takes the fragments' functions and variables (nil: the
 	// fragments have none).
 	funcs *funcvar.Selection
+
+	// units counts the fragments added, excluded those of units of an
+	// excluded language.
+	units, excluded int
 }
 
 // typeTable is what the merge appends the types to.
@@ -180,6 +189,10 @@ func (m *merger) internString(s string) uint32 {
 }
 
 func (m *merger) add(f *fragment) error {
+	m.units++
+	if f.excluded {
+		m.excluded++
+	}
 	shift := uint32(m.out.NextID()) - 1
 	if uint64(shift)+uint64(len(f.hdrs)) >= 1<<31 {
 		return fmt.Errorf("too many types for BTF (%d)", uint64(shift)+uint64(len(f.hdrs)))

@@ -133,6 +133,7 @@ func walkMerged(d *dwarf.Data, cfg walkConfig, convs *convList, emit func(*fragm
 	c.cont = false
 	c.facts = cfg.facts
 	f := c.emit()
+	f.excluded = w.started && !w.kept
 	if funcs != nil && w.started {
 		if cfg.elfReady != nil {
 			if err := cfg.elfReady(); err != nil {
@@ -264,6 +265,7 @@ type mergedWalk struct {
 	mainDone  []bool
 	altDone   []bool
 	started   bool        // a unit was read: the merged unit has its language and producer
+	kept      bool        // a unit was not of an excluded language
 	lead      *dwarf.Unit // the merged unit's index and place: the file's first unit's
 	leadSet   bool
 }
@@ -305,6 +307,7 @@ func (w *mergedWalk) unit(data *dwarf.Data, u *dwarf.Unit, bias uint64, done []b
 	if lang := r.Language(); lang <= 0xffff && slices.Contains(w.cfg.LangExclude, uint16(lang)) {
 		return nil
 	}
+	w.kept = true
 	// The unit may be read in the middle of another's (an import):
 	// its own offset space and tag stack, the other's back after.
 	saveBias, saveTags := c.offBias, c.tagStack

@@ -620,6 +620,7 @@ func (c *unitConv) emitArray(s *fragment, r *rec, indexID uint32) {
 func (c *unitConv) emit() *fragment {
 	s := c.newFragment()
 	if c.skip {
+		s.excluded = true
 		return s
 	}
 	c.strs.reset(s)

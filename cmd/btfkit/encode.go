@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -145,6 +146,11 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	prog := unitProgress(os.Stderr)
 	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep, Stats: stats.encoderStats(), Progress: prog.units})
 	prog.done()
+	if errors.Is(err, encode.ErrExcluded) {
+		// Nothing to encode: no output, as pahole writes none.
+		fmt.Fprintf(os.Stderr, "btfkit encode: %v; %s not written\n", err, encodeOpts.out)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

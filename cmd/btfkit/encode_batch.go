@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -108,6 +109,10 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 		opts.Progress = prog.units
 		spec, err := encode.EncodeSplit(args[0], base, opts)
 		prog.done()
+		if errors.Is(err, encode.ErrExcluded) {
+			fmt.Fprintf(stderr, "btfkit encode: %v; %s not written\n", err, encodeOpts.out)
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -150,8 +155,17 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	var mu sync.Mutex
 	var failures []string
 	types := 0
+	excluded := 0
 	write := func(r encode.BatchResult) error {
 		err := r.Err
+		if errors.Is(err, encode.ErrExcluded) {
+			// Nothing to encode, nothing written (as pahole).
+			mu.Lock()
+			defer mu.Unlock()
+			excluded++
+			prog.step()
+			return nil
+		}
 		if err == nil {
 			w0 := time.Now()
 			if encodeModOpts.inPlace {
@@ -185,7 +199,10 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	wall, cpu := time.Since(wall0), cpuTime()-cpu0
 	if !encodeOpts.quiet {
 		fmt.Fprintf(stderr, "btfkit encode: %d modules, %d written, %d failed, %d types; %.2f s wall, %.2f s CPU\n",
-			len(mods), len(mods)-failed, failed, types, wall.Seconds(), cpu.Seconds())
+			len(mods), len(mods)-failed-excluded, failed, types, wall.Seconds(), cpu.Seconds())
+		if excluded > 0 {
+			fmt.Fprintf(stderr, "btfkit encode: %d modules not written: every unit of an excluded language\n", excluded)
+		}
 	}
 	if stats != nil {
 		stats.modules = len(mods)
