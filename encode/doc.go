@@ -3,8 +3,10 @@
 // views of the reader's string sections), units are converted in parallel
 // (dwarf.Walk), the fragments are merged in unit order as they come, their
 // names interned once, and the result is deduplicated (btf/dedup).
-// A file whose units refer to each other (LTO: DW_FORM_ref_addr) is
-// converted as one unit, as pahole reads it (merged.go).
+// A file whose units refer to each other (LTO: DW_FORM_ref_addr; dwz's
+// partial units and alternate file) is converted as one unit, as pahole
+// reads it (merged.go). A file whose every unit is of an excluded
+// language gives ErrExcluded: pahole writes nothing then.
 //
 // It owns pahole's encoding rules for types: which DWARF entries become
 // which BTF kinds (INT and FLOAT from base types, with pahole's
@@ -14,8 +16,10 @@
 // multi-dimensional array as pahole 1.32 writes them (each outer one an
 // ARRAY of the next), with "int" as the index type; FUNC_PROTO for
 // subroutine types; TYPE_TAG and DECL_TAG from btf_type_tag and
-// btf_decl_tag annotations, LLVM and GNU style), and the BTF feature set
-// (ParseFeatures) that switches them, one bit per decision.
+// btf_decl_tag annotations, LLVM and GNU style; the members of a Rust
+// unit's structs in offset order, a DW_TAG_variant_part giving none), and
+// the BTF feature set (ParseFeatures) that switches them, one bit per
+// decision.
 //
 // The conversion reads DWARF only through one small record, die, that any
 // reader can fill; the readers live in their own files. The per-unit pass

@@ -1,4 +1,4 @@
-// Package funcvar is pahole 1.31's selection of functions and variables
+// Package funcvar is pahole 1.32's selection of functions and variables
 // for BTF (FUNC, FUNC_PROTO, VAR, DATASEC and their DECL_TAGs), split out
 // of the DWARF→BTF type conversion that package encode does around it.
 //
@@ -6,7 +6,9 @@
 //
 //   - Per unit, in the encoder's workers: a Unit records the unit's
 //     top-level subprograms, their parameters and the top-level
-//     variables from Entry records (any DWARF reader can fill one; Read
+//     variables (the walk hands those inside namespaces and types as
+//     top-level too; such variables, InNamespace, only name definitions)
+//     from Entry records (any DWARF reader can fill one; Read
 //     fills it from the dwarf package's reader), then, once the unit's
 //     types have BTF IDs, Finish applies the per-unit rules and hands the
 //     merge the unit's Candidates: out-of-line instances take names and
