@@ -182,7 +182,7 @@ func (ue *unitEmissions) tagDefs(typ btf.TypeID) bool {
 			typ = t.Ref()
 			continue
 		case k == btf.KindArray:
-			typ = t.Array().Elem
+			typ = u.arrayElem(typ, t.Array())
 			continue
 		case k == btf.KindConst || k == btf.KindVolatile:
 			typ = t.Ref()
@@ -246,7 +246,7 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 	if tt, ok := u.typ(def.Ref()); ok {
 		switch k := tt.Kind(); {
 		case k == btf.KindArray:
-			ue.tagDefs(tt.Array().Elem)
+			ue.tagDefs(u.arrayElem(def.Ref(), tt.Array()))
 		case k == btf.KindTypedef:
 			ue.typedefDefs(def.Ref())
 		case k == btf.KindPtr:
