@@ -72,6 +72,12 @@ func printOpts(t *testing.T, args []string) layout.Options {
 			o.Hex = true
 		case "--skip_missing":
 			o.SkipMissing = true
+		case "-R":
+			o.Reorganize = true
+		case "-P":
+			o.Packable = true
+		case "-s":
+			o.Sizes = true
 		case "-w", "-C":
 			if i+1 == len(args) {
 				t.Fatalf("%s needs an argument", a)
