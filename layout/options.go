@@ -164,10 +164,9 @@ type Options struct {
 	// SuppressPacked leaves out inferred __packed__ attributes
 	// (--suppress_packed).
 	SuppressPacked bool
-	// FixupSillyBitfields prints some bitfields as plain members (DWARF;
-	// --fixup_silly_bitfields): pahole means those as wide as their type,
-	// but what its test catches is a one-bit bitfield of an eight-byte
-	// type, and so does this.
+	// FixupSillyBitfields prints bitfields as wide as their type as plain
+	// members (DWARF; --fixup_silly_bitfields), as pahole 1.32 does
+	// (1.31's test caught one-bit bitfields of eight-byte types instead).
 	FixupSillyBitfields bool
 	// ClassesAsStructs prints C++ classes as structs
 	// (--classes_as_structs).
