@@ -47,6 +47,7 @@ var embeddedCases = []filterCase{
 	{"exclude-sizes", []string{"-x", "s", "-s"}, layout.Options{ExcludePrefix: prefix("s"), Sizes: true}},
 	{"contains", []string{"-i", "list_head", "-d"}, layout.Options{FindContainers: true, Recursive: true, ClassNames: list("list_head")}},
 	{"find_pointers_to", []string{"-f", "task_struct"}, layout.Options{FindPointers: true, ClassNames: list("task_struct")}},
+	{"nr_definitions", []string{"-T", "-y", "s"}, layout.Options{NrDefinitions: true, IncludePrefix: prefix("s")}},
 	{"packed", []string{"--packed"}, layout.Options{JustStructs: true, JustPacked: true}},
 	{"holes", []string{"-H", "10"}, layout.Options{NrHoles: 10}},
 	{"bit_holes", []string{"-B", "3"}, layout.Options{NrBitHoles: 3}},
@@ -74,6 +75,8 @@ var vmlinuxCases = []filterCase{
 	{"find_pointers_to", []string{"-f", "task_struct"}, layout.Options{FindPointers: true, ClassNames: list("task_struct")}},
 	{"contains_enumerator", []string{"--contains_enumerator=S_VERSION", "-s"}, layout.Options{ContainsEnumerator: "S_VERSION", Sizes: true}},
 	{"sort-prefix_filter", []string{"--sort", "-y", "task"}, layout.Options{Sort: true, IncludePrefix: prefix("task")}},
+	// How many of the 2,172 units define each struct alike.
+	{"nr_definitions", []string{"-T"}, layout.Options{NrDefinitions: true}},
 }
 
 // paholeRun runs a pahole binary and returns its standard output.

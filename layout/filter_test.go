@@ -94,6 +94,8 @@ var filterCases = []filterCase{
 	{"sort-anon", []string{"--sort", "-a", "-A"}, layout.Options{Sort: true, AnonInclude: true, NestedAnonInclude: true}},
 	{"sort-C", []string{"--sort", "-C", "flt_h1,no_such_type"}, layout.Options{Sort: true, ClassNames: list("flt_h1,no_such_type")}},
 	{"sort-contains", []string{"--sort", "-i", "flt_target"}, layout.Options{Sort: true, FindContainers: true, ClassNames: list("flt_target")}},
+	{"nr_definitions", []string{"-T"}, layout.Options{NrDefinitions: true}},
+	{"nr_definitions-sizes", []string{"-T", "-s", "-t", ":"}, layout.Options{NrDefinitions: true, Sizes: true, Separator: ":"}},
 	{"show_private_classes", []string{"--show_private_classes"}, layout.Options{ShowPrivateClasses: true, ShowOnlyDataMembers: true}},
 	{"show_private_classes-sizes", []string{"--show_private_classes", "-s"},
 		layout.Options{ShowPrivateClasses: true, ShowOnlyDataMembers: true, Sizes: true}},
@@ -141,6 +143,13 @@ var unitsCases = []filterCase{
 	{"sort-contains", []string{"--sort", "-i", "fu_shared"}, layout.Options{Sort: true, FindContainers: true, ClassNames: list("fu_shared")}},
 	{"sort-C", []string{"--sort", "-C", "fu_zz,no_such_type"}, layout.Options{Sort: true, ClassNames: list("fu_zz,no_such_type")}},
 	{"exclude", []string{"-x", "fu_s", "-n"}, layout.Options{ExcludePrefix: prefix("fu_s"), NrMembers: true}},
+	// How many units define each type alike; -s after -T lists the
+	// sizes too, -T after -s only the counts; with --sort no two are
+	// alike.
+	{"nr_definitions", []string{"-T"}, layout.Options{NrDefinitions: true}},
+	{"nr_definitions-sizes", []string{"-T", "-s"}, layout.Options{NrDefinitions: true, Sizes: true}},
+	{"sizes-nr_definitions", []string{"-s", "-T"}, layout.Options{NrDefinitions: true}},
+	{"sort-nr_definitions", []string{"--sort", "-T"}, layout.Options{Sort: true, NrDefinitions: true}},
 	// Printed once per unit that has the enumerator; the other units'
 	// structs are listed.
 	{"contains_enumerator", []string{"--contains_enumerator=FU_A"}, layout.Options{ContainsEnumerator: "FU_A"}},

@@ -109,6 +109,12 @@ type Options struct {
 	ClassNameLen bool
 	// NamesOnly prints just the names (what -z/--hole_size_ge prints).
 	NamesOnly bool
+	// NrDefinitions prints, once every input was read (Finish), each
+	// named struct and union listed with the number of inputs that define
+	// it alike, in the order first listed (-T/--nr_definitions). Without
+	// one of the four above, nothing is printed per type (pahole's -T
+	// leaves no per-type printer; a later -s sets one).
+	NrDefinitions bool
 	// Separator separates the fields of those listings: its first byte
 	// ("" means pahole's default, a tab; -t/--separator).
 	Separator string

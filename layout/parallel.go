@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sync"
@@ -96,7 +97,7 @@ func (l *Listing) NewBatch() *Batch {
 // which types they list (see the comment at the top of the file).
 func (l *Listing) parallelOK() bool {
 	o := &l.opts
-	return len(o.ClassNames) == 0 && !o.Sort && !o.Compile && o.ContainsEnumerator == "" &&
+	return len(o.ClassNames) == 0 && !o.Sort && !o.NrDefinitions && !o.Compile && o.ContainsEnumerator == "" &&
 		!o.Packable && !o.JustPacked && !o.WithEmbeddedFlexibleArray &&
 		!o.ExpandPointers && o.WordSize == 0
 }
@@ -226,8 +227,13 @@ func (l *Listing) decide(p *Prepared) {
 		}
 		key := p.keys[start:c.keyEnd]
 		start = c.keyEnd
-		if _, dup := l.structs.seen[string(key)]; !dup {
-			l.structs.seen[string(key)] = struct{}{}
+		s := &l.structs
+		if i, dup := s.seen[string(key)]; dup {
+			s.defs[i].n++
+		} else {
+			s.seen[string(key)] = len(s.defs)
+			name, _, _ := bytes.Cut(key, []byte{0}) // appendStructKey's name
+			s.defs = append(s.defs, definition{string(name), 1})
 			c.print = true
 		}
 	}

@@ -52,6 +52,15 @@ func TestPaholeFilterCommandLines(t *testing.T) {
 		{"-F", "btf", "--with_flexible_array", "-s", embedded},
 		{"-F", "btf", "--unions", "--packable", embedded},
 		{"-F", "btf", "--unions", "--padding_ge=1", "-n", embedded},
+		// -T: the counts at the end; -C (also -i, -f) with -T is
+		// refused (1.31 crashed), as -C with -m is (with the option's
+		// name 1.32 fixed).
+		{"-F", "btf", "-T", "-y", "rb", embedded},
+		{"-F", "btf", "--nr_definitions", "-s", "-y", "list", embedded},
+		{"-F", "btf", "-T", "-C", "list_head", embedded},
+		{"-F", "btf", "-i", "list_head", "-T", embedded},
+		{"-F", "btf", "-T", "-f", "list_head", embedded},
+		{"-F", "btf", "-C", "list_head", "-m", embedded},
 	} {
 		runBoth(t, args...)
 	}
@@ -129,6 +138,8 @@ func TestLayoutFilterFlags(t *testing.T) {
 		{"--sort", "--sort"},
 		{"--sort -C flt_h2,flt_h1", "--sort -C flt_h2,flt_h1"},
 		{"--show-private-classes", "--show_private_classes"},
+		{"--nr-definitions -s", "-T -s"},
+		{"-T", "--nr_definitions"},
 	} {
 		native, code := runBtfkit(t, nil, append(append([]string{"layout"}, strings.Fields(c.native)...), obj)...)
 		want, errOut, wcode := runPahole(t, append(strings.Fields(c.pahole), obj)...)
