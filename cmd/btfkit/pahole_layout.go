@@ -1,7 +1,7 @@
 package main
 
 // pahole without -J: struct and union layouts (package layout), with
-// pahole 1.31's command line, messages and exit statuses:
+// pahole 1.32's command line, messages and exit statuses:
 //
 //	pahole [-F dwarf|btf|btf,dwarf] [-C NAMES] [--hex] [-c SIZE] [--btf_base BASE] [FILE...]
 //
