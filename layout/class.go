@@ -240,10 +240,20 @@ func (u *unit) dims(id btf.TypeID, a btf.Array) []uint32 {
 }
 
 // arrayElem returns the element type of the array id as pahole's loader
-// makes it (array).
+// makes it (array), without making the dimensions.
 func (u *unit) arrayElem(id btf.TypeID, a btf.Array) btf.TypeID {
-	e, _ := u.array(id, a)
-	return e
+	if u.facts != nil {
+		e, _ := u.array(id, a)
+		return e
+	}
+	elem := a.Elem
+	for cur := id; ; {
+		t, ok := u.typ(elem)
+		if !ok || t.Kind() != btf.KindArray || elem >= cur {
+			return elem
+		}
+		cur, elem = elem, t.Array().Elem
+	}
 }
 
 // natAlign is pahole's tag__natural_alignment: pointers and base types
