@@ -82,6 +82,7 @@ type candidate struct {
 	id     btf.TypeID
 	keyEnd uint32 // end of its key in Prepared.keys (named types)
 	named  bool   // has a name: listed once per key
+	never  bool   // never found listed before (nestedBetweenMembers)
 	print  bool   // decided: not listed before
 }
 
@@ -210,6 +211,7 @@ func (l *Listing) candidates(p *Prepared) {
 		if t.NameOff() != 0 {
 			p.keys = appendStructKey(p.keys, u, t)
 			c.named, c.keyEnd = true, uint32(len(p.keys))
+			c.never = u.nestedBetweenMembers(id, t)
 		}
 		p.cands = append(p.cands, c)
 	}
@@ -228,10 +230,12 @@ func (l *Listing) decide(p *Prepared) {
 		key := p.keys[start:c.keyEnd]
 		start = c.keyEnd
 		s := &l.structs
-		if i, dup := s.seen[string(key)]; dup {
+		if i, dup := s.seen[string(key)]; dup && !c.never {
 			s.defs[i].n++
 		} else {
-			s.seen[string(key)] = len(s.defs)
+			if !dup {
+				s.seen[string(key)] = len(s.defs)
+			}
 			name, _, _ := bytes.Cut(key, []byte{0}) // appendStructKey's name
 			s.defs = append(s.defs, definition{string(name), 1})
 			c.print = true

@@ -47,6 +47,9 @@ func (l *Listing) add(u *unit, id btf.TypeID, t btf.Type) (existing bool) {
 	key := appendStructKey(s.key[:0], u, t)
 	s.key = key
 	i, dup := s.seen[string(key)]
+	if dup && u.nestedBetweenMembers(id, t) {
+		dup = false // never found: see nestedBetweenMembers
+	}
 	// With Sort, pahole's comparison (type__compare) calls two types
 	// alike only when neither has members; otherwise it orders the new
 	// one first.
@@ -54,7 +57,7 @@ func (l *Listing) add(u *unit, id btf.TypeID, t btf.Type) (existing bool) {
 		s.defs[i].n++
 		return true
 	}
-	if !dup {
+	if _, seen := s.seen[string(key)]; !seen {
 		s.seen[string(key)] = len(s.defs)
 	}
 	s.defs = append(s.defs, definition{t.Name(), 1})
@@ -220,4 +223,26 @@ func compareMemberTypes(a, b structure) int {
 		}
 	}
 	return 0
+}
+
+// nestedBetweenMembers reports whether the struct or union id of unit u
+// (DWARF) has a type defined in its body between two of its data
+// members. pahole's structures__add then never finds it among the types
+// listed before, so it is listed again in every unit that has it: its
+// comparison (type__compare_members) walks the listed type's members and
+// the new type's entries side by side, stepping the latter with
+// class_member__next, which does not skip the nested type, and compares
+// a member with that type read as a member. clang puts the anonymous
+// structs and unions of a C type in its body, after the member that uses
+// them (union rcu_special { struct {...} b; u32 s; }: listed once per
+// unit); gcc puts them at the top level of the unit, and BTF has no
+// nesting, so both are listed once.
+func (u *unit) nestedBetweenMembers(id btf.TypeID, t btf.Type) bool {
+	n := t.Vlen()
+	for _, in := range u.facts.NestedIn(id) {
+		if in.After >= 1 && in.After < n {
+			return true
+		}
+	}
+	return false
 }
