@@ -38,7 +38,7 @@ func NewListing(o Options) *Listing {
 		opts:      o,
 		cacheline: cl,
 		formatter: o.formatter(),
-		structs:   structures{seen: make(map[string]struct{})},
+		structs:   structures{seen: make(map[string]int)},
 		pending:   append([]string(nil), o.ClassNames...),
 	}
 }
@@ -80,10 +80,15 @@ func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwa
 }
 
 // Finish prints what is printed after every input was read: with Sort,
-// the layouts in order.
+// the layouts in order; with NrDefinitions, the counts.
 func (l *Listing) Finish(w io.Writer) error {
 	if l.opts.Sort && l.formatter == formatLayout {
-		return l.printSorted(w)
+		if err := l.printSorted(w); err != nil {
+			return err
+		}
+	}
+	if l.opts.NrDefinitions {
+		return l.printDefinitions(w)
 	}
 	return nil
 }

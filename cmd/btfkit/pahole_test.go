@@ -123,7 +123,7 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "--btf_features_strict=float,nonexistent", "f.o"}, 1, "Feature 'nonexistent' in 'float,nonexistent' is not supported."},
 		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
 		{[]string{"-J", "-C", "task_struct", "vmlinux"}, 1, "pahole: option '--class_name' prints layouts; it does not combine with -J"},
-		{[]string{"-T", "vmlinux"}, 1, "pahole: option '--nr_definitions' is pahole's, but btfkit pahole does not implement it yet"},
+		{[]string{"-m", "vmlinux"}, 1, "pahole: option '--nr_methods' is pahole's, but btfkit pahole does not implement it yet"},
 		{[]string{"-J", "-s", "vmlinux"}, 1, "pahole: option '--sizes' prints layouts; it does not combine with -J"},
 		{[]string{"--c", "32", "vmlinux"}, 64, "pahole: option '--c' is ambiguous; possibilities: '--cacheline_size' '--class_name' '--count' '--contains' '--contains_enumerator' '--class_name_len' '--cu_exclude' '--ctf_encode' '--classes_as_structs' '--compile'" + try},
 		{[]string{"--hex=1", "vmlinux"}, 64, "pahole: option '--hex' doesn't allow an argument" + try},
