@@ -143,6 +143,9 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 		m = newDedupMerger(ds)
 	}
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
+	if o.Report != nil {
+		m.funcs.LogTo(o.Report)
+	}
 	var walk0 time.Time
 	known := &knownStrs{}
 	err := walk(f, walkConfig{Options: o, elf: info, elfReady: elfReady, clk: clk, known: known}, m.add, func(secs *dwarf.Sections) {

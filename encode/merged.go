@@ -101,6 +101,7 @@ func walkMerged(d *dwarf.Data, cfg walkConfig, convs *convList, emit func(*fragm
 			lead = u
 			if funcs != nil {
 				funcs.Begin(r.Producer(), nil)
+				funcs.SetName(r.Name())
 			}
 			first = false
 		}
