@@ -242,13 +242,8 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	if !c.encode && c.detached == "" {
 		return paholeLayoutParsed(c, fs, formats) // pahole_layout.go
 	}
-	if err := paholeEncodeRefusesLayout(c.layout); err != nil {
+	if err := paholeEncodeIgnoresLayout(fs); err != nil { // pahole_layout.go
 		return nil, fs, err
-	}
-	for _, u := range paholeUnsupported {
-		if fs.Changed(u.name) && !paholeLayoutFlagNamed(u.name) {
-			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole only encodes BTF (-J); it does not print layouts", u.name)}
-		}
 	}
 	if c.jobs < 0 {
 		return nil, fs, paholeUsageError("invalid number of jobs %d", c.jobs)

@@ -128,9 +128,9 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "--jobs=x", "f.o"}, 64, "invalid argument"},
 		{[]string{"-J", "--btf_features_strict=float,nonexistent", "f.o"}, 1, "Feature 'nonexistent' in 'float,nonexistent' is not supported."},
 		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
-		{[]string{"-J", "-C", "task_struct", "vmlinux"}, 1, "pahole: option '--class_name' prints layouts; it does not combine with -J"},
+		{[]string{"-J", "-X", "drivers/", "vmlinux"}, 1, "pahole: option '--cu_exclude' leaves units out of what -J encodes; btfkit pahole does not implement it with -J"},
 		{[]string{"-T", "vmlinux"}, 1, "pahole: option '--nr_definitions' is pahole's, but btfkit pahole does not implement it yet"},
-		{[]string{"-J", "-s", "vmlinux"}, 1, "pahole: option '--sizes' prints layouts; it does not combine with -J"},
+		{[]string{"-J", "--lang=c89", "vmlinux"}, 1, "pahole: option '--lang' leaves units out"},
 		{[]string{"--c", "32", "vmlinux"}, 64, "pahole: option '--c' is ambiguous; possibilities: '--cacheline_size' '--class_name' '--count' '--contains' '--contains_enumerator' '--class_name_len' '--cu_exclude' '--ctf_encode' '--classes_as_structs' '--compile'" + try},
 		{[]string{"--hex=1", "vmlinux"}, 64, "pahole: option '--hex' doesn't allow an argument" + try},
 		{[]string{"-C"}, 64, "pahole: option requires an argument -- 'C'" + try},
@@ -463,5 +463,39 @@ int fn(struct s *p, enum big b) { return p->a + b; }
 	plain := list(own, objs[2])
 	if all := list(own, "--btf_gen_all", objs[2]); !strings.Contains(all, "FLOAT") || strings.Contains(plain, "FLOAT") {
 		t.Errorf("--btf_gen_all should add FLOATs to what a plain -J encodes")
+	}
+}
+
+// TestPaholeEncodeIgnoresLayoutOptions: with -J pahole accepts the
+// options for printing layouts and encodes as without them
+// (btf_encode_options passes --skip_emitting_atomic_typedefs); btfkit
+// writes the same bytes as sid's pahole 1.32 with each of them.
+func TestPaholeEncodeIgnoresLayoutOptions(t *testing.T) {
+	testc.Require(t, "pahole", "ld")
+	dir, objs := verboseObjects(t)
+	out := filepath.Join(dir, "out.btf")
+	encodeWith := func(run func(args ...string) (string, string, int), args ...string) []byte {
+		t.Helper()
+		os.Remove(out)
+		args = append(append([]string{"--btf_features=default", "--btf_encode_detached=" + out}, args...), objs[0])
+		if _, e, code := run(args...); code != 0 {
+			t.Fatalf("pahole %q: status %d: %s", args, code, e)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	sid := func(args ...string) (string, string, int) { return runPaholeTool(t, "pahole", "", args...) }
+	own := func(args ...string) (string, string, int) { return runPahole(t, args...) }
+	plain := encodeWith(sid)
+	for _, opts := range [][]string{
+		{"--skip_emitting_atomic_typedefs"}, {"-s"}, {"-T"}, {"-q"}, {"-E", "-p", "--compile"},
+		{"--first_obj_only"}, {"--hashbits=4"}, {"-u"}, {"-m"}, {"--sort"}, {"-I", "-R"},
+	} {
+		if got := encodeWith(own, opts...); !bytes.Equal(got, plain) {
+			t.Errorf("pahole -J %q: %d bytes, not sid's pahole 1.32's %d", opts, len(got), len(plain))
+		}
 	}
 }
