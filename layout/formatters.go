@@ -16,6 +16,7 @@ const (
 	formatMembers                  // nr_members_formatter (-n)
 	formatNameLen                  // class_name_len_formatter (-N)
 	formatName                     // class_name_formatter (-z)
+	formatNone                     // none: -T without -s, -n, -N or -z
 )
 
 func (o *Options) formatter() formatter {
@@ -28,6 +29,8 @@ func (o *Options) formatter() formatter {
 		return formatNameLen
 	case o.NamesOnly:
 		return formatName
+	case o.NrDefinitions:
+		return formatNone
 	}
 	return formatLayout
 }

@@ -40,12 +40,21 @@ func (l *Listing) add(u *unit, id btf.TypeID, t btf.Type) (existing bool) {
 		if !dup {
 			l.structs.seen[string(key)] = struct{}{}
 		}
+		if l.opts.statsWanted() {
+			l.countType(key, t.Name(), dup) // stats.go
+		}
 		return dup
 	}
 	// pahole's comparison (type__compare) calls two types alike only when
 	// neither has members; otherwise it orders the new one first.
 	if dup && t.Vlen() == 0 {
+		if l.opts.statsWanted() {
+			l.countType(key, t.Name(), true)
+		}
 		return true
+	}
+	if l.opts.statsWanted() {
+		l.countType(key, t.Name(), false)
 	}
 	l.structs.seen[string(key)] = struct{}{}
 	l.structs.sorted = append(l.structs.sorted, structure{u, id})

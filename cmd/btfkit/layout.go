@@ -266,6 +266,9 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 	// The units are converted and prepared for the listing in parallel,
 	// and written in unit order (layout.Batch says which options print
 	// in parallel too).
+	if r.opts.NrMethods && len(r.opts.ClassNames) == 0 {
+		return r.dwarfMethods(w, path) // pahole_stats.go
+	}
 	batch := r.listing.NewBatch()
 	err = encode.MapUnits(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs,
 		// -D compares declaration files; -I prints them; -P names an
@@ -333,7 +336,7 @@ func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error)
 	}
 	for _, s := range specs {
 		// pahole names a BTF input's unit by the file's path.
-		if stop, err := r.listing.NamedUnit(w, path, s, nil); err != nil || stop {
+		if stop, err := r.listing.NamedUnitFunctions(w, path, s, nil, nil); err != nil || stop {
 			return true, stop, err
 		}
 	}

@@ -203,7 +203,6 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 		m[f.name] = fs.Bool(f.name, false, f.help)
 	}
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "be verbose")
-	fs.BoolP("quiet", "q", false, "be quieter")
 	fs.BoolVar(&c.version, "version", false, "Print program version")
 	fs.BoolVar(&c.numericVersion, "numeric_version", false, "Print a numeric version, i.e. 119 instead of v1.19")
 	fs.BoolVar(&c.develVersion, "devel_version", false, "Print the development version (here the release followed; 'btfkit version' names btfkit's own)")

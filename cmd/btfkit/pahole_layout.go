@@ -267,6 +267,14 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 	files := l.files
 	classes := l.classNames
 	hasClasses := l.hasClasses
+	if hasClasses && l.opts.NrMethods {
+		fmt.Fprintln(stderr, paholeNrMethodsWithClasses) // pahole_stats.go
+		return 1
+	}
+	if hasClasses && l.opts.NrDefinitions {
+		fmt.Fprintln(stderr, paholeNrDefinitionsWithClasses)
+		return 1
+	}
 	for {
 		o := l.opts
 		if hasClasses {
