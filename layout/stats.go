@@ -70,3 +70,8 @@ func (l *Listing) printDefinedIn(u *unit, b *buf, _ btf.TypeID) {
 	b.Str(u.inputName)
 	b.Byte('\n')
 }
+
+// UnitExcluded reports whether the input (compile unit) of that name is
+// left out (CUExcludePrefix), as pahole's cu__filter leaves it out before
+// anything is done with it.
+func (l *Listing) UnitExcluded(name string) bool { return l.unitExcluded(name) }

@@ -16,6 +16,7 @@ import (
 // parameters of each of its functions, IDs of Spec, in the order of
 // pahole's functions table.
 type UnitFunctions struct {
+	Index  int // the unit's position in the file, from 0
 	Name   string
 	Spec   *btf.Spec
 	Facts  *dwarffacts.Facts
@@ -53,6 +54,6 @@ func EachUnitFunctions(path string, jobs int, fn func(UnitFunctions) error) erro
 				params[i] = append(params[i], p.typ)
 			}
 		}
-		return fn(UnitFunctions{Name: u.name, Spec: eu.Spec, Facts: eu.Facts, Params: params})
+		return fn(UnitFunctions{Index: eu.Index, Name: u.name, Spec: eu.Spec, Facts: eu.Facts, Params: params})
 	})
 }

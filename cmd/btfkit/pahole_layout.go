@@ -68,6 +68,7 @@ type paholeLayout struct {
 	jobs       int    // -j: DWARF units converted in parallel
 	files      []string
 	set        []string // registered options given, in order
+	tableStats bool     // --ptr_table_stats (pahole_stats.go)
 }
 
 // paholeAtoi is C's atoi: leading blanks, a sign, digits; 0 otherwise.
@@ -286,6 +287,9 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 			o.ClassNames = names
 		}
 		r := layoutRun{opts: o, formats: formats, base: l.base, jobs: l.jobs}
+		if l.tableStats {
+			r.tables = &tableStats{w: stderr}
+		}
 		err := r.runPahole(stdout, files, fp)
 		var ni *errNoInfo
 		switch {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/layout"
 	"github.com/btfkit/btfkit/pfunct"
@@ -38,6 +39,8 @@ func init() {
 		}),
 		paholeSwitch("u", "defined_in", "show CUs where CLASS_NAME (-C) is defined", func(o *layout.Options) { o.DefinedIn = true }),
 		paholeSwitch("", "first_obj_only", "Only process the first object file in the binary", func(o *layout.Options) { o.FirstObjOnly = true }),
+		paholeLayoutFlag{name: "ptr_table_stats", help: "print internal ptr_table stats",
+			apply: func(l *paholeLayout, _ string) error { l.tableStats = true; return nil }},
 	)
 
 	f := layoutCmd.Flags()
@@ -57,7 +60,12 @@ func init() {
 
 // dwarfMethods is dwarfFile for -m: each unit's functions are read too.
 func (r *layoutRun) dwarfMethods(w io.Writer, path string) (ok, stop bool, err error) {
+	counts, err := r.tables.dwarf(path, r.jobs)
+	if err != nil {
+		return false, false, ignoreNoDWARF(err)
+	}
 	err = pfunct.EachUnitFunctions(path, r.jobs, func(u pfunct.UnitFunctions) error {
+		r.tables.print(r.listing, u.Name, counts, u.Index)
 		s, err := r.listing.NamedUnitFunctions(w, u.Name, u.Spec, u.Facts, u.Params)
 		if err != nil {
 			return err
@@ -74,4 +82,54 @@ func (r *layoutRun) dwarfMethods(w io.Writer, path string) (ok, stop bool, err e
 		return true, true, nil
 	}
 	return true, false, err
+}
+
+// tableStats is --ptr_table_stats: before each unit is listed, the sizes
+// of the tables pahole's loader filled for it (pfunct.DWARFTables,
+// pfunct.BTFTables) as a line of CSV on stderr, after a header line.
+type tableStats struct {
+	w      io.Writer
+	header bool // printed
+}
+
+// dwarf returns the counts of path's units when t is on (t may be nil).
+func (t *tableStats) dwarf(path string, jobs int) ([]pfunct.TableCounts, error) {
+	if t == nil {
+		return nil, nil
+	}
+	return pfunct.DWARFTables(path, jobs)
+}
+
+// print prints unit index's counts unless the listing leaves the unit
+// out (pahole's cu__filter comes first).
+func (t *tableStats) print(l *layout.Listing, name string, counts []pfunct.TableCounts, index int) {
+	if t == nil || index >= len(counts) || l.UnitExcluded(name) {
+		return
+	}
+	t.row(name, counts[index])
+}
+
+// printBTF prints a BTF input's counts.
+func (t *tableStats) printBTF(l *layout.Listing, name string, s *btf.Spec) {
+	if t == nil || l.UnitExcluded(name) {
+		return
+	}
+	t.row(name, pfunct.BTFTables(s))
+}
+
+func (t *tableStats) row(name string, c pfunct.TableCounts) {
+	if !t.header {
+		fmt.Fprintln(t.w, "# cu,tags,allocated_tags,types,allocated_types,functions,allocated_functions")
+		t.header = true
+	}
+	fmt.Fprintf(t.w, "%s,%d,%d,%d,%d,%d,%d\n", name, c.Tags, pfunct.Allocated(c.Tags),
+		c.Types, pfunct.Allocated(c.Types), c.Functions, pfunct.Allocated(c.Functions))
+}
+
+// ignoreNoDWARF is err unless it says the file has no DWARF.
+func ignoreNoDWARF(err error) error {
+	if errors.Is(err, encode.ErrNoDWARF) {
+		return nil
+	}
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
 )
 
 // statsFixture: two units that define struct padded alike and functions
@@ -115,6 +116,64 @@ func TestPaholeStatsOptions(t *testing.T) {
 		_, got, _ := runPahole(t, c.args...)
 		if got != want || got != c.msg {
 			t.Errorf("pahole %q: stderr %q; pahole 1.32's %q", c.args, got, want)
+		}
+	}
+}
+
+// TestPaholePtrTableStats: --ptr_table_stats prints on stderr, for each
+// unit pahole's loader hands over, the sizes of the tables it filled
+// (tags, types, functions and their allocations). btfkit counts the
+// entries as pahole's DWARF and BTF loaders store them
+// (pfunct.DWARFTables, pfunct.BTFTables): the lines are sid's pahole
+// 1.32's for C objects (gcc -O0 and -O2, clang), C++ (DW_LANG_C_plus_plus,
+// whose members are tags, and C++14, whose are not), BTF, with -X leaving
+// units out, -C stopping early and -m, and for a Debian module (the whole
+// Debian 6.1 vmlinux, 2,172 units, matched too when this was written).
+func TestPaholePtrTableStats(t *testing.T) {
+	testc.Require(t, "pahole", "g++", "clang")
+	dir, obj := statsObject(t)
+	raw := filepath.Join(dir, "both.btf")
+	if _, e, code := runPaholeTool(t, "pahole", "", "--btf_features=default", "--btf_encode_detached="+raw, obj); code != 0 {
+		t.Fatalf("pahole -J: %s", e)
+	}
+	vdir, more := verboseObjects(t)
+	inputs := append([]string{obj, raw}, more...)
+	cc := filepath.Join(dir, "cp.cc")
+	if err := os.WriteFile(cc, []byte(`namespace ns { struct A { int x; virtual int f() { return x; } static int s; }; int A::s = 3; }
+template <typename T> struct B : ns::A { T t; int g(T v) { return v + t; } };
+B<int> gb;
+int use() { ns::A a; return a.f() + gb.g(2); }
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs = append(inputs,
+		testc.Compile(t, cc, testc.Variant{CC: "g++", Flags: []string{"-g"}}),
+		testc.Compile(t, cc, testc.Variant{CC: "g++", Flags: []string{"-g", "-std=c++98"}}),
+		testc.Compile(t, filepath.Join(vdir, "a.c"), testc.Variant{CC: testc.Clang, Flags: []string{"-g", "-O2"}}))
+	if vmlinux, _ := testenv.KernelInputs(t); vmlinux != "" {
+		inputs = append(inputs, testenv.Module(t, "virtio_net"))
+	}
+	for _, in := range inputs {
+		for _, args := range [][]string{
+			{"--ptr_table_stats", "-s"}, {"--ptr_table_stats", "-C", "padded,cc"}, {"--ptr_table_stats", "-X", "two", "-n"},
+			{"--ptr_table_stats", "-m"}, {"--ptr_table_stats", "--first_obj_only", "-N"},
+		} {
+			a := append(append([]string{}, args...), in)
+			_, want, wcode := runPaholeTool(t, "pahole", "", a...)
+			_, got, gcode := runPahole(t, a...)
+			// Keep the table lines (pahole's libbpf may add others).
+			keep := func(s string) string {
+				var b strings.Builder
+				for _, l := range strings.SplitAfter(s, "\n") {
+					if strings.HasPrefix(l, "# cu,") || strings.Count(l, ",") == 6 {
+						b.WriteString(l)
+					}
+				}
+				return b.String()
+			}
+			if keep(got) != keep(want) || gcode != wcode {
+				t.Errorf("pahole %s %s: exit %d (pahole 1.32's %d), stderr:\n%s", strings.Join(args, " "), filepath.Base(in), gcode, wcode, lineDiff(keep(want), keep(got)))
+			}
 		}
 	}
 }
