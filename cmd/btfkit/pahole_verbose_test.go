@@ -20,7 +20,9 @@ import (
 // a variadic function, a static function without a symbol), b.c with
 // arrays but no "int" (pahole's encoder gives them the int of an earlier
 // unit; btfkit's unit adds its own), c.c with an array and no "int"
-// either.
+// either; b.c and c.c define static functions of one name with other
+// prototypes (a parameter count, a parameter's type: pahole logs the
+// first difference).
 var verboseFixture = map[string]string{
 	"a.c": `#include <stdarg.h>
 struct bits { int x; char c; unsigned int a:3, b:5; long l; };
@@ -39,9 +41,16 @@ int call(int x) { return st(x); }
 struct bb gb;
 char buf2[16];
 void touch(struct bb *p) { p->c[0] = buf2[1]; }
+__attribute__((noinline, used)) static int twice(char *a) { return a[0]; }
+__attribute__((noinline, used)) static int other(char *a, char *b) { return a[0] + b[0]; }
+int call_b(void) { return twice(buf2) + other(buf2, buf2); }
 `,
 	"c.c": `struct cc { long v[2]; };
 struct cc gc;
+int first_c(void) { return 1; }
+__attribute__((noinline, used)) static int twice(long a, int b) { return a + b; }
+__attribute__((noinline, used)) static int other(char *b, int a) { return b[0] + a; }
+int call_c(void) { return twice(gc.v[0], 1) + other((char *)&gc, 2); }
 `,
 }
 

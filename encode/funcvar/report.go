@@ -30,6 +30,11 @@ type Report struct {
 	// more than 32 bits, an address past 32 bits; in unit order.
 	LeftOut []LeftOutVar
 
+	// Mismatches are the prototypes found to differ between units
+	// (consistent_func leaves their functions out), in name order: the
+	// first difference of each function, as pahole -V logs it.
+	Mismatches []Mismatch
+
 	// Log asks for Units: what pahole -V logs of each unit as its
 	// encoder adds the unit's types and variables (Selection.LogTo).
 	Log   bool
@@ -79,6 +84,28 @@ const (
 	ZeroSize                     // its type's size is 0
 	OverSize                     // its type's size does not fit in 32 bits
 	FarAddress                   // its address does not fit in 32 bits
+)
+
+// Mismatch is the first difference found between two prototypes of the
+// function (by ELF symbol name) Name, as pahole's funcs__match finds it.
+type Mismatch struct {
+	Name string
+	What MismatchKind
+	// ParamCount: the two parameter counts.
+	Counts [2]uint32
+	// ParamType: the parameter's index, from 0, and the two parameters'
+	// names (string offsets of the output the units were merged into).
+	Param      uint32
+	ParamNames [2]uint32
+}
+
+// MismatchKind says what differs first.
+type MismatchKind uint8
+
+const (
+	ParamCount MismatchKind = iota // the number of parameters
+	ReturnType                     // the return types
+	ParamType                      // the type of parameter Param
 )
 
 // InvalidVarError is a variable pahole refuses to encode, and so stops,

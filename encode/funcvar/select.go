@@ -238,8 +238,14 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 			b := &states[j]
 			const shared = unexpectedReg | inconsistent | uncertainLoc | reorderedParams
 			both := (a.flags | b.flags) & shared
-			if both&(unexpectedReg|inconsistent|reorderedParams) == 0 && !s.funcsMatch(out, a, b) {
-				both |= inconsistent
+			if both&(unexpectedReg|inconsistent|reorderedParams) == 0 {
+				if ok, mm := s.funcsMatch(out, a, b); !ok {
+					both |= inconsistent
+					if rep != nil {
+						mm.Name = a.symbols.name
+						rep.Mismatches = append(rep.Mismatches, mm)
+					}
+				}
 			}
 			a.flags = a.flags&^shared | both
 			b.flags = b.flags&^shared | both
