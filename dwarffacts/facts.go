@@ -84,6 +84,9 @@ func (f *Facts) SetDims(id btf.TypeID, dims []uint32) {
 
 // Dims returns the dimensions of the array id, outermost first, or nil when
 // none were recorded (then the BTF element count is the only dimension).
+// The DWARF array is one type with all its dimensions; its BTF (package
+// encode's, as pahole 1.32 writes it) is one ARRAY per dimension, id the
+// outermost, so a printer takes the element past the inner ARRAYs.
 func (f *Facts) Dims(id btf.TypeID) []uint32 {
 	if f == nil {
 		return nil

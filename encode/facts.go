@@ -111,8 +111,8 @@ func (c *unitConv) btfMemberIndex(rec int32, entries int32) int {
 
 // collectDecls records where the unit's structs, unions, enums and
 // typedefs are declared (Options.DeclInfo): their DW_AT_decl_file, named
-// from the unit's line program as elfutils names it (index 0 is no file,
-// as libdw has it for every DWARF version), DW_AT_decl_line, and the
+// from the unit's line program as elfutils 0.196 names it (index 0 is no
+// file before DWARF 5, the unit's primary file from DWARF 5 on), DW_AT_decl_line, and the
 // entry's offset (-I prints it); r is moved to the unit of each entry
 // (a merged unit's come from several). The entries are decoded again here so
 // that the walk does not carry these attributes for every encode.
@@ -150,9 +150,10 @@ func (c *unitConv) collectDecls(r *dwarf.UnitReader, f *dwarffacts.Facts) error 
 			fl := &e.Fields[j]
 			switch fl.Attr {
 			case dwarf.AttrDeclFile:
-				if fl.Val == 0 {
-					continue
-				}
+				// Index 0 is no file before DWARF 5 (LineFiles has ""
+				// there) and the unit's primary file from DWARF 5 on,
+				// which elfutils 0.196's libdw (pahole 1.32's in Debian
+				// sid) names; 0.188's named none.
 				if !loaded {
 					var err error
 					if files, err = r.LineFiles(); err != nil {

@@ -44,7 +44,7 @@ func (u *unit) firstBiggestMember(c *class) *member {
 					size = inner.byteSize
 				}
 			case k == btf.KindArray:
-				id = t.Array().Elem
+				id = u.arrayElem(id, t.Array())
 				continue
 			case k == btf.KindConst || k == btf.KindTypedef || k == btf.KindVolatile:
 				id = t.Ref()

@@ -158,12 +158,16 @@ func (u *unit) size(id btf.TypeID) uint64 {
 				return sizeError
 			}
 			defer u.leave()
-			a := t.Array()
-			s := u.size(a.Elem)
-			if a.Elem == 0 {
+			elem, dims := u.array(id, t.Array())
+			s := u.size(elem)
+			if elem == 0 {
 				s = 0
 			}
-			return s * uint64(u.nrEntries(id, a))
+			n := uint64(1)
+			for _, d := range dims {
+				n *= uint64(d)
+			}
+			return s * n
 		case btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict,
 			btf.KindTypeTag, btf.KindVar, btf.KindFunc:
 			if t.Ref() == 0 {
@@ -186,21 +190,70 @@ func enumOrFloatSize(t btf.Type) uint32 {
 	return t.Size()
 }
 
-// dims returns an array's dimensions: DWARF's when the facts have them,
-// else the BTF element count.
-func (u *unit) dims(id btf.TypeID, a btf.Array) []uint32 {
-	if d := u.facts.Dims(id); d != nil {
-		return d
+// array returns the array id as pahole's loader makes it: its element
+// type and its dimensions, outermost first.
+//
+// From DWARF, one array type carries all its dimensions (the facts have
+// them when there are more or fewer than one), and the BTF package encode
+// made of it is one ARRAY per dimension, the outermost with the array's
+// ID: the element is past the inner ARRAYs.
+//
+// From BTF, pahole 1.32's loader folds an ARRAY whose element is directly
+// an ARRAY (no typedef, qualifier or tag between) it has loaded already,
+// one of a lower ID: the outer array takes the inner one's element and
+// dimensions after its own ([2][3][4] for ARRAY(ARRAY(ARRAY(int, 4), 3),
+// 2)). An inner ARRAY of a higher ID stays an element of its own (sid's
+// pahole 1.32 -F btf on hand-made BTF: it then prints the inner
+// dimensions first, as through a const, [4][2]).
+func (u *unit) array(id btf.TypeID, a btf.Array) (btf.TypeID, []uint32) {
+	elem := a.Elem
+	if u.facts != nil {
+		d := u.facts.Dims(id)
+		if d == nil {
+			return elem, []uint32{a.Nelems}
+		}
+		for k := 1; k < len(d); k++ {
+			t, ok := u.typ(elem)
+			if !ok || t.Kind() != btf.KindArray {
+				break
+			}
+			elem = t.Array().Elem
+		}
+		return elem, d
 	}
-	return []uint32{a.Nelems}
+	dims := []uint32{a.Nelems}
+	for cur := id; ; {
+		t, ok := u.typ(elem)
+		if !ok || t.Kind() != btf.KindArray || elem >= cur {
+			return elem, dims
+		}
+		in := t.Array()
+		dims = append(dims, in.Nelems)
+		cur, elem = elem, in.Elem
+	}
 }
 
-func (u *unit) nrEntries(id btf.TypeID, a btf.Array) uint64 {
-	n := uint64(1)
-	for _, d := range u.dims(id, a) {
-		n *= uint64(d)
+// dims returns the dimensions of the array id, outermost first (array).
+func (u *unit) dims(id btf.TypeID, a btf.Array) []uint32 {
+	_, d := u.array(id, a)
+	return d
+}
+
+// arrayElem returns the element type of the array id as pahole's loader
+// makes it (array), without making the dimensions.
+func (u *unit) arrayElem(id btf.TypeID, a btf.Array) btf.TypeID {
+	if u.facts != nil {
+		e, _ := u.array(id, a)
+		return e
 	}
-	return n
+	elem := a.Elem
+	for cur := id; ; {
+		t, ok := u.typ(elem)
+		if !ok || t.Kind() != btf.KindArray || elem >= cur {
+			return elem
+		}
+		cur, elem = elem, t.Array().Elem
+	}
 }
 
 // natAlign is pahole's tag__natural_alignment: pointers and base types
@@ -227,7 +280,7 @@ func (u *unit) natAlign(id btf.TypeID) uint64 {
 	case t.IsStruct() || t.IsUnion():
 		n = uint64(u.class(id).naturalAlign(u))
 	case t.Kind() == btf.KindArray:
-		if e := u.strip(t.Array().Elem); e != 0 {
+		if e := u.strip(u.arrayElem(id, t.Array())); e != 0 {
 			n = u.natAlign(e)
 		} else {
 			n = 1

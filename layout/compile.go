@@ -6,7 +6,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// --compile: compilable C, as pahole 1.31's dwarves_emit.c prints it.
+// --compile: compilable C, as pahole 1.32's dwarves_emit.c prints it.
 // Before each type the listing prints, the types it needs are printed
 // (definitions of the types its members embed, forward declarations of
 // the structs and unions it points to, typedefs, enums, the types of
@@ -17,7 +17,7 @@ import (
 // the listing's. A struct, union or enum whose name another kind of tag
 // already took is renamed NAME__1, as pahole does.
 //
-// One difference from pahole 1.31, so that the output compiles with clang
+// One difference from pahole, so that the output compiles with clang
 // too: a typedef named like a compiler builtin ("__builtin_...") is not
 // printed (typedefDefs).
 
@@ -185,7 +185,7 @@ func (ue *unitEmissions) tagDefs(typ btf.TypeID) bool {
 			typ = t.Ref()
 			continue
 		case k == btf.KindArray:
-			typ = t.Array().Elem
+			typ = u.arrayElem(typ, t.Array())
 			continue
 		case k == btf.KindConst || k == btf.KindVolatile:
 			typ = t.Ref()
@@ -249,7 +249,7 @@ func (ue *unitEmissions) typedefDefs(id btf.TypeID) bool {
 	if tt, ok := u.typ(def.Ref()); ok {
 		switch k := tt.Kind(); {
 		case k == btf.KindArray:
-			ue.tagDefs(tt.Array().Elem)
+			ue.tagDefs(u.arrayElem(def.Ref(), tt.Array()))
 		case k == btf.KindTypedef:
 			ue.typedefDefs(def.Ref())
 		case k == btf.KindPtr:

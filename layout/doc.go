@@ -2,7 +2,7 @@
 // members with their offsets and sizes, bitfields, nested anonymous
 // structs and unions, holes, bit holes, trailing padding, cache line
 // boundaries, the summary block, and the __packed__ and __aligned__
-// attributes pahole infers. Its output is byte for byte pahole 1.31's.
+// attributes pahole infers. Its output is byte for byte pahole 1.32's.
 //
 // It reads the btf model only (btf.Spec), so BTF from any source and DWARF
 // converted by package encode share one printer. What DWARF knows and BTF
@@ -10,6 +10,14 @@
 // functions) comes beside the Spec in a *dwarffacts.Facts; with facts the
 // output is pahole's for DWARF input, without them pahole's for BTF (-F
 // btf), which infers alignments from the offsets.
+//
+// Arrays are what pahole's loaders make of them (class.go's array): a
+// DWARF array is one array with all its dimensions (the facts have them;
+// package encode writes one BTF ARRAY per dimension, which are skipped);
+// from BTF, pahole 1.32 folds an ARRAY whose element is directly an ARRAY
+// of a lower ID into one multi-dimensional array, as it prints the one
+// ARRAY per dimension pahole 1.32 encodes. (1.31 encoded a
+// multi-dimensional array as one ARRAY of all its elements.)
 //
 // A Listing is one run of pahole over its inputs: each input (a BTF, a
 // member of a BTF archive, or one DWARF compile unit) is handed to Unit in
@@ -29,18 +37,20 @@
 // per type (the layout, or -s, -n, -N, -z's one-line fields); find.go
 // lists containers (-i, -d), pointers (-f) and the enum of an enumerator
 // (--contains_enumerator); structures.go remembers the types listed, so
-// that a type defined alike in many DWARF units is listed once, and
-// sorts them (--sort); options.go has the options.
+// that a type defined alike in many DWARF units is listed once, counts
+// their definitions (-T) and sorts them (--sort); options.go has the
+// options.
 //
-// Debian's pahole 1.24 and pahole 1.31 differ on these options: 1.24 has
-// no --padding_ge (1.31 has no --padding either; its argp reads
-// --padding=N as that unique prefix), no --with_embedded_flexible_array
-// and no --contains_enumerator; with -C, 1.24 prints each type's layout
-// where 1.31 prints what -s, -n or -N print, and an empty line. The
-// others select and list the same types; where 1.31 prints a layout
-// differently (the "XXX last struct has" notes it added), the listings
-// differ by that. The tests (filter_test.go, filter_kernel_test.go) use
-// 1.24 at test time where the output agrees, else 1.31's committed output.
+// pahole 1.32 applies the struct-only filters (holes, bit holes, padding,
+// --packable, the flexible array filters) to unions too, which have none
+// of these: with --unions they select no union (1.31 let --unions skip
+// them, and crashed on --unions --packable), and --with_flexible_array no
+// longer matches a union.
+//
+// The tests hold every option to the pahole on PATH, Debian sid's 1.32,
+// at test time, on C fixtures compiled at test time and on the Debian
+// kernel's BTF; the vmlinux DWARF listings pahole takes minutes over are
+// its committed output (testdata/README.md).
 //
 // Where pahole reads memory it does not own, the listing prints a defined
 // value instead: -s of a typedef or enum found by -C (the holes column is
@@ -53,15 +63,11 @@
 //
 // How a layout is printed: print_options.go sets conf from Options;
 // expand.go (-E, -p), decl_info.go (-I), biggest.go (-l), word_size.go
-// (-w), flat_arrays.go, fixup_silly_bitfields.go and compile.go
-// (--compile) hold one option each. Of these, pahole 1.24 and 1.31 print
-// -E, -w and --compile differently (the tests hold them to committed
-// 1.31 output); -p, -r, -M, -I, -l, --suppress_aligned_attribute,
-// --suppress_force_paddings, --suppress_packed, --fixup_silly_bitfields,
-// --classes_as_structs and --flat_arrays alike (on types where the two
-// agree without options; -p differs on some kernel types). --compile
-// leaves out one line pahole 1.31 prints, a typedef of a compiler builtin
-// (__builtin_va_list), so that clang compiles the output too.
+// (-w), flat_arrays.go, fixup_silly_bitfields.go (as 1.32 fixed it: a
+// bitfield as wide as its type) and compile.go (--compile) hold one
+// option each. --compile leaves out one line pahole prints, a typedef of
+// a compiler builtin (__builtin_va_list), so that clang compiles the
+// output too.
 //
 // A type's text is written out while it is printed (flush.go): with -p or
 // -w, pahole prints gigabytes for one struct of a kernel.
@@ -71,13 +77,12 @@
 // among those listed before is taken in unit order.
 //
 // reorganize.go is pahole's --reorganize (class__reorganize), which
-// reorganized.go prints for -R and packable.go lists for -P. Debian's
-// pahole 1.24 and 1.31 print the same for -R and -P on structs under
-// 64 KiB; 1.24 crashes on -S after the first move, so -S is tested
-// against committed 1.31 output. Where 1.31's result is broken, btfkit
-// differs (Options.Reorganize says how): structs pahole makes larger,
-// and structs of 64 KiB or more, whose offsets pahole wraps (1.31 never
-// finishes -R of pglist_data, nor -P on a kernel that has it).
+// reorganized.go prints for -R and packable.go lists for -P. Where
+// pahole's result is broken, btfkit differs (Options.Reorganize says
+// how): structs pahole makes larger, and structs of 64 KiB or more, whose
+// offsets pahole wraps (1.31 and 1.32 never finish -R of pglist_data, nor
+// -P on a kernel that has it: -P on the kernel is tested against Debian's
+// 1.24, which ends there).
 //
 // TypePrinter (emit.go) prints single types with the conf pahole's type
 // emission passes (pfunct -b and --compile use it), keeping the unit's

@@ -75,13 +75,14 @@ func (l *Listing) filterWith(u *unit, id btf.TypeID, t btf.Type, lazy bool) bool
 			return false
 		}
 	}
-	if o.JustUnions {
-		return true
-	}
 	if !t.IsStruct() {
-		// What follows is about holes, which unions have none of.
-		return !(o.JustStructs || o.Packable || o.NrHoles != 0 || o.NrBitHoles != 0 ||
-			o.HoleSizeGE != 0 || o.PaddingGE != 0)
+		// pahole 1.32 applies the struct-only filters to unions as well,
+		// with --unions too (1.31 let --unions skip them): a union has
+		// no holes, bit holes or padding, is never packable and has no
+		// flexible array (1.32 no longer matches a union whose last
+		// member is an array of no elements).
+		return !(o.JustStructs || o.Packable || uint16(o.NrHoles) != 0 || uint16(o.NrBitHoles) != 0 ||
+			o.HoleSizeGE != 0 || uint16(o.PaddingGE) != 0 || o.WithFlexibleArray || o.WithEmbeddedFlexibleArray)
 	}
 	if lazy && !l.filterNeedsClass() {
 		return true

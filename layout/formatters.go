@@ -5,7 +5,8 @@ import (
 )
 
 // What a listing prints for each type it selects (pahole's formatters):
-// the layout, or one line of fields (-s, -n, -N, -z).
+// the layout, or one line of fields (-s, -n, -N, -z), or nothing (-T,
+// whose counts structures.go prints at the end).
 
 // formatter is one of pahole's per-type printers.
 type formatter int
@@ -16,7 +17,7 @@ const (
 	formatMembers                  // nr_members_formatter (-n)
 	formatNameLen                  // class_name_len_formatter (-N)
 	formatName                     // class_name_formatter (-z)
-	formatNone                     // none: -T without -s, -n, -N or -z
+	formatNone                     // none: -T's counts come at the end
 )
 
 func (o *Options) formatter() formatter {

@@ -21,8 +21,7 @@ type Listing struct {
 	structs   structures // types listed so far (structures.go)
 	pending   []string   // -C names not found yet, in order
 	found     int
-	stats     typeStats // -T (stats.go)
-	missedIn  bool      // the last input lacked a -C name still wanted
+	missedIn  bool // the last input lacked a -C name still wanted
 
 	// The suffix pahole's conf was left with by the last layout printed
 	// on its own, which --contains_enumerator's enums are printed with.
@@ -40,7 +39,7 @@ func NewListing(o Options) *Listing {
 		opts:      o,
 		cacheline: cl,
 		formatter: o.formatter(),
-		structs:   structures{seen: make(map[string]struct{})},
+		structs:   structures{seen: make(map[string]int)},
 		pending:   append([]string(nil), o.ClassNames...),
 	}
 }
@@ -85,14 +84,17 @@ func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwa
 }
 
 // Finish prints what is printed after every input was read: with Sort,
-// the layouts in order.
+// the layouts in order; with NrDefinitions, the counts.
 func (l *Listing) Finish(w io.Writer) error {
 	if l.opts.Sort && l.formatter == formatLayout {
 		if err := l.printSorted(w); err != nil {
 			return err
 		}
 	}
-	return l.printStats(w) // stats.go
+	if l.opts.NrDefinitions || l.opts.NrMethods {
+		return l.printDefinitions(w) // structures.go
+	}
+	return nil
 }
 
 // Missing returns the first -C name no input had; pahole reports it as

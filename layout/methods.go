@@ -10,7 +10,9 @@ import (
 // pahole's -m/--nr_methods: instead of layouts, each struct that a
 // function takes a pointer to (as a parameter's own type, not through a
 // typedef or qualifier), and how many such parameters there are
-// (cu__account_nr_methods), listed once every input was read (printStats).
+// (cu__account_nr_methods), listed once every input was read
+// (printDefinitions: pahole counts a struct's methods as it counts its
+// definitions, one more each time structures__add meets it).
 
 // NamedUnitFunctions is NamedUnit for an input whose functions are known
 // apart from its types: params holds, for each function of the input,
@@ -40,7 +42,7 @@ func (l *Listing) NamedUnitFunctions(w io.Writer, name string, spec *btf.Spec, f
 			if !ok || !t.IsStruct() || t.NameOff() == 0 || !l.filterWith(u, id, t, false) {
 				continue
 			}
-			l.add(u, id, t) // counted (stats.go)
+			l.add(u, id, t) // counted (structures.go's definitions)
 		}
 	}
 	return l.opts.FirstObjOnly, nil

@@ -63,7 +63,7 @@ func (u *unit) tagName(id btf.TypeID, size int) string {
 		}
 		return trunc(prefix+inner+suffix+" ", size)
 	case k == btf.KindArray:
-		return u.tagName(t.Array().Elem, size)
+		return u.tagName(u.arrayElem(id, t.Array()), size)
 	case k == btf.KindTypeTag:
 		return u.tagName(t.Ref(), size)
 	case k == btf.KindFuncProto:

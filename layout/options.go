@@ -78,8 +78,8 @@ type Options struct {
 	// (-z/--hole_size_ge, which also sets NamesOnly).
 	HoleSizeGE int
 	// PaddingGE prints only structs with at least that much padding at
-	// their end (--padding_ge; pahole 1.31 reads --padding=N as its
-	// unique prefix).
+	// their end (--padding_ge; pahole reads --padding=N as its unique
+	// prefix).
 	PaddingGE int
 	// Packable lists, instead of layouts, the structs with holes that
 	// Reorganize makes smaller: name, size, reorganized size and bytes
@@ -109,6 +109,12 @@ type Options struct {
 	ClassNameLen bool
 	// NamesOnly prints just the names (what -z/--hole_size_ge prints).
 	NamesOnly bool
+	// NrDefinitions prints, once every input was read (Finish), each
+	// named struct and union listed with the number of inputs that define
+	// it alike, in the order first listed (-T/--nr_definitions). Without
+	// one of the four above, nothing is printed per type (pahole's -T
+	// leaves no per-type printer; a later -s sets one).
+	NrDefinitions bool
 	// Separator separates the fields of those listings: its first byte
 	// ("" means pahole's default, a tab; -t/--separator).
 	Separator string
@@ -131,7 +137,7 @@ type Options struct {
 	// How a layout is printed.
 
 	// ExpandTypes prints member types in place (-E/--expand_types).
-	// Pahole 1.31 prints named enums in place too, 1.24 does not.
+	// pahole prints named enums in place too (1.24 did not).
 	ExpandTypes bool
 	// ExpandPointers prints pointed-to types in place
 	// (-p/--expand_pointers).
@@ -145,15 +151,13 @@ type Options struct {
 	// ShowDeclInfo prints where each type was declared
 	// (-I/--show_decl_info): from DWARF the facts must have it
 	// (encode.Options.DeclInfo); for BTF, SetInputName names the file.
-	// Pahole 1.24 and 1.31 print the same.
 	ShowDeclInfo bool
 	// ShowFirstBiggestSizeBaseTypeMember adds that member to the summary
 	// (-l).
 	ShowFirstBiggestSizeBaseTypeMember bool
 	// WordSize prints layouts as on a machine with that word size
 	// (-w/--word_size; ignored with ClassNames, as pahole ignores it with
-	// -C). Pahole 1.31's heuristics, inconsistencies included; 1.24
-	// differs.
+	// -C). pahole's heuristics, inconsistencies included.
 	WordSize int
 	// SuppressAlignedAttribute leaves out __aligned__ attributes and the
 	// forced alignment summary (--suppress_aligned_attribute).
@@ -164,30 +168,30 @@ type Options struct {
 	// SuppressPacked leaves out inferred __packed__ attributes
 	// (--suppress_packed).
 	SuppressPacked bool
-	// FixupSillyBitfields prints some bitfields as plain members (DWARF;
-	// --fixup_silly_bitfields): pahole means those as wide as their type,
-	// but what its test catches is a one-bit bitfield of an eight-byte
-	// type, and so does this.
+	// FixupSillyBitfields prints bitfields as wide as their type as plain
+	// members (DWARF; --fixup_silly_bitfields), as pahole 1.32 does
+	// (1.31's test caught one-bit bitfields of eight-byte types instead).
 	FixupSillyBitfields bool
 	// ClassesAsStructs prints C++ classes as structs
 	// (--classes_as_structs).
 	ClassesAsStructs bool
-	// FlatArrays prints multi-dimensional arrays with one dimension
-	// (--flat_arrays).
+	// FlatArrays prints multi-dimensional arrays with one dimension, the
+	// product of theirs (--flat_arrays), from DWARF and, as pahole 1.32
+	// folds them, from BTF's one ARRAY per dimension.
 	FlatArrays bool
 	// Sort prints the layouts sorted by name, then size, number of
 	// members and members, after every input was read (--sort, sort.go).
 	Sort bool
 	// Compile prints compilable C: each type after the types it needs
-	// (--compile), as pahole 1.31 does (1.24 differs) but for one line
+	// (--compile), as pahole does but for one line
 	// that clang rejects: a typedef of a compiler builtin (compile.go).
 	Compile bool
 	// Reorganize prints each struct named in ClassNames with its members
 	// moved into holes the way pahole's class__reorganize moves them,
 	// followed by the bytes and cache lines saved (-R/--reorganize).
 	// Unions, enums and typedefs named print nothing; without ClassNames
-	// it has no effect, as in pahole. Two things differ from pahole 1.31,
-	// where its result is broken: a result larger than the original
+	// it has no effect, as in pahole. Two things differ from pahole (1.31
+	// and 1.32), where its result is broken: a result larger than the original
 	// (pahole's padding rule makes 350 of embedded.btf's structs larger,
 	// "saved -4 bytes") is replaced by the original, and offsets are
 	// computed in 32 bits where pahole wraps them at 64 KiB.
@@ -199,16 +203,10 @@ type Options struct {
 	// of C11's atomic_* types a base type named so needs
 	// (--skip_emitting_atomic_typedefs).
 	SkipEmittingAtomicTypedefs bool
-	// NrDefinitions lists, once every input was read, each struct and
-	// union listed and how many inputs (DWARF compile units) define it
-	// alike, separated by Separator (-T/--nr_definitions; pahole then
-	// prints no layouts unless a later -s, -n, -N or -z says to: the
-	// first of those set here wins; not with ClassNames).
-	NrDefinitions bool
-	// NrMethods lists, instead of layouts and once every input was read,
-	// each struct that function parameters point to and how many do, as
-	// pahole counts "methods" (-m/--nr_methods; NamedUnitFunctions; not
-	// with ClassNames).
+	// NrMethods lists, instead of layouts and once every input was read
+	// (Finish, as NrDefinitions' counts), each struct that function
+	// parameters point to and how many do, as pahole counts "methods"
+	// (-m/--nr_methods; NamedUnitFunctions; not with ClassNames).
 	NrMethods bool
 	// DefinedIn prints, for each ClassNames type, the name of the input
 	// (compile unit) it is found in instead of the type (-u/--defined_in);

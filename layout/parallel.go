@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sync"
@@ -81,6 +82,7 @@ type candidate struct {
 	id     btf.TypeID
 	keyEnd uint32 // end of its key in Prepared.keys (named types)
 	named  bool   // has a name: listed once per key
+	never  bool   // never found listed before (nestedBetweenMembers)
 	print  bool   // decided: not listed before
 }
 
@@ -96,9 +98,9 @@ func (l *Listing) NewBatch() *Batch {
 // which types they list (see the comment at the top of the file).
 func (l *Listing) parallelOK() bool {
 	o := &l.opts
-	return len(o.ClassNames) == 0 && !o.Sort && !o.Compile && o.ContainsEnumerator == "" &&
+	return len(o.ClassNames) == 0 && !o.Sort && !o.NrDefinitions && !o.Compile && o.ContainsEnumerator == "" &&
 		!o.Packable && !o.JustPacked && !o.WithEmbeddedFlexibleArray &&
-		!o.ExpandPointers && o.WordSize == 0 && !o.NrDefinitions && !o.NrMethods && !o.FirstObjOnly
+		!o.ExpandPointers && o.WordSize == 0 && !o.NrMethods && !o.FirstObjOnly
 }
 
 // Prepare readies input index (NamedUnit's name, spec and facts) and
@@ -209,6 +211,7 @@ func (l *Listing) candidates(p *Prepared) {
 		if t.NameOff() != 0 {
 			p.keys = appendStructKey(p.keys, u, t)
 			c.named, c.keyEnd = true, uint32(len(p.keys))
+			c.never = u.nestedBetweenMembers(id, t)
 		}
 		p.cands = append(p.cands, c)
 	}
@@ -226,8 +229,15 @@ func (l *Listing) decide(p *Prepared) {
 		}
 		key := p.keys[start:c.keyEnd]
 		start = c.keyEnd
-		if _, dup := l.structs.seen[string(key)]; !dup {
-			l.structs.seen[string(key)] = struct{}{}
+		s := &l.structs
+		if i, dup := s.seen[string(key)]; dup && !c.never {
+			s.defs[i].n++
+		} else {
+			if !dup {
+				s.seen[string(key)] = len(s.defs)
+			}
+			name, _, _ := bytes.Cut(key, []byte{0}) // appendStructKey's name
+			s.defs = append(s.defs, definition{string(name), 1})
 			c.print = true
 		}
 	}

@@ -20,7 +20,7 @@ var batchCases = []struct {
 	name string
 	opts layout.Options
 }{
-	{"plain", layout.Options{CachelineSize: 64}}, // pahole's listing: TestBatchVmlinux holds it to pahole 1.31's
+	{"plain", layout.Options{CachelineSize: 64}}, // pahole's listing: TestBatchVmlinux holds it to pahole 1.32's
 	{"-a -A -s", layout.Options{AnonInclude: true, NestedAnonInclude: true, Sizes: true}},
 	{"-H 2 --hex", layout.Options{NrHoles: 2, Hex: true}},
 	{"--show_private_classes -E -y s", layout.Options{ShowPrivateClasses: true, ExpandTypes: true, IncludePrefix: prefix("s")}},
@@ -90,7 +90,7 @@ func TestBatchModule(t *testing.T) {
 }
 
 // TestBatchVmlinux: the vmlinux's 2,172 units, whose types repeat across
-// units far more. The plain listing is pahole 1.31's (acceptance 2 of
+// units far more. The plain listing is pahole 1.32's (acceptance 2 of
 // issue 14) serially and so, byte for byte, at -j1, -j2 and -j8.
 func TestBatchVmlinux(t *testing.T) {
 	if testing.Short() {
@@ -98,7 +98,7 @@ func TestBatchVmlinux(t *testing.T) {
 	}
 	vmlinux, _ := testenv.KernelInputs(t)
 	serial := checkBatches(t, vmlinux, 3)
-	if want := readFile(t, testenv.Reference(t, refDir+"layout-dwarf-pahole-1.31.txt")); serial[0] != want {
+	if want := readFile(t, testenv.Reference(t, refDir+"layout-dwarf-pahole-1.32.txt")); serial[0] != want {
 		t.Errorf("pahole vmlinux, serially: %s", diffTypes(serial[0], want))
 	}
 }

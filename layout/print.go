@@ -232,15 +232,13 @@ func (u *unit) enumNameLen(t btf.Type) uint16 {
 // then each dimension; a last member's empty dimension is "[]".
 func (u *unit) printArray(b *buf, id btf.TypeID, name string, named bool, c conf) {
 	t := u.spec.Type(id)
-	a := t.Array()
-	elem := a.Elem
+	elem, dims := u.array(id, t.Array())
 	et, ok := u.typ(elem)
 	if !ok && elem != 0 {
 		b.PadRight("<ERROR", c.typeSpacing)
 		b.Str("> " + name)
 		return
 	}
-	dims := u.dims(id, a)
 	if len(dims) >= 1 && dims[0] == 0 && ok && et.Kind() == btf.KindConst {
 		elem = et.Ref()
 	}

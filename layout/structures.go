@@ -21,8 +21,11 @@ type structure struct {
 
 // structures is the tree.
 type structures struct {
-	seen map[string]struct{} // appendStructKey of each entry
-	key  []byte              // scratch for add's key
+	seen map[string]int // appendStructKey of each entry: its index in defs
+	key  []byte         // scratch for add's key
+	// defs counts the inputs that define each entry (pahole's nr_files,
+	// which -T prints), in the order added.
+	defs []definition
 	// With --sort pahole's comparison never finds two types with members
 	// equal, so every one is kept, in the order added; when two were
 	// alike (needResort) they are sorted again comparing member types
@@ -30,35 +33,59 @@ type structures struct {
 	sorted []structure
 }
 
+// definition is a type's name and how many inputs define it alike.
+type definition struct {
+	name string
+	n    uint32
+}
+
 // add is pahole's structures__add: it reports whether an equal type was
-// added before; if not the type is added.
+// added before (and counts one more definition of it); if not the type is
+// added.
 func (l *Listing) add(u *unit, id btf.TypeID, t btf.Type) (existing bool) {
-	key := appendStructKey(l.structs.key[:0], u, t)
-	l.structs.key = key
-	_, dup := l.structs.seen[string(key)]
-	if !l.opts.Sort {
-		if !dup {
-			l.structs.seen[string(key)] = struct{}{}
-		}
-		if l.opts.statsWanted() {
-			l.countType(key, t.Name(), dup) // stats.go
-		}
-		return dup
+	s := &l.structs
+	key := appendStructKey(s.key[:0], u, t)
+	s.key = key
+	i, dup := s.seen[string(key)]
+	if dup && u.nestedBetweenMembers(id, t) {
+		dup = false // never found: see nestedBetweenMembers
 	}
-	// pahole's comparison (type__compare) calls two types alike only when
-	// neither has members; otherwise it orders the new one first.
-	if dup && t.Vlen() == 0 {
-		if l.opts.statsWanted() {
-			l.countType(key, t.Name(), true)
-		}
+	// With Sort, pahole's comparison (type__compare) calls two types
+	// alike only when neither has members; otherwise it orders the new
+	// one first.
+	if dup && (!l.opts.Sort || t.Vlen() == 0) {
+		s.defs[i].n++
 		return true
 	}
-	if l.opts.statsWanted() {
-		l.countType(key, t.Name(), false)
+	if _, seen := s.seen[string(key)]; !seen {
+		s.seen[string(key)] = len(s.defs)
 	}
-	l.structs.seen[string(key)] = struct{}{}
-	l.structs.sorted = append(l.structs.sorted, structure{u, id})
+	s.defs = append(s.defs, definition{t.Name(), 1})
+	if l.opts.Sort {
+		s.sorted = append(s.sorted, structure{u, id})
+	}
 	return false
+}
+
+// printDefinitions is pahole's print_stats with nr_definitions_formatter
+// (-T): each entry's name and count.
+func (l *Listing) printDefinitions(w io.Writer) error {
+	var b buf
+	sep := l.opts.separator()
+	for _, d := range l.structs.defs {
+		b.Str(d.name)
+		b.Byte(sep)
+		b.Uint(uint64(d.n))
+		b.Byte('\n')
+		if len(b) >= flushAt {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	_, err := w.Write(b)
+	return err
 }
 
 // printSorted is pahole's print_ordered_classes: the layouts of the types
@@ -196,4 +223,26 @@ func compareMemberTypes(a, b structure) int {
 		}
 	}
 	return 0
+}
+
+// nestedBetweenMembers reports whether the struct or union id of unit u
+// (DWARF) has a type defined in its body between two of its data
+// members. pahole's structures__add then never finds it among the types
+// listed before, so it is listed again in every unit that has it: its
+// comparison (type__compare_members) walks the listed type's members and
+// the new type's entries side by side, stepping the latter with
+// class_member__next, which does not skip the nested type, and compares
+// a member with that type read as a member. clang puts the anonymous
+// structs and unions of a C type in its body, after the member that uses
+// them (union rcu_special { struct {...} b; u32 s; }: listed once per
+// unit); gcc puts them at the top level of the unit, and BTF has no
+// nesting, so both are listed once.
+func (u *unit) nestedBetweenMembers(id btf.TypeID, t btf.Type) bool {
+	n := t.Vlen()
+	for _, in := range u.facts.NestedIn(id) {
+		if in.After >= 1 && in.After < n {
+			return true
+		}
+	}
+	return false
 }

@@ -124,8 +124,11 @@ func (u *unit) resizeStruct(id btf.TypeID) {
 		tid := c.members[i].typ
 		mult := uint64(1)
 		if mt.Kind() == btf.KindArray {
-			mult = u.nrEntries(tid, mt.Array())
-			tid = mt.Array().Elem
+			var dims []uint32
+			tid, dims = u.array(tid, mt.Array())
+			for _, d := range dims {
+				mult *= uint64(d)
+			}
 			if mt, ok = u.typ(tid); !ok {
 				continue
 			}

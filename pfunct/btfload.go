@@ -8,7 +8,8 @@ import (
 )
 
 // btfUnit makes pahole's cu of a BTF: every FUNC is a function (in ID
-// order), its prototype the FUNC_PROTO it refers to; DECL_TAGs become
+// order; split BTF's base's too, as pahole 1.32's pfunct loads a split
+// BTF and its base as one unit), its prototype the FUNC_PROTO it refers to; DECL_TAGs become
 // attributes of the function (component -1) or of the prototype's
 // parameter (component i), in ID order, as pahole's BTF loader attaches
 // them. A tag on a variable is kept nowhere pfunct prints; on anything
@@ -16,7 +17,7 @@ import (
 func btfUnit(name string, spec *btf.Spec, warn io.Writer) *unit {
 	u := &unit{name: name, btf: true, spec: spec}
 	n, tags := 0, 0
-	for id := spec.FirstID(); id < spec.NextID(); id++ {
+	for id := btf.TypeID(1); id < spec.NextID(); id++ {
 		switch spec.Type(id).Kind() {
 		case btf.KindFunc:
 			n++
@@ -30,7 +31,7 @@ func btfUnit(name string, spec *btf.Spec, warn io.Writer) *unit {
 	if tags > 0 {
 		byID = make(map[btf.TypeID]int, n)
 	}
-	for id := spec.FirstID(); id < spec.NextID(); id++ {
+	for id := btf.TypeID(1); id < spec.NextID(); id++ {
 		t := spec.Type(id)
 		if t.Kind() != btf.KindFunc {
 			continue
@@ -51,7 +52,7 @@ func btfUnit(name string, spec *btf.Spec, warn io.Writer) *unit {
 	if tags == 0 {
 		return u
 	}
-	for id := spec.FirstID(); id < spec.NextID(); id++ {
+	for id := btf.TypeID(1); id < spec.NextID(); id++ {
 		t := spec.Type(id)
 		if t.Kind() != btf.KindDeclTag {
 			continue

@@ -11,9 +11,9 @@ import (
 )
 
 // TestCommandLine: argp's messages and exit statuses for bad command
-// lines, against Debian's pfunct (its argp is the same as 1.31's): both
-// run with argv[0] "pfunct". (--usage differs: 1.31 has -A/--all, which
-// 1.24 lacks.)
+// lines, and --usage, against the pfunct on PATH (1.32): both run with
+// argv[0] "pfunct". (--help is btfkit's own wording; --devel_version
+// names the release followed, as btfkit pahole's does, not sid's tarball.)
 func TestCommandLine(t *testing.T) {
 	testc.Require(t, "pfunct")
 	ours := pfunctLink(t)
@@ -45,6 +45,12 @@ func TestCommandLine(t *testing.T) {
 		{"--no_such_option", "x"},
 		{"-f"},
 		{"--class"},
+		{"--usage"},
+		{"--de", "x"},
+		{"--btf"},
+		{"--btf_base"},
+		{"--btf_base", "/nonexistent"},
+		{"--btf_base", "/nonexistent", "x"},
 	} {
 		wo, we, wc := run(oracle, args...)
 		go_, ge, gc := run(ours, args...)

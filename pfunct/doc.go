@@ -1,5 +1,5 @@
 // Package pfunct lists the functions of an object, a kernel or a BTF the
-// way pahole's pfunct does, byte for byte pfunct 1.31's output: names,
+// way pahole's pfunct does, byte for byte pfunct 1.32's output: names,
 // prototypes (with BTF decl tags), sizes, parameter and goto label
 // counts, lexical blocks with their variables and inline expansions,
 // inline expansion statistics, declaration sites, the types a prototype
@@ -16,7 +16,11 @@
 // objects pahole's layout printing uses, named through the facts that map
 // DWARF entries to their IDs; struct bodies are printed by package
 // layout. From BTF (btfload.go), FUNCs and their FUNC_PROTOs, with
-// DECL_TAGs as attributes.
+// DECL_TAGs as attributes; split BTF (a module's) is read on its base
+// (Options.BTFBase, pfunct 1.32's --btf_base) and, as pfunct does, the
+// base's functions are the unit's too. pfunct 1.32 prints no "static"
+// before file-local functions (its changelog's "Mark file-local functions
+// as static" is about pfunct's own C source), and neither does this.
 //
 // run.go is pfunct's main: loading (with pfunct's "stealer" for -f, -A
 // and -c), the list of functions it keeps one entry per name in, and the
@@ -24,7 +28,7 @@
 // functions and lexical blocks; emit.go emits type definitions as
 // dwarves_emit.c does; symtab.go is --symtab.
 //
-// Where pfunct 1.31's output is not a function of its input, this
+// Where pfunct's output is not a function of its input, this
 // package prints something defined instead: a variable or function whose
 // DWARF has no DW_AT_decl_line (gcc's __func__) gets line 0, where pahole
 // prints whatever its uninitialized stack slot holds. Not done: units

@@ -159,8 +159,10 @@ func (l *dwarfLoader) decl() (file string, hasFile bool, line uint32, err error)
 	if err != nil {
 		return "", false, line, err
 	}
-	// libdw reads index 0 as "no file", in DWARF 5 too.
-	if f.Val != 0 && f.Val < uint64(len(files)) {
+	// Index 0 is no file before DWARF 5 ("" in files) and the unit's
+	// primary file from DWARF 5 on, which elfutils 0.196's libdw (pfunct
+	// 1.32's in Debian sid) names; 0.188's named none.
+	if f.Val < uint64(len(files)) && files[f.Val] != "" {
 		return files[f.Val], true, line, nil
 	}
 	return "", false, line, nil

@@ -93,8 +93,8 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestLangExclude: PAHOLE_LANG_EXCLUDE's languages (pfunct 1.31 reads it;
-// 1.24 does not) leave their units out: gcc 12 writes C as DW_LANG_C11.
+// TestLangExclude: PAHOLE_LANG_EXCLUDE's languages (pfunct 1.31 and later
+// read it; 1.24 does not) leave their units out: gcc 12 writes C as DW_LANG_C11.
 func TestLangExclude(t *testing.T) {
 	dwarfObj, _ := fixtureObject(t, testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}})
 	ours := pfunctLink(t)

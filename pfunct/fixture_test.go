@@ -3,12 +3,10 @@ package pfunct_test
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,25 +14,13 @@ import (
 	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// The oracle is pfunct: Debian's 1.24 (on PATH) at test time where it and
-// pahole 1.31's pfunct print the same, pfunct 1.31's committed output
-// (testdata/pfunct-1.31/VARIANT.txt) where they differ. The input is
-// testdata/funcs1.c and funcs2.c, compiled at test time by gcc and clang
-// (DWARF 4 and 5, -O0 and -O2) and joined with `ld -r` into one object of
-// two units; for -F btf, a copy with the BTF Debian's pahole -J adds.
-//
-// The committed outputs are made by `scripts/pfunct-testdata`, which runs
-// this test with -update: for every case it runs both pfuncts on the same
-// object and keeps 1.31's output where the two differ. They hold for the
-// compilers they were made with (Debian 12's gcc 12.2 and clang 14, noted
-// in each file); other compilers lay the DWARF out otherwise.
+// The oracle is the pfunct on PATH, pahole 1.32's (testenv puts sid's
+// first), run at test time. The input is testdata/funcs1.c and funcs2.c,
+// compiled at test time by gcc and clang (DWARF 4 and 5, -O0 and -O2) and
+// joined with `ld -r` into one object of two units; for -F btf, a copy
+// with the BTF pahole -J adds.
 
-var (
-	update     = flag.Bool("update", false, "write testdata/pfunct-1.31/*.txt from -pfunct131's output where it differs from pfunct's on PATH")
-	pfunct131  = flag.String("pfunct131", "", "upstream pahole 1.31's pfunct, for -update")
-	goldenDir  = filepath.Join("testdata", "pfunct-1.31")
-	fixtureSrc = []string{"funcs1.c", "funcs2.c"}
-)
+var fixtureSrc = []string{"funcs1.c", "funcs2.c"}
 
 // fixtureCase is one pfunct command line run on a fixture object: on its
 // DWARF, or with btf set on its BTF (-F btf is part of args then).
@@ -150,15 +136,6 @@ func TestFixtures(t *testing.T) {
 	for _, v := range testc.DWARFVariants() {
 		t.Run(v.Name(), func(t *testing.T) {
 			dwarfObj, btfObj := fixtureObject(t, v)
-			goldenPath := filepath.Join(goldenDir, v.Name()+".txt")
-			if *update {
-				if *pfunct131 == "" {
-					t.Fatal("-update needs -pfunct131=PATH (scripts/pfunct-testdata passes it)")
-				}
-				writeGolden(t, goldenPath, dwarfObj, btfObj)
-				return
-			}
-			golden := readGolden(t, goldenPath)
 			for _, c := range fixtureCases() {
 				obj := dwarfObj
 				if c.btf {
@@ -166,114 +143,14 @@ func TestFixtures(t *testing.T) {
 				}
 				args := append(append([]string{}, c.args...), filepath.Base(obj))
 				dir := filepath.Dir(obj)
-				want, ok := golden[c.name()]
-				if !ok {
-					want = runTool(t, dir, "pfunct", args...)
-				}
+				want := runTool(t, dir, "pfunct", args...)
 				got := runTool(t, dir, ours, args...)
 				if got != want {
-					oracle := "pfunct 1.24"
-					if ok {
-						oracle = "pfunct 1.31 (" + goldenPath + ")"
-					}
-					t.Errorf("pfunct %s: differs from %s:\n%s", c.name(), oracle, diffLines(got, want))
+					t.Errorf("pfunct %s: differs from pfunct 1.32:\n%s", c.name(), diffLines(got, want))
 				}
 			}
 		})
 	}
-}
-
-// compilers is what the committed outputs were made with.
-func compilers(t *testing.T) string {
-	var b strings.Builder
-	for _, cc := range []string{"gcc", "clang", "pahole"} {
-		out, err := exec.Command(cc, "--version").Output()
-		if err != nil {
-			t.Fatalf("%s --version: %v", cc, err)
-		}
-		b.WriteString(strings.SplitN(string(out), "\n", 2)[0])
-		b.WriteString("; ")
-	}
-	return strings.TrimSuffix(b.String(), "; ")
-}
-
-// testdataMark stands for this package's testdata directory in the
-// committed outputs: pfunct prints the fixtures' source paths, which are
-// absolute (the objects are compiled from testdataDir), and a clone may be
-// anywhere.
-const testdataMark = "@TESTDATA@"
-
-// testdataDir is the absolute path of this package's testdata directory.
-func testdataDir(t *testing.T) string {
-	t.Helper()
-	d, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// The committed output file: a line "# made with: COMPILERS", then for
-// each case whose 1.31 output differs from 1.24's a line "@@ LEN CODE
-// CASE" and LEN bytes of output.
-func writeGolden(t *testing.T, path, dwarfObj, btfObj string) {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# pfunct 1.31's output where it differs from 1.24's; made by scripts/pfunct-testdata with: %s\n", compilers(t))
-	n := 0
-	for _, c := range fixtureCases() {
-		obj := dwarfObj
-		if c.btf {
-			obj = btfObj
-		}
-		args := append(append([]string{}, c.args...), filepath.Base(obj))
-		old := runTool(t, filepath.Dir(obj), "pfunct", args...)
-		want := runTool(t, filepath.Dir(obj), *pfunct131, args...)
-		if old == want {
-			continue
-		}
-		want.out = strings.ReplaceAll(want.out, testdataDir(t), testdataMark)
-		fmt.Fprintf(&b, "@@ %d %d %s\n%s", len(want.out), want.code, c.name(), want.out)
-		n++
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%s: %d cases where 1.31 differs", path, n)
-}
-
-func readGolden(t *testing.T, path string) map[string]result {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (made by scripts/pfunct-testdata)", err)
-	}
-	m := map[string]result{}
-	hdr, rest, _ := bytes.Cut(data, []byte("\n"))
-	if want := compilers(t); !strings.HasSuffix(string(hdr), want) {
-		testenv.SkipOrFail(t, "%s was made with other compilers than these (%s): %s", path, want, hdr)
-	}
-	for len(rest) > 0 {
-		line, body, ok := bytes.Cut(rest, []byte("\n"))
-		f := strings.SplitN(string(line), " ", 4)
-		if !ok || len(f) < 3 || f[0] != "@@" {
-			t.Fatalf("%s: bad record %q", path, line)
-		}
-		n, err1 := strconv.Atoi(f[1])
-		code, err2 := strconv.Atoi(f[2])
-		if err1 != nil || err2 != nil || n > len(body) {
-			t.Fatalf("%s: bad record %q", path, line)
-		}
-		name := ""
-		if len(f) == 4 {
-			name = f[3]
-		}
-		m[name] = result{strings.ReplaceAll(string(body[:n]), testdataMark, testdataDir(t)), code}
-		rest = body[n:]
-	}
-	return m
 }
 
 // diffLines shows the first lines where got and want differ.

@@ -33,7 +33,8 @@ const (
 
 // Options are pfunct's options, by its long names.
 type Options struct {
-	Format           string    // -F: formats to try, comma separated ("" is dwarf,btf)
+	Format           string    // -F: formats to try, comma separated ("" is dwarf,btf; btf with BTFBase)
+	BTFBase          string    // --btf_base: the base of the split BTF files read
 	Addr             uint64    // -a: show the function at this address
 	All              bool      // -A: every function that matches, all when nothing is asked
 	ExpandTypes      bool      // -b: the types a prototype needs, before it
@@ -123,6 +124,23 @@ func (e *NotFoundError) Error() string {
 	return "No function found at " + string(b) + "!"
 }
 
+// BaseError is a --btf_base file that is no base BTF: pfunct says
+// "Failed to parse base BTF 'PATH': -ERRNO".
+type BaseError struct {
+	Path string
+	Err  error
+}
+
+func (e *BaseError) Error() string {
+	errno := -22 // EINVAL, libbpf's for BTF it cannot parse
+	if errors.Is(e.Err, os.ErrNotExist) {
+		errno = -2 // ENOENT
+	}
+	return fmt.Sprintf("Failed to parse base BTF '%s': %d", e.Path, errno)
+}
+
+func (e *BaseError) Unwrap() error { return e.Err }
+
 // LoadError is pfunct's report of a file it could not load while looking
 // for a function: "FILE: reason".
 type LoadError struct {
@@ -135,7 +153,7 @@ func (e *LoadError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *LoadError) Unwrap() error { return e.Err }
 
 // Run does what pfunct does with options o and the FILE arguments args,
-// writing to w. Its output is byte for byte pahole 1.31's pfunct's.
+// writing to w. Its output is byte for byte pahole 1.32's pfunct's.
 func Run(w io.Writer, args []string, o Options) error {
 	if len(args) == 0 && o.Class == "" && o.Function == "" {
 		return ErrUsage
@@ -149,6 +167,16 @@ func Run(w io.Writer, args []string, o Options) error {
 		return err
 	}
 	p := newPrinter(bw, o)
+	if o.BTFBase != "" {
+		base, err := btf.LoadFile(o.BTFBase, nil)
+		if err != nil {
+			return &BaseError{Path: o.BTFBase, Err: err}
+		}
+		p.base = base
+		if p.o.Format == "" {
+			p.o.Format = "btf"
+		}
+	}
 	err := p.run(args)
 	for _, c := range p.closers {
 		c.Close()
@@ -177,6 +205,7 @@ type fnStat struct {
 // printer is one pfunct run.
 type printer struct {
 	o         Options
+	base      *btf.Spec // --btf_base
 	w         *bufio.Writer
 	conf      printConf
 	emissions *emissions
@@ -343,9 +372,10 @@ func (p *printer) loadFile(path string) (stop bool, err error) {
 	return false, &NoInfoError{Path: path, Format: p.o.Format, Err: last}
 }
 
-// loadBTF reads a BTF file (raw, or an ELF's .BTF) as one unit.
+// loadBTF reads a BTF file (raw, or an ELF's .BTF; split BTF on
+// --btf_base) as one unit.
 func (p *printer) loadBTF(path string) (bool, error) {
-	spec, err := btf.LoadFile(path, nil)
+	spec, err := btf.LoadFile(path, p.base)
 	if err != nil {
 		return false, err
 	}
@@ -839,7 +869,7 @@ func (p *printer) showAddr() error {
 // union, not a declaration) of that name, in ID order; 0 if none.
 func findStruct(u *unit, name string) btf.TypeID {
 	s := u.spec
-	for id := s.FirstID(); id < s.NextID(); id++ {
+	for id := btf.TypeID(1); id < s.NextID(); id++ { // a split BTF's base too
 		t := s.Type(id)
 		if t.Kind() == btf.KindStruct && t.Name() == name {
 			return id

@@ -22,7 +22,9 @@ type Options struct {
 
 	// SeekBytes is where the records start: a number (with a header,
 	// counted from the start of the input; without one, from where the
-	// previous class stopped) or "$header.MEMBER".
+	// previous class stopped) or "$header.MEMBER". Before the current
+	// offset only in data that can seek (Decode's reader is an io.Seeker
+	// that seeks: a file), never before the start.
 	SeekBytes string
 	// SizeBytes is how many bytes of records to read: a number or
 	// "$header.MEMBER". A record that starts within it is read whole.

@@ -11,14 +11,19 @@
 // describes each record (type_enum), and a filter keeps the records whose
 // member equals a value. Decode reads the data as a stream: one record at
 // a time in a buffer that grows only to the largest record, so memory does
-// not grow with the input. Bad data (a record size past the end of the
+// not grow with the input. Data that can seek (a file) may be read from an
+// earlier offset again, as pahole 1.32 does with fseek (a --seek_bytes
+// inside the header, a class whose range lies before the last one's); a
+// pipe is read forward only. Bad data (a record size past the end of the
 // input, a truncated record, an unreadable header) is a *DataError naming
 // the record's offset.
 //
 // The writers are separate from the decoder: they turn a Record (its type,
-// its bytes) into text. TextWriter reproduces pahole 1.31's output byte for
-// byte, including its reading of every integer as signed by its size and
-// its choice of hex dumps for pointers, enums and typedef'd structs.
+// its bytes) into text. TextWriter reproduces pahole 1.32's output byte for
+// byte, including its reading of every integer as signed by its size, its
+// choice of hex dumps for pointers, enums and typedef'd structs, and its
+// folding of one BTF ARRAY per dimension into one multi-dimensional
+// array.
 // JSONWriter prints what the bytes mean by their BTF types (signedness,
 // enumerator names, floats, nested arrays), exactly enough that a record's
 // bytes can be rebuilt from its JSON.

@@ -2,6 +2,7 @@ package pretty_test
 
 import (
 	"bytes"
+	"io"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -61,6 +62,23 @@ func rec(l *prettytest.Layout, name string, extra int, kind uint64, length ...ui
 // a decoder that hangs fails the test instead of stalling it.
 func decode(t *testing.T, spec *btf.Spec, opts pretty.Options, data []byte) (text, json string, err error) {
 	t.Helper()
+	return decodeFrom(t, spec, opts, data, true)
+}
+
+// onlyReader hides a reader's other methods (Seek): data read as from a
+// pipe.
+type onlyReader struct{ io.Reader }
+
+// decodeFrom is decode from data that can seek (a file) or, with seekable
+// false, cannot (a pipe).
+func decodeFrom(t *testing.T, spec *btf.Spec, opts pretty.Options, data []byte, seekable bool) (text, json string, err error) {
+	t.Helper()
+	reader := func() io.Reader {
+		if seekable {
+			return bytes.NewReader(data)
+		}
+		return onlyReader{bytes.NewReader(data)}
+	}
 	type result struct {
 		text, json string
 		err        error
@@ -76,11 +94,11 @@ func decode(t *testing.T, spec *btf.Spec, opts pretty.Options, data []byte) (tex
 		}
 		var tb, jb bytes.Buffer
 		tw := pretty.NewTextWriter(&tb, d, pretty.TextOptions{})
-		r.err = d.Decode(bytes.NewReader(data), tw.Write)
+		r.err = d.Decode(reader(), tw.Write)
 		tw.Flush()
 		d2, _ := pretty.NewDecoder(spec, opts)
 		jw := pretty.NewJSONWriter(&jb, d2)
-		jerr := d2.Decode(bytes.NewReader(data), jw.Write)
+		jerr := d2.Decode(reader(), jw.Write)
 		jw.Flush()
 		if r.err == nil {
 			r.err = jerr

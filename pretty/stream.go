@@ -57,7 +57,7 @@ func (d *Decoder) decodeClass(in *input, c *class, header []byte, rec *Record, e
 		if err != nil {
 			return err
 		}
-		if seek < in.off {
+		if seek < in.off && (!in.canSeek() || seek < 0) {
 			return dataErr(in.off, "range=%s: can't go back in the input, already read %d bytes, can't go to offset %#x", r, in.off, seek)
 		}
 		d.verbose("pahole: range.seek_bytes evaluated from range=%s is %s ", r, hex(uint64(seek)))
@@ -111,12 +111,16 @@ func (d *Decoder) decodeClass(in *input, c *class, header []byte, rec *Record, e
 	return d.readRecords(in, c, sizeBytes, rec, emit)
 }
 
-// seek skips n bytes forward for what.
+// seek moves n bytes on for what: forward, or, in data that can seek (a
+// file, as pahole 1.32 fseeks it), backwards but not before its start.
 func (d *Decoder) seek(in *input, n int64, what string) error {
-	if n < 0 {
-		return dataErr(in.off, "%s: can't go back in the input to offset %#x", what, in.off+n)
-	}
 	target := in.off + n
+	if n < 0 {
+		if !in.canSeek() || target < 0 {
+			return dataErr(in.off, "%s: can't go back in the input to offset %#x", what, target)
+		}
+		return in.seekTo(target)
+	}
 	ok, err := in.skip(n)
 	if err != nil {
 		return err

@@ -17,11 +17,11 @@ type TextOptions struct {
 	Verbose bool
 }
 
-// TextWriter prints records as pahole 1.31 does, byte for byte: each
+// TextWriter prints records as pahole 1.32 does, byte for byte: each
 // record a C initializer followed by ",\n". Its rules are pahole's:
 // integers (through typedefs) are read as signed integers of their size;
-// char arrays print as strings up to their first NUL; arrays of integers
-// as "{ 1, 2 }"; a flexible array at the end of a struct takes the rest of
+// char arrays, of any dimensions, print as strings up to their first NUL;
+// one-dimensional arrays of integers as "{ 1, 2 }"; a flexible array at the end of a struct takes the rest of
 // the record; the type_enum member prints as its enumerator; nested
 // structs and named unions print in braces, an anonymous union's members
 // inline; anything else (pointers, enums, typedef'd structs, arrays of
@@ -93,14 +93,14 @@ func (tw *TextWriter) plan(t btf.Type) *textPlan {
 			if mt.Kind() != btf.KindArray {
 				break // a typedef'd or const array: pahole dumps it
 			}
-			a := mt.Array()
-			elem, _ := ts.typ(a.Elem)
+			elemID, dims := ts.array(mt)
+			elem, _ := ts.typ(elemID)
 			if elem.Kind() == btf.KindInt && elem.Name() == "char" {
 				f.kind = textString
-			} else if bt, ok := ts.baseType(a.Elem); ok {
+			} else if bt, ok := ts.baseType(elemID); ok && len(dims) == 1 {
 				f.kind = textIntArray
 				f.elemSize = ts.size(bt.ID)
-				f.nelems = int(a.Nelems)
+				f.nelems = int(dims[0])
 			}
 		case mt.Kind() == btf.KindStruct:
 			f.kind, f.sub = textStruct, mt.ID
@@ -113,6 +113,26 @@ func (tw *TextWriter) plan(t btf.Type) *textPlan {
 	}
 	tw.plans[t.ID] = p
 	return p
+}
+
+// array is the ARRAY t as pahole 1.32's BTF loader makes it: an ARRAY
+// whose element is directly an ARRAY of a lower ID (one per dimension, as
+// pahole 1.32 and package encode write a multi-dimensional array) is
+// folded into it, so that the element is the innermost one's and the
+// dimensions are all of them, outermost first.
+func (ts *types) array(t btf.Type) (btf.TypeID, []uint32) {
+	a := t.Array()
+	elem, dims := a.Elem, []uint32{a.Nelems}
+	for cur := t.ID; ; { // IDs go down: it ends
+		et, ok := ts.typ(elem)
+		if !ok || et.Kind() != btf.KindArray || elem >= cur {
+			break
+		}
+		in := et.Array()
+		dims = append(dims, in.Nelems)
+		cur, elem = elem, in.Elem
+	}
+	return elem, dims
 }
 
 // isBase is pahole's tag__is_base_type: an integer or float, through

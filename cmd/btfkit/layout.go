@@ -1,7 +1,7 @@
 package main
 
 // `btfkit layout`: pahole's struct and union layouts (holes, padding,
-// cache lines) from DWARF or BTF, byte for byte pahole 1.31's output; the
+// cache lines) from DWARF or BTF, byte for byte pahole 1.32's output; the
 // printer is package layout. `btfkit pahole` without -J maps pahole's
 // command line onto the same run (pahole_layout.go).
 //
@@ -43,7 +43,7 @@ var layoutCmd = &cobra.Command{
 	Use:   "layout [flags] [FILE...]",
 	Short: "Struct and union layouts with holes, padding and cache lines (pahole's output)",
 	Long: `layout prints the layout of every named struct and union of the inputs, or of
-the types named with -C, as pahole 1.31 prints it: each member with its offset and
+the types named with -C, as pahole 1.32 prints it: each member with its offset and
 size, bitfields, holes and bit holes, trailing padding, cache line boundaries and a
 summary, with the __packed__ and __aligned__ attributes pahole infers.
 

@@ -7,7 +7,7 @@ package main
 // "other listings" groups, and Sort.
 //
 // pahole keeps one per-type printer, the one of the last -s, -n, -N or -z
-// given (-z sets it too); -i and -f take the -C list, so the last of -C,
+// given (-z sets it too; -T clears it and prints its counts at the end); -i and -f take the -C list, so the last of -C,
 // -i and -f names the types. Not done: pahole's -V changes two of these
 // listings (-z given after -V keeps the layout printer, and -i adds each
 // container's count of members of the type); btfkit pahole's -V does not
@@ -50,6 +50,12 @@ func init() {
 		paholeSwitch("s", "sizes", "show size of classes", func(o *layout.Options) { setFormatter(o, &o.Sizes) }),
 		paholeSwitch("n", "nr_members", "show number of members", func(o *layout.Options) { setFormatter(o, &o.NrMembers) }),
 		paholeSwitch("N", "class_name_len", "show size of classes", func(o *layout.Options) { setFormatter(o, &o.ClassNameLen) }),
+		// -T leaves no per-type printer (a later -s, -n, -N or -z sets
+		// one) and prints the counts at the end.
+		paholeSwitch("T", "nr_definitions", "show how many times struct was defined", func(o *layout.Options) {
+			o.Sizes, o.NrMembers, o.ClassNameLen, o.NamesOnly = false, false, false, false
+			o.NrDefinitions, o.NrMethods = true, false // the last of -T and -m counts
+		}),
 		paholeLayoutFlag{short: "t", name: "separator", arg: "SEP", help: "use SEP as the field separator",
 			apply: func(l *paholeLayout, v string) error {
 				if v == "" {
@@ -108,10 +114,12 @@ func init() {
 		exclude, include, declExclude, cuExclude    string
 		packed, structs, unions, anon, nestedAnon   bool
 		flex, embFlex, recursive, sorted, private   bool
+		nrDefs                                      bool
 	}
 	f.BoolVarP(&n.sizes, "sizes", "s", false, "print each type's name, size and number of holes instead of its layout")
 	f.BoolVarP(&n.members, "nr-members", "n", false, "print each type's name and number of members instead of its layout")
 	f.BoolVarP(&n.nameLen, "class-name-len", "N", false, "print each type's name and the name's length instead of its layout")
+	f.BoolVarP(&n.nrDefs, "nr-definitions", "T", false, "print, at the end, each type's name and how many inputs define it alike (no layouts)")
 	f.StringVarP(&n.separator, "separator", "t", "\t", "field separator of --sizes, --nr-members and --class-name-len (its first byte)")
 	f.IntVarP(&n.holes, "holes", "H", 0, "only structs with at least `N` holes")
 	f.IntVarP(&n.bitHoles, "bit-holes", "B", 0, "only structs with at least `N` bit holes")
@@ -140,6 +148,7 @@ func init() {
 		o.Sizes, o.NrMembers, o.ClassNameLen = n.sizes, n.members, n.nameLen
 		o.NrHoles, o.NrBitHoles, o.HoleSizeGE, o.PaddingGE = n.holes, n.bitHoles, n.holeSize, n.padding
 		o.NamesOnly = fl.Changed("hole-size-ge")
+		o.NrDefinitions = n.nrDefs
 		if fl.Changed("separator") {
 			o.Separator = n.separator
 			if o.Separator == "" {

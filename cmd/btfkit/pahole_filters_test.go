@@ -14,8 +14,7 @@ import (
 // order pahole reads them in, their errors and exit statuses, and btfkit
 // layout's native flags for the same options.
 
-// TestPaholeFilterCommandLines: against the pahole on PATH (1.24), which
-// reads these command lines as 1.31 does.
+// TestPaholeFilterCommandLines: against the pahole on PATH (1.32).
 func TestPaholeFilterCommandLines(t *testing.T) {
 	embedded := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
 	for _, args := range [][]string{
@@ -45,21 +44,39 @@ func TestPaholeFilterCommandLines(t *testing.T) {
 		{"-F", "btf", "--unions", "-a", "-A", "-n", embedded},
 		{"-F", "btf", "--with_flexible_array", "-H", "2", "-s", embedded},
 		{"-F", "btf", "--sort", "-y", "rcu", "-s", embedded},
+		// pahole 1.32 applies the struct-only filters to unions, never
+		// matches one with --with_flexible_array and no longer crashes
+		// on --unions --packable.
+		{"-F", "btf", "--unions", "-H", "1", embedded},
+		{"-F", "btf", "--unions", "--with_flexible_array", "-s", embedded},
+		{"-F", "btf", "--with_flexible_array", "-s", embedded},
+		{"-F", "btf", "--unions", "--packable", embedded},
+		{"-F", "btf", "--unions", "--padding_ge=1", "-n", embedded},
+		// -T: the counts at the end; -C (also -i, -f) with -T is
+		// refused (1.31 crashed), as -C with -m is (with the option's
+		// name 1.32 fixed).
+		{"-F", "btf", "-T", "-y", "rb", embedded},
+		{"-F", "btf", "--nr_definitions", "-s", "-y", "list", embedded},
+		{"-F", "btf", "-T", "-C", "list_head", embedded},
+		{"-F", "btf", "-i", "list_head", "-T", embedded},
+		{"-F", "btf", "-T", "-f", "list_head", embedded},
+		{"-F", "btf", "-C", "list_head", "-m", embedded},
 	} {
-		runBoth(t, false, args...)
+		runBoth(t, args...)
 	}
 	// A missing type: pahole says so and exits 0; with --sort it says
 	// nothing.
-	runBoth(t, false, "-F", "btf", "-i", "no_such_type", embedded)
-	runBoth(t, false, "-F", "btf", "-f", "list_head,no_such_type,rb_node", embedded)
-	runBoth(t, true, "-F", "btf", "--sort", "-C", "list_head,no_such_type", embedded)
+	runBoth(t, "-F", "btf", "-i", "no_such_type", embedded)
+	runBoth(t, "-F", "btf", "-f", "list_head,no_such_type,rb_node", embedded)
+	runBoth(t, "-F", "btf", "--sort", "-C", "list_head,no_such_type", embedded)
 }
 
-// TestPaholeFilterOptions131: what only pahole 1.31 has, as its command
-// line reads it (the outputs are compared with 1.31's in package layout).
-func TestPaholeFilterOptions131(t *testing.T) {
+// TestPaholeFilterOptions: what Debian's pahole 1.24 lacks, as pahole's
+// command line reads it (the outputs are compared with pahole's in
+// package layout).
+func TestPaholeFilterOptions(t *testing.T) {
 	embedded := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
-	// 1.31 has no --padding: argp takes it for its unique prefix
+	// pahole has no --padding: argp takes it for its unique prefix
 	// --padding_ge.
 	long, _, code := runPahole(t, "-F", "btf", "--padding_ge=16", "-s", embedded)
 	short, _, code2 := runPahole(t, "-F", "btf", "--padding=16", "-s", embedded)
@@ -74,7 +91,7 @@ func TestPaholeFilterOptions131(t *testing.T) {
 	} {
 		_, errOut, code := runPahole(t, "-F", "btf", c.arg, embedded)
 		if code != 64 || !strings.HasPrefix(errOut, c.want) {
-			t.Errorf("%s: status %d, %q; want 64, %q (pahole 1.31's)", c.arg, code, errOut, c.want)
+			t.Errorf("%s: status %d, %q; want 64, %q (pahole's)", c.arg, code, errOut, c.want)
 		}
 	}
 	out, errOut, code := runPahole(t, "-F", "btf", "--contains_enumerator", "S_VERSION", embedded)
@@ -90,12 +107,12 @@ func TestLayoutFilterFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two units: filter.c's and filter131.c's (flexible arrays).
+	// Two units: filter.c's and filterflex.c's (flexible arrays).
 	testc.Require(t, "ld")
 	v := testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O0"}}
 	obj := filepath.Join(t.TempDir(), "filters.o")
 	testc.Run(t, "ld", "-r", "-o", obj, testc.Compile(t, src, v),
-		testc.Compile(t, filepath.Join(filepath.Dir(src), "filter131.c"), v))
+		testc.Compile(t, filepath.Join(filepath.Dir(src), "filterflex.c"), v))
 	header := filepath.Join(filepath.Dir(src), "filter.h")
 	for _, c := range []struct{ native, pahole string }{
 		{"--sizes", "-s"},
@@ -121,6 +138,8 @@ func TestLayoutFilterFlags(t *testing.T) {
 		{"--sort", "--sort"},
 		{"--sort -C flt_h2,flt_h1", "--sort -C flt_h2,flt_h1"},
 		{"--show-private-classes", "--show_private_classes"},
+		{"--nr-definitions -s", "-T -s"},
+		{"-T", "--nr_definitions"},
 	} {
 		native, code := runBtfkit(t, nil, append(append([]string{"layout"}, strings.Fields(c.native)...), obj)...)
 		want, errOut, wcode := runPahole(t, append(strings.Fields(c.pahole), obj)...)

@@ -1,7 +1,7 @@
 package main
 
 // pahole without -J: struct and union layouts (package layout), with
-// pahole 1.31's command line, messages and exit statuses:
+// pahole 1.32's command line, messages and exit statuses:
 //
 //	pahole [-F dwarf|btf|btf,dwarf] [-C NAMES] [--hex] [-c SIZE] [--btf_base BASE] [FILE...]
 //
@@ -143,6 +143,10 @@ func paholeLayoutArg(name string) string {
 // paholeLayoutParsed finishes a layout command line: formats and files.
 func paholeLayoutParsed(c *paholeConfig, fs *pflag.FlagSet, formats []string) (*paholeConfig, *pflag.FlagSet, error) {
 	l := c.layout
+	// pahole 1.32's message (1.31 named the option --class).
+	if fs.Changed("nr_methods") && l.hasClasses {
+		return nil, fs, &paholeError{1, "pahole: -m/nr_methods doesn't work with --class_name/-C, it shows all classes and the number of its methods"}
+	}
 	for _, u := range paholeUnsupported {
 		if fs.Changed(u.name) && !paholeLayoutFlagNamed(u.name) {
 			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole does not implement it yet", u.name)}
@@ -257,6 +261,11 @@ func paholeRunningVmlinux() string {
 
 // run prints the layouts and returns pahole's exit status.
 func (l *paholeLayout) run(stdout, stderr io.Writer) int {
+	if l.opts.NrDefinitions && l.hasClasses {
+		// pahole 1.32 refuses it (1.31 crashed).
+		fmt.Fprintln(stderr, "pahole: -T/nr_definitions doesn't work with --class_name/-C, it shows all classes and the number of times they are defined")
+		return 1
+	}
 	formats := []string{"dwarf", "btf"}
 	fp := l.formats
 	if l.base != "" {
@@ -268,14 +277,6 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 	files := l.files
 	classes := l.classNames
 	hasClasses := l.hasClasses
-	if hasClasses && l.opts.NrMethods {
-		fmt.Fprintln(stderr, paholeNrMethodsWithClasses) // pahole_stats.go
-		return 1
-	}
-	if hasClasses && l.opts.NrDefinitions {
-		fmt.Fprintln(stderr, paholeNrDefinitionsWithClasses)
-		return 1
-	}
 	for {
 		o := l.opts
 		if hasClasses {

@@ -14,11 +14,10 @@ import (
 	"github.com/btfkit/btfkit/internal/testenv"
 )
 
-// paholeOracle runs the pahole on PATH (Debian's 1.24) and returns its
-// exit status, its standard output and the last line of its standard
-// error. With perType (types printed by name, -C) an empty line is added
-// after each type, the one way pahole 1.31 prints these types differently.
-func paholeOracle(t *testing.T, perType bool, args ...string) (code int, stdout, lastErr string) {
+// paholeOracle runs the pahole on PATH (1.32: testenv puts sid's first)
+// and returns its exit status, its standard output and the last line of
+// its standard error.
+func paholeOracle(t *testing.T, args ...string) (code int, stdout, lastErr string) {
 	t.Helper()
 	testc.Require(t, "pahole")
 	cmd := exec.Command("pahole", args...)
@@ -30,18 +29,11 @@ func paholeOracle(t *testing.T, perType bool, args ...string) (code int, stdout,
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(o.String(), "\n") {
-		b.WriteString(line)
-		if l := strings.TrimSuffix(line, "\n"); perType && l != "" && l[0] != '\t' && strings.HasSuffix(l, ";") {
-			b.WriteByte('\n')
-		}
-	}
-	return code, b.String(), lastLine(e.String())
+	return code, o.String(), lastLine(e.String())
 }
 
-// lastLine is the last line of a standard error, without 1.24's warnings
-// about BTF kinds it does not know.
+// lastLine is the last line of a standard error, without the warnings of
+// older pahole (1.24) about BTF kinds it does not know.
 func lastLine(s string) string {
 	last := ""
 	for _, l := range strings.Split(s, "\n") {
@@ -62,12 +54,11 @@ func layoutInputs(t *testing.T, files ...string) {
 }
 
 // runBoth runs btfkit pahole and the pahole on PATH with the same
-// arguments and compares exit status, output and last error line; perType
-// says types are printed by name (-C).
-func runBoth(t *testing.T, perType bool, args ...string) {
+// arguments and compares exit status, output and last error line.
+func runBoth(t *testing.T, args ...string) {
 	t.Helper()
 	out, errOut, code := runPahole(t, args...)
-	wcode, wout, werr := paholeOracle(t, perType, args...)
+	wcode, wout, werr := paholeOracle(t, args...)
 	if code != wcode || out != wout {
 		t.Errorf("pahole %s: status %d, %d bytes of output; pahole on PATH: status %d, %d bytes\n--- got\n%.2000s\n--- want\n%.2000s",
 			strings.Join(args, " "), code, len(out), wcode, len(wout), out, wout)
@@ -89,7 +80,7 @@ func TestPaholeLayoutBTF(t *testing.T) {
 		{"-F", "btf", "--hex", "--class_name", "u32,pid_type,cpumask_var_t", embedded}, // typedefs, an enum
 		{"--btf_base", embedded, "-C", "list_head", embedded},                          // --btf_base means -F btf
 	} {
-		runBoth(t, true, args...)
+		runBoth(t, args...)
 	}
 }
 
@@ -97,9 +88,9 @@ func TestPaholeLayoutBTF(t *testing.T) {
 // /sys/kernel/btf/vmlinux, and a FILE that does not exist is a type name.
 func TestPaholeLayoutRunningKernel(t *testing.T) {
 	layoutInputs(t, "/sys/kernel/btf/vmlinux")
-	runBoth(t, true, "-C", "list_head,callback_head")
-	runBoth(t, true, "list_head")
-	runBoth(t, true, "-F", "btf", "no_such_file_or_type")
+	runBoth(t, "-C", "list_head,callback_head")
+	runBoth(t, "list_head")
+	runBoth(t, "-F", "btf", "no_such_file_or_type")
 	noFile, _, code := runPahole(t, "-C", "task_struct")
 	withFile, _, _ := runPahole(t, "-F", "btf", "-C", "task_struct", "/sys/kernel/btf/vmlinux")
 	if code != 0 || noFile != withFile || !strings.HasPrefix(noFile, "struct task_struct {") {
@@ -112,10 +103,10 @@ func TestPaholeLayoutErrors(t *testing.T) {
 	if err := os.WriteFile(notDebug, []byte("not debug info\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runBoth(t, false, notDebug)                    // has no supported type information, status 1
-	runBoth(t, false, "-F", "dwarf", notDebug)     // has no dwarf type information
-	runBoth(t, false, "-C", "list_head", notDebug) // Invalid argument
-	// argp lists an ambiguous prefix's options in pahole 1.31's table order.
+	runBoth(t, notDebug)                    // has no supported type information, status 1
+	runBoth(t, "-F", "dwarf", notDebug)     // has no dwarf type information
+	runBoth(t, "-C", "list_head", notDebug) // Invalid argument
+	// argp lists an ambiguous prefix's options in pahole's table order.
 	_, errOut, code := runPahole(t, "--he", notDebug)
 	if want := "pahole: option '--he' is ambiguous; possibilities: '--header_type' '--hex' '--help'\n"; code != 64 || !strings.HasPrefix(errOut, want) {
 		t.Errorf("--he: status %d, %q, want 64, %q", code, errOut, want)
@@ -128,9 +119,9 @@ func TestPaholeLayoutModule(t *testing.T) {
 	embedded := testenv.Reference(t, "debian-6.1.0-57-cloud/embedded.btf")
 	vfat := testenv.Module(t, "vfat")
 	names := "msdos_dir_entry,msdos_dir_slot,shortname_info"
-	runBoth(t, true, "-F", "btf", "--btf_base", embedded, "-C", names, vfat)
-	runBoth(t, true, "-C", names, vfat)              // DWARF
-	runBoth(t, true, "-F", "btf", "-C", names, vfat) // split BTF without its base: an error
+	runBoth(t, "-F", "btf", "--btf_base", embedded, "-C", names, vfat)
+	runBoth(t, "-C", names, vfat)              // DWARF
+	runBoth(t, "-F", "btf", "-C", names, vfat) // split BTF without its base: an error
 
 	xzPath := filepath.Join(t.TempDir(), "vfat.ko.xz")
 	raw, err := os.ReadFile(vfat)
@@ -181,7 +172,7 @@ func TestPaholeLayoutArchive(t *testing.T) {
 			t.Fatal(err)
 		}
 		members = append(members, b, make([]byte, 4)) // linkers pad between sections
-		_, out, _ := paholeOracle(t, false, "-F", "btf", name+".btf")
+		_, out, _ := paholeOracle(t, "-F", "btf", name+".btf")
 		want += out
 	}
 	archive := filepath.Join(dir, "archive.btf")

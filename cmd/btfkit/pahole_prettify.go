@@ -2,7 +2,7 @@ package main
 
 // `btfkit pahole --prettify=FILE|-`: pahole's command line for printing raw
 // data with types, mapped onto `btfkit pretty` (the pretty package with
-// TextWriter, byte-identical to pahole 1.31):
+// TextWriter, byte-identical to pahole 1.32):
 //
 //	pahole [-F dwarf|btf] [--btf_base=B] [TYPES] -C 'TYPE(ARGS)' [--header_type=T]
 //	       [--seek_bytes=N|'$header.M'] [--size_bytes=N|'$header.M'] [--range=M]

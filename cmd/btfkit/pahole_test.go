@@ -129,7 +129,6 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "--btf_features_strict=float,nonexistent", "f.o"}, 1, "Feature 'nonexistent' in 'float,nonexistent' is not supported."},
 		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
 		{[]string{"-J", "-X", "drivers/", "vmlinux"}, 1, "pahole: option '--cu_exclude' leaves units out of what -J encodes; btfkit pahole does not implement it with -J"},
-		{[]string{"-T", "vmlinux"}, 1, "pahole: option '--nr_definitions' is pahole's, but btfkit pahole does not implement it yet"},
 		{[]string{"-J", "--lang=c89", "vmlinux"}, 1, "pahole: option '--lang' leaves units out"},
 		{[]string{"--c", "32", "vmlinux"}, 64, "pahole: option '--c' is ambiguous; possibilities: '--cacheline_size' '--class_name' '--count' '--contains' '--contains_enumerator' '--class_name_len' '--cu_exclude' '--ctf_encode' '--classes_as_structs' '--compile'" + try},
 		{[]string{"--hex=1", "vmlinux"}, 64, "pahole: option '--hex' doesn't allow an argument" + try},

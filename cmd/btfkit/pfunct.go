@@ -24,7 +24,7 @@ var pfunctCmd = &cobra.Command{
 	Use:   "pfunct [pfunct options] FILE...",
 	Short: "pahole's pfunct: list functions from DWARF or BTF",
 	Long: `pfunct lists the functions of ELF files (from their DWARF) or BTF files, as
-pahole's pfunct 1.31 does: names, prototypes, sizes, inline expansions, goto
+pahole's pfunct 1.32 does: names, prototypes, sizes, inline expansions, goto
 labels, declaration sites, decl tags. A symlink named "pfunct" to the btfkit
 binary does the same. Run 'btfkit pfunct --help'.`,
 	DisableFlagParsing: true,
@@ -44,7 +44,7 @@ var pfunctLongOptions = strings.Fields(`addr all expand_types class externals fu
 format_path goto_labels cc_uninlined cc_inlined inline_expansions
 inline_expansions_stats decl_info total_inline_stats sizes function_name_len
 nr_parms prototypes nr_variables variables verbose symtab compile no_parm_names
-help usage version`)
+btf_base devel_version help usage version`)
 
 // pfunctFlag is one of pfunct's options: set applies it to the options
 // as pfunct's argp parser does, in command line order.
@@ -67,8 +67,10 @@ var pfunctFlags = []pfunctFlag{
 		c.o.ReadAddresses = true
 	}},
 	{"A", "all", "", false, "show every function that matches, or every prototype without a filter", func(c *pfunctConfig, v string) { c.o.All = true }},
+	{"", "btf_base", "PATH", false, "the base BTF of split BTF FILEs (a module's: vmlinux's); selects BTF without -F", func(c *pfunctConfig, v string) { c.o.BTFBase = v }},
 	{"b", "expand_types", "", false, "print the types each prototype needs before it", func(c *pfunctConfig, v string) { c.o.ExpandTypes = true }},
 	{"c", "class", "CLASS", false, "functions with a parameter pointing to struct CLASS", func(c *pfunctConfig, v string) { c.o.Class = v }},
+	{"", "devel_version", "", false, "print the development version (here the release followed)", func(c *pfunctConfig, v string) { c.version = true }},
 	{"E", "externals", "", false, "only external functions", func(c *pfunctConfig, v string) { c.o.Externals = true }},
 	{"f", "function", "FUNCTION", false, "only FUNCTION", func(c *pfunctConfig, v string) { c.o.Function = v }},
 	{"F", "format_path", "FORMAT_LIST", false, "debugging formats to try, in order", func(c *pfunctConfig, v string) { c.o.Format = v }},
@@ -264,7 +266,7 @@ func pfunctMain(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "pfunct: %v\n", ni)
 		return 1
-	case errors.As(err, &nf), errors.As(err, &le):
+	case errors.As(err, &nf), errors.As(err, &le), errors.As(err, new(*pfunct.BaseError)):
 		fmt.Fprintf(stderr, "pfunct: %v\n", err)
 		return 1
 	}
@@ -307,14 +309,15 @@ func pfunctHelp() string {
 }
 
 const pfunctUsageText = `Usage: pfunct [-AbEgGHiIlNpPsStTV?] [-a ADDR] [-c CLASS] [-f FUNCTION]
-            [-F FORMAT_LIST] [--addr=ADDR] [--all] [--expand_types]
-            [--compile[=FUNCTION]] [--class=CLASS] [--externals]
-            [--function=FUNCTION] [--format_path=FORMAT_LIST] [--goto_labels]
-            [--cc_uninlined] [--cc_inlined] [--inline_expansions]
-            [--inline_expansions_stats] [--decl_info] [--no_parm_names]
-            [--function_name_len] [--nr_parms] [--prototypes]
-            [--symtab[=NAME]] [--sizes] [--nr_variables] [--total_inline_stats]
-            [--variables] [--verbose] [--help] [--usage] [--version] FILE
+            [-F FORMAT_LIST] [--addr=ADDR] [--all] [--btf_base=PATH]
+            [--expand_types] [--compile[=FUNCTION]] [--class=CLASS]
+            [--devel_version] [--externals] [--function=FUNCTION]
+            [--format_path=FORMAT_LIST] [--goto_labels] [--cc_uninlined]
+            [--cc_inlined] [--inline_expansions] [--inline_expansions_stats]
+            [--decl_info] [--no_parm_names] [--function_name_len] [--nr_parms]
+            [--prototypes] [--symtab[=NAME]] [--sizes] [--nr_variables]
+            [--total_inline_stats] [--variables] [--verbose] [--help] [--usage]
+            [--version] FILE
 `
 
 // pfunctProg is the program name pfunct's messages give: argv[0] when

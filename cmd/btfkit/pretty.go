@@ -32,7 +32,7 @@ var prettyCmd = &cobra.Command{
 	Short: "Print raw data as C initializers or JSON lines, with BTF or DWARF types (pahole --prettify)",
 	Long: `pretty reads DATA (a file, or - for standard input) as a stream of records and
 prints each one with the type that describes it, as 'pahole --prettify' does:
-a C initializer per record (--format text, byte-identical to pahole 1.31) or
+a C initializer per record (--format text, byte-identical to pahole 1.32) or
 one JSON object per record (--format json). TYPES is an ELF file with DWARF
 or BTF, a raw BTF file, a BTF archive or a /sys/kernel/btf file; without it
 the running kernel's BTF is used.

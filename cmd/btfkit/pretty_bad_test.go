@@ -1,6 +1,6 @@
 package main
 
-// Bad data through `btfkit pahole --prettify`, against pahole 1.24: where
+// Bad data through `btfkit pahole --prettify`, against pahole (1.32): where
 // pahole copes (a record of size zero, a size smaller than the header, a
 // type value no enumerator names) the same output and exit status 0; where
 // it does not (it prints part of the records and a message without an
@@ -74,6 +74,10 @@ func TestPrettifyBadDataAgainstPahole(t *testing.T) {
 		{"seek past the end", point, []string{"--seek_bytes=4096", "-C", typed}, 1, "offset 0x20: --seek_bytes=4096: the data ends"},
 		{"header too short", point[:20], []string{"--header=file_hdr", "--range=recs", "-C", typed}, 1, "offset 0x0: --header (file_hdr) type couldn't be read"},
 		{"type not found", point, []string{"-C", "nosuch"}, 1, "pahole: type 'nosuch' not found"},
+		// pahole 1.32 guards its seek against negative offsets ("can't
+		// seek backward in non-seekable input", even in a file, and
+		// exit status 0).
+		{"seek before the start", point, []string{"--seek_bytes=-8", "-C", typed}, 1, "--seek_bytes=-8: can't go back in the input to offset -0x8"},
 	}
 	for i, c := range cases {
 		data := filepath.Join(dir, "bad"+string(rune('a'+i)))
@@ -93,10 +97,23 @@ func TestPrettifyBadDataAgainstPahole(t *testing.T) {
 			t.Errorf("%s: the error does not name the file %s: %q", c.name, data, gerr)
 		}
 	}
+	// Back on a pipe: pahole 1.32 says it cannot seek backward in
+	// non-seekable input, prints nothing and exits 0.
+	hdr := l.New("file_hdr", 0).B
+	pipeData := bytes.Join([][]byte{hdr, point, point}, nil)
+	pargs := []string{"-F", "dwarf", obj, "--header=file_hdr", "--seek_bytes=8", "-C", typed, "--prettify=-"}
+	want, werr, _ := runPipe(t, "pahole", pipeData, pargs...)
+	got, gerr, gcode := runPipe(t, "", pipeData, pargs...)
+	if got != want || want != "" || !strings.Contains(werr, "can't seek backward") {
+		t.Errorf("back on a pipe: stdout %q, pahole's %q (%q)", got, want, werr)
+	}
+	if gcode != 1 || !strings.Contains(gerr, "<stdin>: offset 0x30: --seek_bytes=8: can't go back in the input to offset 0x8") {
+		t.Errorf("back on a pipe: exit %d, stderr %q", gcode, gerr)
+	}
 	// A data file that cannot be opened: pahole's message and status.
 	args := []string{"-F", "dwarf", obj, "-C", typed, "--prettify", filepath.Join(dir, "nosuch")}
 	_, werr, wcode := runPaholeTool(t, "pahole", "", args...)
-	_, gerr, gcode := runPaholeDeadline(t, args...)
+	_, gerr, gcode = runPaholeDeadline(t, args...)
 	if gerr != werr || gcode != wcode {
 		t.Errorf("missing data file: exit %d, %q; pahole: exit %d, %q", gcode, gerr, wcode, werr)
 	}

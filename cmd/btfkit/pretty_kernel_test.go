@@ -1,7 +1,7 @@
 package main
 
 // Pretty printing parts of the Debian kernel with its own types, against
-// pahole 1.24: the vmlinux's ELF header (and its section and program
+// the pahole on PATH (1.32): the vmlinux's ELF header (and its section and program
 // headers) with the vmlinux's BTF, and a module's __versions section with
 // the module's DWARF and with the vmlinux's BTF, in the man page's forms.
 

@@ -2,7 +2,7 @@ package main
 
 // Pretty printing a perf.data file recorded by `perf record` (Debian's
 // linux-perf) at test time, with the layouts of pretty/testdata/perf.c:
-// byte-identical to pahole 1.24 over the options pahole's own test and man
+// byte-identical to the pahole on PATH (1.32) over the options pahole's own test and man
 // page use, the count of each record type equal to `perf report -D`'s, and
 // every record's JSON rebuilding its bytes.
 

@@ -1,7 +1,7 @@
-/* Layout fixtures whose output Debian's pahole 1.24 and pahole 1.31 agree
- * on: no struct member of a type with holes, padding or a flexible array
- * (1.25 added the "XXX last struct has" notes for those). Compiled by
- * gcc and clang at test time (layout/fixture_test.go). */
+/* Layout fixtures: no struct member of a type with holes, padding or a
+ * flexible array (testdata/differ.c has those). Compiled by gcc and clang
+ * at test time and compared with the pahole on PATH
+ * (layout/fixture_test.go). */
 
 struct holes {
 	char a;

@@ -1,8 +1,7 @@
 // C++ fixture for --classes_as_structs (layout/print_options_test.go): a
 // class is printed "class" unless the option is given, and with
 // -std=c++98 (DW_LANG_C_plus_plus) pahole names every struct a class
-// where it spells a type's name. No struct member has holes or padding,
-// on which pahole 1.24 and 1.31 print the same.
+// where it spells a type's name. No struct member has holes or padding.
 
 class Pt {
 	int x;

@@ -1,11 +1,10 @@
-/* Layout fixtures whose output pahole 1.31 prints differently from
- * Debian's pahole 1.24: struct members whose types have holes, padding,
- * bit holes or a flexible array get 1.25's "XXX last struct has" notes
- * and the "member types with", "paddings" and "flexible array members"
- * summary lines, and from BTF, alignments inferred from bitfields. The
- * expected outputs are pahole 1.31's, committed beside
- * this file (layout/testdata/differ-*.txt, made by
- * scripts/layout-testdata). */
+/* Layout fixtures whose output pahole 1.25 and later print differently
+ * from Debian's pahole 1.24: struct members whose types have holes,
+ * padding, bit holes or a flexible array get 1.25's "XXX last struct has"
+ * notes and the "member types with", "paddings" and "flexible array
+ * members" summary lines, and from BTF, alignments inferred from
+ * bitfields. Compared with the pahole on PATH (1.32) at test time
+ * (layout/differ_test.go). */
 
 struct inner_holes {
 	char a;

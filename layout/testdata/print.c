@@ -69,8 +69,9 @@ struct wide {
 	long after;
 };
 
-/* --fixup_silly_bitfields: pahole turns a one-bit bitfield of an eight
- * byte type into a plain member; "int x:32" stays. */
+/* --fixup_silly_bitfields: pahole 1.32 turns a bitfield as wide as its
+ * type, "int whole:32", into a plain member (1.31 turned the one-bit
+ * bitfields of an eight byte type instead). */
 struct silly_bits {
 	unsigned long one:1;
 	unsigned long rest:63;

@@ -1,8 +1,7 @@
 /* Fixtures for pahole's -R/--reorganize, -S/--show_reorg_steps and
  * -P/--packable (layout/reorganize_test.go), compiled by gcc and clang at
  * test time. Each struct exercises one path of pahole's class__reorganize.
- * No struct has a member of a type with holes or padding, so Debian's
- * pahole 1.24 prints them as 1.31 does. */
+ * No struct has a member of a type with holes or padding. */
 
 /* Later members fill earlier holes; one move and the struct shrinks by a
  * word each time. */
