@@ -28,7 +28,9 @@ type Options struct {
 	// LangExclude lists DW_LANG codes of units to skip (see ParseLanguages).
 	LangExclude []uint16
 	// NoDedup returns the merged fragments without deduplication (for
-	// tests and debugging).
+	// tests and debugging, and pahole -V's log of its encoder). That
+	// result is not checked by the kernel's rules: undeduplicated, a
+	// vmlinux has more types than the kernel takes.
 	NoDedup bool
 	// Report, when not nil, is filled with the functions left out and
 	// why.
@@ -73,7 +75,7 @@ func encodeFile(path string, o Options, check bool) (*btf.Spec, error) {
 	// encode copies what it keeps of the file before closing it.
 	f.CopiesUntilClose()
 	spec, err := encode(f, o, clk)
-	if err == nil && check {
+	if err == nil && check && !o.NoDedup {
 		err = checkOutput(spec)
 	}
 	if err != nil {
@@ -150,6 +152,9 @@ func encode(f *elfx.File, o Options, clk *stageClock) (*btf.Spec, error) {
 		m = newDedupMerger(ds)
 	}
 	m.funcs = funcvar.NewSelection(info, funcOptions(o.Features))
+	if o.Report != nil {
+		m.funcs.LogTo(o.Report)
+	}
 	var walk0 time.Time
 	known := &knownStrs{}
 	err := walk(f, walkConfig{Options: o, elf: info, elfReady: elfReady, clk: clk, known: known}, m.add, func(secs *dwarf.Sections) {

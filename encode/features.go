@@ -1,7 +1,6 @@
 package encode
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/btfkit/btfkit/encode/funcvar"
@@ -52,6 +51,11 @@ const DefaultFeatures = FeatEncodeForce | FeatVar | FeatFloat | FeatDeclTag |
 // AllFeatures has every feature this package knows.
 const AllFeatures = featEnd - 1
 
+// AllListed is what "all" in a --btf_features list stands for: every
+// feature but force_cu_merging, as pahole 1.32 reads "all" (and
+// --btf_gen_all): its units stay separate.
+const AllListed = AllFeatures &^ FeatForceCUMerging
+
 // LegacyFeatures is what pahole 1.24 to 1.25 encode with a plain `pahole -J`
 // (no --btf_features): variables, decl and type tags and ENUM64, but floats
 // as INT.
@@ -88,8 +92,9 @@ func FeatureByName(name string) (Features, bool) {
 // comma-separated list of feature names, where "default" stands for
 // DefaultFeatures and a leading "+" means "the default set plus these".
 // Only the named features are on: "float" alone means floats and nothing
-// else. Unknown names are returned in unknown (pahole ignores them unless
-// --btf_features_strict); err is set only for an empty name in a list.
+// else; "all" stands for AllListed. Empty names are skipped, as pahole
+// skips them. Unknown names are returned in unknown (pahole ignores them
+// unless --btf_features_strict); err is nil (no list is malformed).
 func ParseFeatures(list string) (f Features, unknown []string, err error) {
 	list = strings.TrimSpace(list)
 	if list == "default" {
@@ -106,11 +111,11 @@ func ParseFeatures(list string) (f Features, unknown []string, err error) {
 		name = strings.TrimSpace(name)
 		switch name {
 		case "":
-			return 0, nil, fmt.Errorf("empty feature name in %q", list)
+			continue // pahole's strtok skips empty names
 		case "default":
 			f |= DefaultFeatures
 		case "all":
-			f |= AllFeatures
+			f |= AllListed
 		default:
 			g, ok := FeatureByName(name)
 			if !ok {

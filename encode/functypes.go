@@ -11,6 +11,11 @@ import (
 
 var _ funcvar.Types = (*unitConv)(nil)
 
+// AddedIndexInt is the ID of the "int" the unit's fragment got as its
+// arrays' index type because its DWARF has none, 0 if none (for
+// funcvar's log: pahole's encoder adds that int once per file).
+func (c *unitConv) AddedIndexInt() uint32 { return c.addedInt }
+
 // Type returns the type entry at off.
 func (c *unitConv) Type(off uint64) (funcvar.Type, bool) {
 	i := c.find(off)

@@ -298,6 +298,7 @@ func (w *mergedWalk) unit(data *dwarf.Data, u *dwarf.Unit, bias uint64, done []b
 		c.cont = true
 		if w.funcs != nil {
 			w.funcs.Begin(r.Producer(), nil)
+			w.funcs.SetName(r.Name())
 		}
 		w.started = true
 	}

@@ -88,6 +88,7 @@ type unitConv struct {
 	items     []item
 	stack     []frame
 	ids       []uint32 // rec index -> BTF ID (noID: none of its own)
+	addedInt  uint32   // the ID of the "int" emit added as the arrays' index type, 0 if none
 	scratch   []uint32 // a type's trailing words being made
 	strs      strTab
 	tagValues []string       // a pointer's TYPE_TAG values being made
@@ -688,10 +689,12 @@ func (c *unitConv) emit() *fragment {
 		next++
 	}
 	indexID := uint32(0)
+	c.addedInt = 0
 	if intIdx >= 0 {
 		indexID = c.ids[intIdx]
 	} else if haveArray {
 		indexID = next
+		c.addedInt = next
 		next++
 	}
 

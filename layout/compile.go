@@ -176,6 +176,9 @@ func (ue *unitEmissions) tagDefs(typ btf.TypeID) bool {
 		}
 		switch k := t.Kind(); {
 		case k == btf.KindInt || k == btf.KindFloat:
+			if u.opts != nil && u.opts.SkipEmittingAtomicTypedefs {
+				return false
+			}
 			return ue.atomicDefs(t)
 		case k == btf.KindPtr:
 			pointer = true

@@ -21,6 +21,7 @@ type Listing struct {
 	structs   structures // types listed so far (structures.go)
 	pending   []string   // -C names not found yet, in order
 	found     int
+	missedIn  bool // the last input lacked a -C name still wanted
 
 	// The suffix pahole's conf was left with by the last layout printed
 	// on its own, which --contains_enumerator's enums are printed with.
@@ -69,9 +70,12 @@ func (l *Listing) NamedUnit(w io.Writer, name string, spec *btf.Spec, facts *dwa
 	}
 	if len(l.opts.ClassNames) == 0 {
 		err = l.printClasses(w, u, &b)
-		return false, err
+		return l.opts.FirstObjOnly, err
 	}
 	stop = l.printNamed(u, &b)
+	if l.opts.FirstObjOnly && !l.missedIn {
+		stop = true
+	}
 	if u.outErr != nil {
 		return stop, u.outErr
 	}
@@ -87,8 +91,8 @@ func (l *Listing) Finish(w io.Writer) error {
 			return err
 		}
 	}
-	if l.opts.NrDefinitions {
-		return l.printDefinitions(w)
+	if l.opts.NrDefinitions || l.opts.NrMethods {
+		return l.printDefinitions(w) // structures.go
 	}
 	return nil
 }
@@ -183,6 +187,7 @@ func appendStructKey(key []byte, u *unit, t btf.Type) []byte {
 // pointers to it are listed.
 func (l *Listing) printNamed(u *unit, b *buf) bool {
 	rest := l.pending[:0:0]
+	l.missedIn = false
 	for i, name := range l.pending {
 		// -f looks for declarations too (pointers to a type only declared).
 		id := findType(u, name, l.opts.FindPointers)
@@ -193,6 +198,13 @@ func (l *Listing) printNamed(u *unit, b *buf) bool {
 			}
 			rest = append(rest, l.pending[i:]...)
 			l.pending = rest
+			l.missedIn = true
+			return false
+		}
+		if l.opts.DefinedIn {
+			// pahole prints the unit's name and looks no further in it.
+			l.printDefinedIn(u, b, id) // stats.go
+			l.pending = append(rest, l.pending[i+1:]...)
 			return false
 		}
 		t := u.spec.Type(id)

@@ -199,6 +199,26 @@ type Options struct {
 	// ShowReorgSteps also prints, with Reorganize, each member moved and
 	// the struct after each move (-S/--show_reorg_steps).
 	ShowReorgSteps bool
+	// SkipEmittingAtomicTypedefs leaves out, with Compile, the typedefs
+	// of C11's atomic_* types a base type named so needs
+	// (--skip_emitting_atomic_typedefs).
+	SkipEmittingAtomicTypedefs bool
+	// NrMethods lists, instead of layouts and once every input was read
+	// (Finish, as NrDefinitions' counts), each struct that function
+	// parameters point to and how many do, as pahole counts "methods"
+	// (-m/--nr_methods; NamedUnitFunctions; not with ClassNames).
+	NrMethods bool
+	// DefinedIn prints, for each ClassNames type, the name of the input
+	// (compile unit) it is found in instead of the type (-u/--defined_in);
+	// pahole looks no further in that input.
+	DefinedIn bool
+	// FirstObjOnly stops after the first input (compile unit) printed,
+	// or, with ClassNames, after the first input that has every name
+	// still wanted (--first_obj_only).
+	FirstObjOnly bool
+	// Quiet prints layouts without comments: no offsets and sizes, no
+	// holes, no summary (-q/--quiet).
+	Quiet bool
 }
 
 // SystemCachelineSize is the machine's L1 data cache line size, or 64 when

@@ -100,7 +100,7 @@ func (l *Listing) parallelOK() bool {
 	o := &l.opts
 	return len(o.ClassNames) == 0 && !o.Sort && !o.NrDefinitions && !o.Compile && o.ContainsEnumerator == "" &&
 		!o.Packable && !o.JustPacked && !o.WithEmbeddedFlexibleArray &&
-		!o.ExpandPointers && o.WordSize == 0
+		!o.ExpandPointers && o.WordSize == 0 && !o.NrMethods && !o.FirstObjOnly
 }
 
 // Prepare readies input index (NamedUnit's name, spec and facts) and

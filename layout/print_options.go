@@ -1,7 +1,7 @@
 package layout
 
 // How a layout is printed: the options that set pahole's conf_fprintf
-// (-E, -p, -r, -M, -I, -l, --suppress_*, --classes_as_structs,
+// (-E, -p, -r, -M, -I, -l, -q, --suppress_*, --classes_as_structs,
 // --flat_arrays) and those its loader applies before printing
 // (--fixup_silly_bitfields, -w).
 
@@ -10,7 +10,9 @@ package layout
 func (l *Listing) topConf() conf {
 	o := &l.opts
 	return conf{
-		emitStats:                true,
+		emitStats:                !o.Quiet,
+		suppressComments:         o.Quiet,
+		suppressOffsetComment:    o.Quiet,
 		hex:                      o.Hex,
 		relOffset:                o.RelOffset,
 		expandTypes:              o.ExpandTypes,

@@ -161,9 +161,10 @@ func layoutFormats(list string) ([]string, error) {
 // layoutRun is one listing over files.
 type layoutRun struct {
 	opts    layout.Options
-	formats []string // formats to try, in order
-	base    string   // base BTF for split BTF inputs
-	jobs    int      // DWARF units converted in parallel; 0: one per CPU
+	formats []string    // formats to try, in order
+	base    string      // base BTF for split BTF inputs
+	jobs    int         // DWARF units converted in parallel; 0: one per CPU
+	tables  *tableStats // --ptr_table_stats (pahole_stats.go), or nil
 	listing *layout.Listing
 	baseBTF *btf.Spec
 	btfErr  error // why the last file's BTF could not be parsed
@@ -266,15 +267,28 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 	// The units are converted and prepared for the listing in parallel,
 	// and written in unit order (layout.Batch says which options print
 	// in parallel too).
+	if r.opts.NrMethods && len(r.opts.ClassNames) == 0 {
+		return r.dwarfMethods(w, path) // pahole_stats.go
+	}
+	counts, err := r.tables.dwarf(path, r.jobs) // pahole_stats.go
+	if err != nil {
+		return false, false, ignoreNoDWARF(err)
+	}
 	batch := r.listing.NewBatch()
+	type prepared struct {
+		p     *layout.Prepared
+		index int
+		name  string
+	}
 	err = encode.MapUnits(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs,
 		// -D compares declaration files; -I prints them; -P names an
 		// anonymous struct without a typedef by its declaration.
 		DeclInfo: r.opts.DeclExcludePrefix != nil || r.opts.ShowDeclInfo || (r.opts.Packable && r.opts.AnonInclude)},
-		func(u encode.Unit) (*layout.Prepared, error) {
-			return batch.Prepare(u.Index, u.Name, u.Spec, u.Facts), nil
-		}, func(p *layout.Prepared) error {
-			s, err := batch.Write(w, p)
+		func(u encode.Unit) (prepared, error) {
+			return prepared{batch.Prepare(u.Index, u.Name, u.Spec, u.Facts), u.Index, u.Name}, nil
+		}, func(u prepared) error {
+			r.tables.print(r.listing, u.name, counts, u.index)
+			s, err := batch.Write(w, u.p)
 			if err != nil {
 				return err
 			}
@@ -332,8 +346,9 @@ func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error)
 		specs[i] = s
 	}
 	for _, s := range specs {
+		r.tables.printBTF(r.listing, path, s) // pahole_stats.go
 		// pahole names a BTF input's unit by the file's path.
-		if stop, err := r.listing.NamedUnit(w, path, s, nil); err != nil || stop {
+		if stop, err := r.listing.NamedUnitFunctions(w, path, s, nil, nil); err != nil || stop {
 			return true, stop, err
 		}
 	}

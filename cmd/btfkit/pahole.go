@@ -74,7 +74,8 @@ type paholeConfig struct {
 	from        []string       // -F with -J: the formats to encode from, in order (pahole_frombtf.go)
 	keep        []elfx.Section // more sections to write in place (pahole_frombtf.go)
 
-	genAll bool // --btf_gen_all: start from no features, as --btf_features=all does
+	genAll          bool     // --btf_gen_all: every feature, as --btf_features=all
+	ignoredFeatures []string // the names --verbose says --btf_features ignores (paholeIgnoredFeatures)
 
 	version, numericVersion, develVersion, supported, help bool
 	verbose                                                bool // -V: the functions left out, as pahole_verbose.go prints them
@@ -187,11 +188,9 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.StringVar(&c.base, "btf_base", "", "Path to the base BTF file")
 	fs.StringArrayVar(featStrs, "btf_features", nil, "Specify supported BTF features in FEATURE_LIST or 'default' for default set of supported features.")
 	fs.StringArrayVar(strictStrs, "btf_features_strict", nil, "Like --btf_features, but unrecognized features will trigger an error.")
-	// pahole 1.31 handles --btf_gen_all as --btf_features=all: a list
-	// that names no feature, so it only starts the feature set from
-	// nothing (VAR, decl and type tags, ENUM64 and floats all off) where
-	// a plain -J starts from the legacy set (pahole.c, parse_btf_features
-	// after init_btf_features). pahole 1.24 took it to mean floats.
+	// pahole handles --btf_gen_all as --btf_features=all: 1.32 enables
+	// every feature with it (1.31's "all" named none, so the set only
+	// started from nothing; pahole 1.24 took it to mean floats).
 	fs.BoolVar(&c.genAll, "btf_gen_all", false, "Allow using all the BTF features supported by pahole.")
 	fs.BoolVar(&c.supported, "supported_btf_features", false, "Show list of btf_features supported by pahole and exit.")
 	fs.StringArrayVar(langStrs, "lang_exclude", nil, "Don't consider compilation units written in these languages")
@@ -204,7 +203,6 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 		m[f.name] = fs.Bool(f.name, false, f.help)
 	}
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "be verbose")
-	fs.BoolP("quiet", "q", false, "be quieter")
 	fs.BoolVar(&c.version, "version", false, "Print program version")
 	fs.BoolVar(&c.numericVersion, "numeric_version", false, "Print a numeric version, i.e. 119 instead of v1.19")
 	fs.BoolVar(&c.develVersion, "devel_version", false, "Print the development version (here the release followed; 'btfkit version' names btfkit's own)")
@@ -243,13 +241,8 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	if !c.encode && c.detached == "" {
 		return paholeLayoutParsed(c, fs, formats) // pahole_layout.go
 	}
-	if err := paholeEncodeRefusesLayout(c.layout); err != nil {
+	if err := paholeEncodeIgnoresLayout(fs); err != nil { // pahole_layout.go
 		return nil, fs, err
-	}
-	for _, u := range paholeUnsupported {
-		if fs.Changed(u.name) && !paholeLayoutFlagNamed(u.name) {
-			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole only encodes BTF (-J); it does not print layouts", u.name)}
-		}
 	}
 	if c.jobs < 0 {
 		return nil, fs, paholeUsageError("invalid number of jobs %d", c.jobs)
@@ -264,12 +257,16 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	if len(featStrs)+len(strictStrs) > 0 || c.genAll {
 		c.features = 0
 	}
+	if c.genAll {
+		c.features = encode.AllListed
+	}
 	for i, lists := range [][]string{featStrs, strictStrs} {
 		for _, list := range lists {
 			f, unknown, err := encode.ParseFeatures(list)
 			if err != nil {
 				return nil, fs, &paholeError{1, "pahole: --btf_features: " + err.Error()}
 			}
+			c.ignoredFeatures = append(c.ignoredFeatures, paholeIgnoredFeatures(list)...)
 			if i == 1 && len(unknown) > 0 {
 				return nil, fs, &paholeError{1, fmt.Sprintf("Feature '%s' in '%s' is not supported.  Supported BTF features are:\n%s",
 					unknown[0], list, strings.Join(encode.FeatureNames, ","))}
@@ -413,8 +410,15 @@ func paholeMain(args []string, stdout, stderr io.Writer) int {
 	if c.layoutMode {
 		return c.layout.run(stdout, stderr)
 	}
-	if err := paholeEncode(c, stdout); err != nil {
-		fmt.Fprintf(stderr, "pahole: %v\n", err)
+	if c.verbose {
+		for _, name := range c.ignoredFeatures {
+			fmt.Fprintf(stderr, "Ignoring unsupported feature '%s'\n", name)
+		}
+	}
+	if err := paholeEncode(c, stdout, stderr); err != nil {
+		if !writePaholeInvalidVar(stderr, err) {
+			fmt.Fprintf(stderr, "pahole: %v\n", err)
+		}
 		return 1
 	}
 	return 0
@@ -467,7 +471,7 @@ func paholeEncodeOptions(c *paholeConfig) encode.Options {
 }
 
 // paholeEncode encodes c.file and writes the result where pahole would.
-func paholeEncode(c *paholeConfig, stdout io.Writer) error {
+func paholeEncode(c *paholeConfig, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(c.file); err != nil {
 		return err
 	}
@@ -487,9 +491,17 @@ func paholeEncode(c *paholeConfig, stdout io.Writer) error {
 	// library call `btfkit encode --base` makes (encode/split.go): the
 	// module's types deduplicated once onto the base, VARs never merged.
 	// With -F btf, the file's .BTF archive instead (pahole_frombtf.go).
+	// --verbose: pahole's encoder log from DWARF (pahole_verbose.go);
+	// from a BTF archive, the functions left out.
 	o := paholeEncodeOptions(c)
 	if c.verbose {
-		o.Report = new(funcvar.Report)
+		if len(c.from) == 0 || c.from[0] == "dwarf" {
+			if err := paholeVerboseLog(c, base, o, stdout, stderr); err != nil {
+				return err
+			}
+		} else {
+			o.Report = new(funcvar.Report)
+		}
 	}
 	spec, err := paholeEncodeSpec(c, base, o)
 	if errors.Is(err, encode.ErrExcluded) {
@@ -500,7 +512,7 @@ func paholeEncode(c *paholeConfig, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.verbose {
+	if o.Report != nil {
 		if err := writePaholeSkips(stdout, o.Report); err != nil {
 			return err
 		}

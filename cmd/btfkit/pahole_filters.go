@@ -54,7 +54,7 @@ func init() {
 		// one) and prints the counts at the end.
 		paholeSwitch("T", "nr_definitions", "show how many times struct was defined", func(o *layout.Options) {
 			o.Sizes, o.NrMembers, o.ClassNameLen, o.NamesOnly = false, false, false, false
-			o.NrDefinitions = true
+			o.NrDefinitions, o.NrMethods = true, false // the last of -T and -m counts
 		}),
 		paholeLayoutFlag{short: "t", name: "separator", arg: "SEP", help: "use SEP as the field separator",
 			apply: func(l *paholeLayout, v string) error {

@@ -68,6 +68,7 @@ type paholeLayout struct {
 	jobs       int    // -j: DWARF units converted in parallel
 	files      []string
 	set        []string // registered options given, in order
+	tableStats bool     // --ptr_table_stats (pahole_stats.go)
 }
 
 // paholeAtoi is C's atoi: leading blanks, a sign, digits; 0 otherwise.
@@ -161,12 +162,22 @@ func paholeLayoutParsed(c *paholeConfig, fs *pflag.FlagSet, formats []string) (*
 	return c, fs, nil
 }
 
-// paholeEncodeRefusesLayout says which layout option was given with -J.
-func paholeEncodeRefusesLayout(l *paholeLayout) error {
-	if len(l.set) == 0 {
-		return nil
+// paholeEncodeChangers are the layout options that change what pahole -J
+// encodes: they filter the units before the encoder sees them (pahole's
+// cu__filter). btfkit pahole does not implement them with -J.
+var paholeEncodeChangers = []string{"cu_exclude", "lang"}
+
+// paholeEncodeIgnoresLayout: with -J pahole accepts every option for
+// printing layouts and ignores it (the encoder takes each unit before
+// they are looked at), so btfkit does too, except paholeEncodeChangers,
+// refused with a message.
+func paholeEncodeIgnoresLayout(fs *pflag.FlagSet) error {
+	for _, name := range paholeEncodeChangers {
+		if fs.Changed(name) {
+			return &paholeError{1, fmt.Sprintf("pahole: option '--%s' leaves units out of what -J encodes; btfkit pahole does not implement it with -J", name)}
+		}
 	}
-	return &paholeError{1, fmt.Sprintf("pahole: option '--%s' prints layouts; it does not combine with -J (BTF encoding)", l.set[0])}
+	return nil
 }
 
 // paholeClassNames splits a -C list as pahole does: commas separate names
@@ -277,6 +288,9 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 			o.ClassNames = names
 		}
 		r := layoutRun{opts: o, formats: formats, base: l.base, jobs: l.jobs}
+		if l.tableStats {
+			r.tables = &tableStats{w: stderr}
+		}
 		err := r.runPahole(stdout, files, fp)
 		var ni *errNoInfo
 		switch {

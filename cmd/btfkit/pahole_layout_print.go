@@ -45,6 +45,10 @@ var layoutPrintSwitches = []struct {
 		func(o *layout.Options) *bool { return &o.FlatArrays }},
 	{"", "compile", "Emit compilable types", "print compilable C: each type after the types it needs",
 		func(o *layout.Options) *bool { return &o.Compile }},
+	{"", "skip_emitting_atomic_typedefs", "Do not emit 'typedef _Atomic int atomic_int' & friends.", "with --compile, leave out the typedefs of C11's atomic_* types",
+		func(o *layout.Options) *bool { return &o.SkipEmittingAtomicTypedefs }},
+	{"q", "quiet", "be quieter", "print no comments: no offsets and sizes, holes or summaries",
+		func(o *layout.Options) *bool { return &o.Quiet }},
 }
 
 // layoutPrintOpts are `btfkit layout`'s values of these options.

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/cdump"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testc"
 	"github.com/btfkit/btfkit/internal/testenv"
@@ -55,6 +56,12 @@ func TestPaholeVersionAndFeatures(t *testing.T) {
 			t.Errorf("pahole %s: status %d, stdout %q, stderr %q; want %q", c.arg, code, out, errOut, c.want)
 		}
 	}
+	// sid's pahole says which build it is (v1.32-tarball-gSHA); btfkit is
+	// none of pahole's builds and says the release, a form pahole's
+	// numeric_version.sh accepts.
+	if out, _, code := runPahole(t, "--devel_version"); code != 0 || out != "v1.32\n" {
+		t.Errorf("pahole --devel_version: status %d, %q", code, out)
+	}
 	// The kernel's scripts/pahole-version.sh: sed -E 's/v([0-9]+)\.([0-9]+)/\1\2/'
 	out, _, _ := runPahole(t, "--version")
 	if v := strings.Replace(strings.Replace(strings.TrimSpace(out), "v", "", 1), ".", "", 1); v != "132" {
@@ -87,10 +94,12 @@ func TestPaholeParse(t *testing.T) {
 		{[]string{"-J", "--btf_gen_floats", "--skip_encoding_btf_inconsistent_proto", "--btf_gen_optimized", "-j", "f.o"}, 0,
 			encode.LegacyFeatures | encode.FeatFloat | encode.FeatConsistentFunc | encode.FeatOptimizedFunc, "", "", "f.o", 0},
 		{[]string{"-J", "--skip_encoding_btf_vars", "--skip_encoding_btf_enum64", "--skip_encoding_btf_decl_tag", "--skip_encoding_btf_type_tag", "f.o"}, 0, 0, "", "", "f.o", 0},
-		// pahole 1.31: --btf_gen_all is --btf_features=all, which names no
-		// feature: nothing but what other flags add (TestPaholeGenAll).
-		{[]string{"-J", "--btf_gen_all", "--btf_encode_force", "-F", "dwarf", "f.o"}, 0, encode.FeatEncodeForce, "", "", "f.o", 0},
-		{[]string{"-J", "--btf_gen_all", "--btf_features=float", "f.o"}, 0, encode.FeatFloat, "", "", "f.o", 0},
+		// pahole 1.32: --btf_gen_all is --btf_features=all, every
+		// feature but force_cu_merging (TestPaholeGenAll).
+		{[]string{"-J", "--btf_gen_all", "--btf_encode_force", "-F", "dwarf", "f.o"}, 0, encode.AllListed, "", "", "f.o", 0},
+		{[]string{"-J", "--btf_gen_all", "--btf_features=force_cu_merging", "f.o"}, 0, encode.AllFeatures, "", "", "f.o", 0},
+		{[]string{"-J", "--btf_gen_all", "--skip_encoding_btf_vars", "f.o"}, 0, encode.AllListed &^ encode.FeatVar, "", "", "f.o", 0},
+		{[]string{"-J", "--btf_features=float,,var", "f.o"}, 0, encode.FeatFloat | encode.FeatVar, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_features=float,nonexistent", "f.o"}, 0, encode.FeatFloat, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_features_strict=default,global_var", "f.o"}, 0, encode.DefaultFeatures | encode.FeatGlobalVar, "", "", "f.o", 0},
 		{[]string{"--btf_encode_detached=OUT", "--lang_exclude=rust,c++", "f.o"}, 0, encode.LegacyFeatures, "OUT", "", "f.o", 2},
@@ -122,9 +131,8 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "--jobs=x", "f.o"}, 64, "invalid argument"},
 		{[]string{"-J", "--btf_features_strict=float,nonexistent", "f.o"}, 1, "Feature 'nonexistent' in 'float,nonexistent' is not supported."},
 		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
-		{[]string{"-J", "-C", "task_struct", "vmlinux"}, 1, "pahole: option '--class_name' prints layouts; it does not combine with -J"},
-		{[]string{"-m", "vmlinux"}, 1, "pahole: option '--nr_methods' is pahole's, but btfkit pahole does not implement it yet"},
-		{[]string{"-J", "-s", "vmlinux"}, 1, "pahole: option '--sizes' prints layouts; it does not combine with -J"},
+		{[]string{"-J", "-X", "drivers/", "vmlinux"}, 1, "pahole: option '--cu_exclude' leaves units out of what -J encodes; btfkit pahole does not implement it with -J"},
+		{[]string{"-J", "--lang=c89", "vmlinux"}, 1, "pahole: option '--lang' leaves units out"},
 		{[]string{"--c", "32", "vmlinux"}, 64, "pahole: option '--c' is ambiguous; possibilities: '--cacheline_size' '--class_name' '--count' '--contains' '--contains_enumerator' '--class_name_len' '--cu_exclude' '--ctf_encode' '--classes_as_structs' '--compile'" + try},
 		{[]string{"--hex=1", "vmlinux"}, 64, "pahole: option '--hex' doesn't allow an argument" + try},
 		{[]string{"-C"}, 64, "pahole: option requires an argument -- 'C'" + try},
@@ -406,13 +414,16 @@ func TestPaholeDetachedTargets(t *testing.T) {
 	}
 }
 
-// TestPaholeGenAll: pahole 1.31 reads --btf_gen_all as --btf_features=all,
-// a list naming no feature, so the set starts empty: floats stay INT, no
-// VAR or DATASEC, 8-byte enums as ENUM (pahole 1.24 read it as floats on
-// top of the legacy set). Other flags still add features. (Checked against
-// upstream pahole 1.31 on this fixture with cmp: identical bytes.)
+// TestPaholeGenAll: pahole 1.32 reads --btf_gen_all as --btf_features=all
+// and enables with "all" every feature but force_cu_merging (1.31's "all"
+// enabled none; pahole 1.24 took --btf_gen_all to mean floats), also
+// inside a list ("default,all"). The types btfkit encodes are sid's pahole
+// 1.32's, listed as bpftool lists them (cdump.WriteRaw); the bytes differ
+// only by the kind layout section of the "layout" feature, which sid's
+// pahole, linked with libbpf 1.7, cannot write.
 func TestPaholeGenAll(t *testing.T) {
-	dir := t.TempDir()
+	testc.Require(t, "pahole", "ld")
+	dir, objs := verboseObjects(t)
 	src := filepath.Join(dir, "genall.c")
 	if err := os.WriteFile(src, []byte(`struct s { float f; double d; int a; };
 enum big { B1 = 1, B2 = 0x100000000ULL };
@@ -420,38 +431,73 @@ int fn(struct s *p, enum big b) { return p->a + b; }
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	obj := testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}})
-	kinds := func(args ...string) map[btf.Kind]int {
+	objs = append(objs, testc.Compile(t, src, testc.Variant{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}}))
+	list := func(run func(args ...string) (string, string, int), args ...string) string {
 		t.Helper()
 		out := filepath.Join(dir, "out.btf")
-		args = append(append([]string{"-J"}, args...), "--btf_encode_detached="+out, obj)
-		if _, errOut, code := runPahole(t, args...); code != 0 {
+		os.Remove(out)
+		args = append(args[:len(args):len(args)], "--btf_encode_detached="+out)
+		if _, errOut, code := run(args...); code != 0 {
 			t.Fatalf("pahole %q: status %d: %s", args, code, errOut)
 		}
 		s, err := btf.LoadFile(out, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := map[btf.Kind]int{}
-		for id := s.FirstID(); id < s.NextID(); id++ {
-			n[s.Type(id).Kind()]++
+		var b bytes.Buffer
+		if err := cdump.WriteRaw(&b, s); err != nil {
+			t.Fatal(err)
 		}
-		return n
+		return b.String()
 	}
-	legacy := kinds()
-	if legacy[btf.KindEnum64] != 1 || legacy[btf.KindFloat] != 0 {
-		t.Fatalf("plain -J: %v; want ENUM64 and no FLOAT (the legacy set)", legacy)
-	}
-	all := kinds("--btf_gen_all")
-	for _, k := range []btf.Kind{btf.KindVar, btf.KindDatasec, btf.KindEnum64, btf.KindFloat} {
-		if all[k] != 0 {
-			t.Errorf("--btf_gen_all: %d %s; pahole 1.31 encodes none", all[k], k)
+	sid := func(args ...string) (string, string, int) { return runPaholeTool(t, "pahole", "", args...) }
+	own := func(args ...string) (string, string, int) { return runPahole(t, args...) }
+	for _, obj := range objs {
+		for _, flags := range [][]string{{"--btf_gen_all"}, {"--btf_features=all"}, {"--btf_features=default,all"}, {"--btf_gen_all", "--btf_features=float"}} {
+			args := append(append([]string{}, flags...), obj)
+			want, got := list(sid, args...), list(own, args...)
+			if got != want {
+				t.Errorf("pahole %q: the types differ from pahole 1.32's:\n%s", args, lineDiff(want, got))
+			}
 		}
 	}
-	if all[btf.KindEnum] != 1 || all[btf.KindInt] != legacy[btf.KindInt] {
-		t.Errorf("--btf_gen_all: %v; want the 8-byte enum as ENUM and float, double as INT", all)
+	// The legacy set of a plain -J is not "all".
+	plain := list(own, objs[2])
+	if all := list(own, "--btf_gen_all", objs[2]); !strings.Contains(all, "FLOAT") || strings.Contains(plain, "FLOAT") {
+		t.Errorf("--btf_gen_all should add FLOATs to what a plain -J encodes")
 	}
-	if withFloat := kinds("--btf_gen_all", "--btf_features=float"); withFloat[btf.KindFloat] != 2 || withFloat[btf.KindEnum64] != 0 {
-		t.Errorf("--btf_gen_all --btf_features=float: %v; want 2 FLOAT and no ENUM64", withFloat)
+}
+
+// TestPaholeEncodeIgnoresLayoutOptions: with -J pahole accepts the
+// options for printing layouts and encodes as without them
+// (btf_encode_options passes --skip_emitting_atomic_typedefs); btfkit
+// writes the same bytes as sid's pahole 1.32 with each of them.
+func TestPaholeEncodeIgnoresLayoutOptions(t *testing.T) {
+	testc.Require(t, "pahole", "ld")
+	dir, objs := verboseObjects(t)
+	out := filepath.Join(dir, "out.btf")
+	encodeWith := func(run func(args ...string) (string, string, int), args ...string) []byte {
+		t.Helper()
+		os.Remove(out)
+		args = append(append([]string{"--btf_features=default", "--btf_encode_detached=" + out}, args...), objs[0])
+		if _, e, code := run(args...); code != 0 {
+			t.Fatalf("pahole %q: status %d: %s", args, code, e)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	sid := func(args ...string) (string, string, int) { return runPaholeTool(t, "pahole", "", args...) }
+	own := func(args ...string) (string, string, int) { return runPahole(t, args...) }
+	plain := encodeWith(sid)
+	for _, opts := range [][]string{
+		{"--skip_emitting_atomic_typedefs"}, {"-s"}, {"-T"}, {"-q"}, {"-E", "-p", "--compile"},
+		{"--first_obj_only"}, {"--hashbits=4"}, {"-u"}, {"-m"}, {"--sort"}, {"-I", "-R"},
+	} {
+		if got := encodeWith(own, opts...); !bytes.Equal(got, plain) {
+			t.Errorf("pahole -J %q: %d bytes, not sid's pahole 1.32's %d", opts, len(got), len(plain))
+		}
 	}
 }

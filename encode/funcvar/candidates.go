@@ -1,7 +1,7 @@
 package funcvar
 
 import (
-	"fmt"
+	"strings"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -17,11 +17,19 @@ type Candidates struct {
 	// tags: pairs of (name, type) and (value, component).
 	words []uint32
 	err   error // the unit cannot be encoded (without encode_force)
+	// For Report: the unit's name and the variables left out with a
+	// warning.
+	unit     string
+	leftOut  []LeftOutVar
+	addedInt uint32 // the fragment's ID of an "int" it added for its arrays (addedIndexInt)
 }
 
 // Reset empties c for the next unit.
 func (c *Candidates) Reset() {
 	c.err = nil
+	c.unit = ""
+	c.leftOut = c.leftOut[:0]
+	c.addedInt = 0
 	c.funcs = c.funcs[:0]
 	c.vars = c.vars[:0]
 	c.words = c.words[:0]
@@ -66,8 +74,14 @@ type candidate struct {
 	fromBTF bool
 }
 
+// addedIndexInt is what a unit's Types may also say: the ID of an "int"
+// its fragment added as the index type of its arrays (its DWARF had
+// none), 0 if none.
+type addedIndexInt interface{ AddedIndexInt() uint32 }
+
 // unitVar is one variable of a unit: its VAR and its section entry.
 type unitVar struct {
+	label              string // its name: a view of the reader's strings
 	name, typ, linkage uint32
 	section, off, size uint32
 	tags0, nTags       uint32 // decl tags: pairs (value, component) in words
@@ -77,6 +91,10 @@ type unitVar struct {
 // unit's function candidates and variables to out. types answers for the
 // unit's types, converted by now.
 func (u *Unit) Finish(types Types, out *Candidates) {
+	out.unit = u.name
+	if a, ok := types.(addedIndexInt); ok {
+		out.addedInt = a.AddedIndexInt()
+	}
 	u.analyze(types)
 	declTags := u.o.DeclTags
 	for i := range u.funcs {
@@ -240,27 +258,35 @@ func (u *Unit) finishVars(types Types, out *Candidates) {
 				continue
 			}
 		}
-		if !btfNameValid(name) || !hasType {
+		if valid := btfNameValid(name); !valid || !hasType {
 			// pahole stops here unless encode_force says to leave
-			// the variable out.
-			if !u.o.Force && out.err == nil {
-				if !hasType {
-					out.err = fmt.Errorf("variable %q has void type (encode_force leaves it out)", name)
-				} else {
-					out.err = fmt.Errorf("invalid BTF name for variable %q (encode_force leaves it out)", name)
+			// the variable out; it looks at the name first.
+			if u.o.Force {
+				if !valid {
+					out.leftOut = append(out.leftOut, LeftOutVar{Name: strings.Clone(name), Why: InvalidName})
 				}
+			} else if out.err == nil {
+				out.err = &InvalidVarError{Name: strings.Clone(name), Void: valid, Unit: u.name}
 			}
 			continue
 		}
 		size := types.Size(typ, elf.addrSize)
 		if size == 0 || size > 1<<32-1 || addr > 1<<32-1 {
+			why := FarAddress
+			switch {
+			case size == 0:
+				why = ZeroSize
+			case size > 1<<32-1:
+				why = OverSize
+			}
+			out.leftOut = append(out.leftOut, LeftOutVar{Name: strings.Clone(name), Why: why, Addr: addr})
 			continue
 		}
 		linkage := uint32(btf.LinkageStatic)
 		if external {
 			linkage = uint32(btf.LinkageGlobal)
 		}
-		uv := unitVar{name: types.String(name), typ: typeID(types, hasType, typ), linkage: linkage,
+		uv := unitVar{label: name, name: types.String(name), typ: typeID(types, hasType, typ), linkage: linkage,
 			section: uint32(sec), off: uint32(addr), size: uint32(size), tags0: uint32(len(out.words))}
 		if u.o.DeclTags {
 			for k := tags0; k < tags0+nTags; k++ {

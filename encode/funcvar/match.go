@@ -3,20 +3,22 @@ package funcvar
 import "github.com/btfkit/btfkit/btf"
 
 // funcsMatch is pahole's funcs__match: same parameter count, return and
-// parameter types matching loosely (typesMatch) in the merged types.
-func (s *Selection) funcsMatch(out Merged, a, b *merged) bool {
+// parameter types matching loosely (typesMatch) in the merged types. When
+// they do not, it says where first (mm's Name is left to the caller).
+func (s *Selection) funcsMatch(out Merged, a, b *merged) (ok bool, mm Mismatch) {
 	if a.nParams != b.nParams {
-		return false
+		return false, Mismatch{What: ParamCount, Counts: [2]uint32{a.nParams, b.nParams}}
 	}
 	if !typesMatch(out, a.ret, b.ret, 0) {
-		return false
+		return false, Mismatch{What: ReturnType}
 	}
 	for i := uint32(0); i < a.nParams; i++ {
 		if !typesMatch(out, s.words[a.params0+2*i+1], s.words[b.params0+2*i+1], 0) {
-			return false
+			return false, Mismatch{What: ParamType, Param: i,
+				ParamNames: [2]uint32{s.words[a.params0+2*i], s.words[b.params0+2*i]}}
 		}
 	}
-	return true
+	return true, Mismatch{}
 }
 
 // rawType is a type's fields as Types.RawType gives them.

@@ -72,7 +72,12 @@ type Selection struct {
 	words    []uint32
 	sections map[uint32][]sectionEntry
 	seenVar  map[varPlace]bool
+	rep      *Report // LogTo's
 }
+
+// LogTo makes Add record in rep the variables left out with a warning
+// (LeftOut) and, with rep.Log, each unit's log (Units).
+func (s *Selection) LogTo(rep *Report) { s.rep = rep }
 
 // NewSelection returns the selection for the file whose ELF side is elf.
 func NewSelection(elf *ELF, o Options) *Selection {
@@ -96,6 +101,25 @@ const MergedRef = 1 << 31
 func (s *Selection) Add(c *Candidates, out Merged, strs []uint32, shift uint32) error {
 	if c.err != nil {
 		return c.err
+	}
+	var log *UnitLog
+	if s.rep != nil {
+		s.rep.LeftOut = append(s.rep.LeftOut, c.leftOut...)
+		if s.rep.Log {
+			s.rep.Units = append(s.rep.Units, UnitLog{Name: strings.Clone(c.unit), TypesEnd: out.NextID()})
+			if c.addedInt != 0 {
+				s.rep.Units[len(s.rep.Units)-1].AddedInt = btf.TypeID(c.addedInt + shift)
+			}
+			log = &s.rep.Units[len(s.rep.Units)-1]
+			for i := range c.funcs {
+				// pahole looks functions up only in an ELF that has
+				// function symbols.
+				if len(s.elf.funcByName) > 0 && c.funcs[i].flags&(noSymbol|unnamedParams) == noSymbol {
+					log.NoSymbol = append(log.NoSymbol, strings.Clone(c.funcs[i].name))
+				}
+			}
+			defer func() { log.End = out.NextID() }()
+		}
 	}
 	if len(c.funcs) == 0 && len(c.vars) == 0 {
 		return nil
@@ -123,6 +147,9 @@ func (s *Selection) Add(c *Candidates, out Merged, strs []uint32, shift uint32) 
 			continue
 		}
 		s.seenVar[k] = true
+		if log != nil {
+			log.Vars = append(log.Vars, VarLog{Name: strings.Clone(v.label), Addr: uint64(v.off)})
+		}
 		id := out.AddRaw(name, btf.Info(btf.KindVar, 0, false), typ(v.typ), v.linkage)
 		for i := uint32(0); i < v.nTags; i++ {
 			w := c.words[v.tags0+2*i:]
@@ -211,8 +238,14 @@ func (s *Selection) Finish(out Merged, intern func(string) uint32, rep *Report) 
 			b := &states[j]
 			const shared = unexpectedReg | inconsistent | uncertainLoc | reorderedParams
 			both := (a.flags | b.flags) & shared
-			if both&(unexpectedReg|inconsistent|reorderedParams) == 0 && !s.funcsMatch(out, a, b) {
-				both |= inconsistent
+			if both&(unexpectedReg|inconsistent|reorderedParams) == 0 {
+				if ok, mm := s.funcsMatch(out, a, b); !ok {
+					both |= inconsistent
+					if rep != nil {
+						mm.Name = a.symbols.name
+						rep.Mismatches = append(rep.Mismatches, mm)
+					}
+				}
 			}
 			a.flags = a.flags&^shared | both
 			b.flags = b.flags&^shared | both

@@ -94,8 +94,9 @@ type declTag struct {
 // records one unit at a time (Begin, Add for every entry, Finish) and
 // keeps its memory for the next.
 type Unit struct {
-	elf *ELF
-	o   Options
+	elf  *ELF
+	o    Options
+	name string // the unit's DW_AT_name, when Begin had its reader
 
 	clang    bool
 	curFunc  int32 // the open top-level subprogram, -1 if none
@@ -129,12 +130,20 @@ func NewUnit(elf *ELF, o Options) *Unit {
 	return &Unit{elf: elf, o: o}
 }
 
+// SetName names the unit (its DW_AT_name, for Report's log) when Begin had
+// no reader to take it from.
+func (u *Unit) SetName(name string) { u.name = name }
+
 // Begin starts a unit. producer is its DW_AT_producer (pahole reads
 // clang's parameter locations differently); r, when not nil, is the dwarf
 // package's reader of the unit, through which abstract origins in other
 // units are followed (LTO).
 func (u *Unit) Begin(producer string, r *dwarf.UnitReader) {
 	u.clang = strings.Contains(producer, "clang")
+	u.name = ""
+	if r != nil {
+		u.name = r.Name()
+	}
 	u.curFunc, u.curParam, u.curVar = -1, -1, -1
 	u.funcs = u.funcs[:0]
 	u.params = u.params[:0]
