@@ -21,7 +21,9 @@ import (
 // union's members are an object keyed by member name ("members"; any other
 // type is "value"); the members of anonymous structs and unions appear in
 // the enclosing object, as C names them. Values follow their BTF types:
-// integers by their signedness, _Bool as true/false, enums (and the
+// integers by their signedness (as strings of decimal digits past 2^53-1,
+// which JSON readers that hold numbers as doubles, jq 1.6 and JavaScript,
+// would round), _Bool as true/false, enums (and the
 // type_enum member) as enumerator names when one matches, char arrays as
 // strings up to their NUL (arrays of numbers when not UTF-8), other arrays
 // as JSON arrays, a flexible array at the end with the elements the record
@@ -409,7 +411,33 @@ func (jw *JSONWriter) appendBitfield(b []byte, f *jsonField, off int) []byte {
 		return strconv.AppendBool(b, v == 1)
 	}
 	if signed {
-		return strconv.AppendInt(b, int64(v), 10)
+		return appendJSONInt(b, int64(v))
+	}
+	return appendJSONUint(b, v)
+}
+
+// maxExact is the largest integer an IEEE double holds exactly (2^53 - 1):
+// the integers JavaScript's JSON.parse and jq 1.6 read without rounding.
+const maxExact = 1<<53 - 1
+
+// appendJSONInt writes v as a JSON number, or as a string of its decimal
+// digits when its magnitude is past maxExact (kernel addresses, magic
+// numbers), so that every reader gets it exactly.
+func appendJSONInt(b []byte, v int64) []byte {
+	if v > maxExact || v < -maxExact {
+		b = append(b, '"')
+		b = strconv.AppendInt(b, v, 10)
+		return append(b, '"')
+	}
+	return strconv.AppendInt(b, v, 10)
+}
+
+// appendJSONUint is appendJSONInt for an unsigned value.
+func appendJSONUint(b []byte, v uint64) []byte {
+	if v > maxExact {
+		b = append(b, '"')
+		b = strconv.AppendUint(b, v, 10)
+		return append(b, '"')
 	}
 	return strconv.AppendUint(b, v, 10)
 }
@@ -429,9 +457,9 @@ func extend(v uint64, size int, signed bool) uint64 {
 
 func appendInt(b []byte, v uint64, size int, signed bool) []byte {
 	if signed {
-		return strconv.AppendInt(b, int64(extend(v, size, true)), 10)
+		return appendJSONInt(b, int64(extend(v, size, true)))
 	}
-	return strconv.AppendUint(b, v, 10)
+	return appendJSONUint(b, v)
 }
 
 // appendExtra prints "extra": the record's uncovered non-zero bits, as

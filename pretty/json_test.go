@@ -3,6 +3,7 @@ package pretty_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,6 +86,62 @@ func TestJSONValues(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+}
+
+// TestJSONExactIntegers: integers past 2^53-1, which JSON readers that
+// hold numbers as doubles (jq 1.6, JavaScript's JSON.parse) would round,
+// are written as strings of their decimal digits; every number left as a
+// JSON number survives such a reader exactly, and the record is rebuilt
+// from its JSON.
+func TestJSONExactIntegers(t *testing.T) {
+	spec, l := records(t)
+	for _, z := range []uint64{1<<53 - 1, 1 << 53, 1<<64 - 1, 1 << 63, uint64(1<<63 + 12345)} {
+		p := l.New("rec_point", 0).Set("x", 7).Set("z", z)
+		p.Set("hdr.kind", 1).Set("hdr.len", uint64(len(p.B)))
+		_, out, err := decode(t, spec, pretty.Options{Classes: []pretty.Class{typed}}, p.B)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := strings.TrimSuffix(out, "\n")
+		want := fmt.Sprintf(`"z":%d`, int64(z))
+		if int64(z) > 1<<53-1 || int64(z) < -(1<<53-1) {
+			want = fmt.Sprintf(`"z":"%d"`, int64(z))
+		}
+		if !strings.Contains(line, want) {
+			t.Errorf("z = %d: no %s in\n%s", int64(z), want, line)
+		}
+		// A reader that holds numbers as float64, as jq 1.6 does.
+		var doc any
+		if err := json.Unmarshal([]byte(line), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(v any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case float64:
+				if x > 1<<53-1 || x < -(1<<53-1) {
+					t.Errorf("a JSON number a double cannot hold exactly: %v in\n%s", x, line)
+				}
+			case map[string]any:
+				for _, e := range x {
+					walk(e)
+				}
+			case []any:
+				for _, e := range x {
+					walk(e)
+				}
+			}
+		}
+		walk(doc)
+		te := &prettytest.TypeEnum{Struct: "rec_hdr", Member: "kind", Enums: []string{"rec_kind", "rec_kind_ext"}}
+		_, b, err := prettytest.RecordBytes(spec, []byte(line), te)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, line)
+		}
+		if !bytes.Equal(b, p.B) {
+			t.Errorf("rebuilt from its JSON\n%x\nit is\n%x", b, p.B)
 		}
 	}
 }

@@ -33,7 +33,10 @@ var prettyCmd = &cobra.Command{
 	Long: `pretty reads DATA (a file, or - for standard input) as a stream of records and
 prints each one with the type that describes it, as 'pahole --prettify' does:
 a C initializer per record (--format text, byte-identical to pahole 1.32) or
-one JSON object per record (--format json). TYPES is an ELF file with DWARF
+one JSON object per record (--format json: integers past 2^53-1, which jq
+1.6 and JavaScript would round, are strings of their decimal digits, e.g.
+"addr":"18446744072099471360"; jq reads them exactly as strings, JavaScript
+with BigInt("...")). TYPES is an ELF file with DWARF
 or BTF, a raw BTF file, a BTF archive or a /sys/kernel/btf file; without it
 the running kernel's BTF is used.
 

@@ -121,6 +121,15 @@ func number(v any) (uint64, error) {
 	return 0, fmt.Errorf("%v is not a number", v)
 }
 
+// decimal reads a string of decimal digits (with a sign when negative) as
+// the 64 bits of an integer.
+func decimal(s string) (uint64, error) {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return uint64(i), nil
+	}
+	return strconv.ParseUint(s, 10, 64)
+}
+
 func (e *encoder) enumValue(enums []btf.Type, name string) (uint64, bool) {
 	for _, t := range enums {
 		for i := 0; i < t.Vlen(); i++ {
@@ -142,9 +151,16 @@ func (e *encoder) value(id btf.TypeID, v any, off int) error {
 			if t.Kind() == btf.KindEnum || t.Kind() == btf.KindEnum64 {
 				val, ok := e.enumValue([]btf.Type{t}, s)
 				if !ok {
-					return fmt.Errorf("%q is no enumerator of %s", s, t.Name())
+					n, err := decimal(s)
+					if err != nil {
+						return fmt.Errorf("%q is no enumerator of %s", s, t.Name())
+					}
+					val = n
 				}
 				return e.put(off, size, val)
+			}
+			if n, err := decimal(s); err == nil {
+				return e.put(off, size, n) // an integer past 2^53, written as a string
 			}
 			return e.bigInt(off, size, s)
 		}
