@@ -98,9 +98,11 @@ func (d *Data) openAlt(f *elfx.File) error {
 	if link == nil || f.Path == "" {
 		return nil
 	}
+	var wantID []byte
 	if raw, err := f.Raw(link); err == nil {
 		if i := bytes.IndexByte(raw, 0); i > 0 {
 			d.altPath = string(raw[:i])
+			wantID = raw[i+1:]
 		}
 	}
 	if d.altPath == "" {
@@ -114,11 +116,56 @@ func (d *Data) openAlt(f *elfx.File) error {
 		if err != nil {
 			return fmt.Errorf("alternate debug file: %w", err)
 		}
+		// The link's build ID (after the name) must be the file's: a
+		// dwz file of another build would resolve references into the
+		// wrong entries.
+		if id := buildID(alt.file); len(wantID) > 0 && id != nil && !bytes.Equal(id, wantID) {
+			alt.Close()
+			continue
+		}
 		d.alt = alt
 		d.closers = append(d.closers, alt.Close)
 		break
 	}
 	return nil
+}
+
+// buildID returns the GNU build ID note of f (.note.gnu.build-id), or nil.
+func buildID(f *elfx.File) []byte {
+	if f == nil {
+		return nil
+	}
+	s := f.Section(".note.gnu.build-id")
+	if s == nil {
+		return nil
+	}
+	raw, err := f.Raw(s)
+	if err != nil || len(raw) < 16 {
+		return nil
+	}
+	bo := f.ByteOrder
+	namesz, descsz, typ := bo.Uint32(raw[0:]), bo.Uint32(raw[4:]), bo.Uint32(raw[8:])
+	off := 12 + (uint64(namesz)+3)&^3
+	if typ != 3 || namesz != 4 || off+uint64(descsz) > uint64(len(raw)) || string(raw[12:15]) != "GNU" {
+		return nil
+	}
+	return raw[off : off+uint64(descsz)]
+}
+
+// AltMissing reports whether the file names a dwz alternate file
+// (.gnu_debugaltlink) that was not found, or was found with another
+// build ID: the types it holds are then missing from every unit that
+// imports them.
+func (d *Data) AltMissing() bool { return d.altPath != "" && d.alt == nil }
+
+// MissingAltWarning is pahole's four-line warning (stderr) for a file
+// whose dwz alternate file is missing (Data.AltMissing); name is the file
+// as the user gave it.
+func MissingAltWarning(name string) string {
+	return "WARNING: could not resolve dwz alternate debug file for " + name + "\n" +
+		"         (.gnu_debugaltlink target missing or build-id mismatch?)\n" +
+		"         Some types will not be available.\n" +
+		"         Installing the matching debuginfo package may fix this.\n"
 }
 
 func altCandidates(path, link string) []string {

@@ -14,7 +14,8 @@ type Facts struct {
 	entries     map[uint64]btf.TypeID
 	decl        map[btf.TypeID]Decl
 	class       map[btf.TypeID]bool // class.go
-	language    uint16              // class.go
+	atomic      map[btf.TypeID]bool
+	language    uint16 // class.go
 }
 
 // Decl is where a type is declared: DW_AT_decl_file as a path (the line
@@ -122,6 +123,22 @@ func (f *Facts) NestedIn(container btf.TypeID) []Nested {
 	return f.nestedIn[container]
 }
 
+// SetAtomic records that the qualifier id (a VOLATILE in the unit's BTF,
+// which has no kind of its own for it) is C11's _Atomic, a
+// DW_TAG_atomic_type entry.
+func (f *Facts) SetAtomic(id btf.TypeID) {
+	if f.atomic == nil {
+		f.atomic = make(map[btf.TypeID]bool)
+	}
+	f.atomic[id] = true
+}
+
+// Atomic reports whether the qualifier id stands for _Atomic
+// (DW_TAG_atomic_type) rather than volatile.
+func (f *Facts) Atomic(id btf.TypeID) bool {
+	return f != nil && f.atomic[id]
+}
+
 // Nested reports whether type id is defined inside a function, a lexical
 // block or another type's body rather than at the top level of its unit.
 func (f *Facts) Nested(id btf.TypeID) bool {
@@ -137,6 +154,12 @@ func (f *Facts) SetEntry(off uint64, id btf.TypeID) {
 	}
 	f.entries[off] = id
 }
+
+// AltOffset is where the entries of a dwz alternate file
+// (.gnu_debugaltlink) are keyed: the entry at offset o of that file's
+// .debug_info is at AltOffset+o, clear of the file's own offsets. A
+// DW_FORM_GNU_ref_alt reference to o resolves with TypeAt(AltOffset+o).
+const AltOffset = 1 << 61
 
 // TypeAt returns the type a DW_AT_type reference to the entry at global
 // offset off resolves to, and whether the entry was made a type.

@@ -4,6 +4,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -49,6 +50,10 @@ type Options struct {
 	// merged, on one goroutine, with the units done and the units of the
 	// file (for a progress bar; a batch calls it for each module's).
 	Progress func(done, total int)
+	// Warnings, when not nil, gets what pahole's DWARF loader warns
+	// about on its way (a dwz alternate file that is missing); the
+	// encoding goes on without what is missing.
+	Warnings io.Writer
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,
@@ -327,6 +332,9 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 		return err
 	}
 	defer d.Close()
+	if d.AltMissing() && cfg.Warnings != nil {
+		io.WriteString(cfg.Warnings, dwarf.MissingAltWarning(f.Path))
+	}
 	if onOpen != nil {
 		onOpen(d.Sections())
 	}

@@ -13,7 +13,8 @@ import (
 // IDs. The walk records DW_AT_alignment of struct, union and member
 // entries (die.alignment, rec.align, item.align), whether a type entry is
 // nested (rec.nested), and for types defined in a struct or union's body
-// how many members came before (rec.after); collectFacts turns them, and
+// how many members came before (rec.after), and which VOLATILE stands for
+// a DW_TAG_atomic_type (emitted only in this walk); collectFacts turns them, and
 // the dimensions of multi-dimensional arrays (their subrange items), into
 // a dwarffacts.Facts. Nothing here runs unless the walk asks for facts
 // (walkConfig.facts, set by EachUnit).
@@ -32,6 +33,8 @@ func (c *unitConv) collectFacts() *dwarffacts.Facts {
 			continue
 		}
 		switch r.tag {
+		case dwarf.TagAtomicType:
+			f.SetAtomic(btf.TypeID(id))
 		case dwarf.TagEnumerationType, dwarf.TagTypedef:
 			if r.nested {
 				f.SetNested(btf.TypeID(id))

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/btfkit/btfkit/dwarf"
+	"github.com/btfkit/btfkit/dwarffacts"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode/funcvar"
 )
@@ -76,7 +77,7 @@ func mergesUnits(f *elfx.File, d *dwarf.Data) (bool, error) {
 // offset space: an entry at offset o of the alternate file's .debug_info
 // is at altBias+o, clear of the file's own .debug_info and of
 // .debug_types (dwarf.TypesBase).
-const altBias = 1 << 61
+const altBias = dwarffacts.AltOffset
 
 // walkMerged converts all compile and partial units of d as one unit, one
 // after another on the calling goroutine, and hands emit the one fragment

@@ -646,9 +646,18 @@ func (c *unitConv) emit() *fragment {
 		}
 		r := &recs[i]
 		switch r.tag {
-		case dwarf.TagGNUAnnotation, dwarf.TagAtomicType:
+		case dwarf.TagGNUAnnotation:
 			c.ids[i] = noID
 			continue
+		case dwarf.TagAtomicType:
+			// BTF has no _Atomic: encoding looks through it (idOf). The
+			// facts walk keeps it as a VOLATILE its facts mark atomic,
+			// so that a printer can say _Atomic as pahole's DWARF
+			// loader does.
+			if !c.facts {
+				c.ids[i] = noID
+				continue
+			}
 		case dwarf.TagUnspecifiedType, dwarf.TagPtrToMemberType:
 			c.ids[i] = 0
 			continue
@@ -803,7 +812,7 @@ func (c *unitConv) emitRec(s *fragment, r *rec, indexID uint32) {
 		})
 	case dwarf.TagConstType:
 		c.addType(s, "", btf.KindConst, 0, false, c.ref(r.has, r.typ))
-	case dwarf.TagVolatileType:
+	case dwarf.TagVolatileType, dwarf.TagAtomicType: // atomic: facts walk only
 		c.addType(s, "", btf.KindVolatile, 0, false, c.ref(r.has, r.typ))
 	case dwarf.TagRestrictType:
 		c.addType(s, "", btf.KindRestrict, 0, false, c.ref(r.has, r.typ))

@@ -58,6 +58,9 @@ func (u *unit) tagName(id btf.TypeID, size int) string {
 			prefix = "const "
 		case btf.KindVolatile:
 			prefix = "volatile "
+			if u.facts.Atomic(id) {
+				prefix = "_Atomic "
+			}
 		case btf.KindRestrict:
 			suffix = " restrict"
 		}

@@ -105,7 +105,7 @@ func (u *unit) printTag(b *buf, id btf.TypeID, c conf) {
 	case t.IsUnion():
 		u.printUnion(b, u.class(id), c)
 	default:
-		b.Str("/* tag__fprintf: " + dwarfTagName(t) + " tag not supported! */")
+		b.Str("/* tag__fprintf: " + u.dwarfTagName(t) + " tag not supported! */")
 	}
 	if !c.noSemicolon {
 		b.Byte(';')
@@ -122,6 +122,12 @@ func (u *unit) printTypedef(b *buf, t btf.Type, c conf) {
 		return
 	}
 	tt, ok := u.typ(t.Ref())
+	// An _Atomic typedef says so and goes on with the type under it
+	// (pahole prints this keyword here, not through tag__name).
+	for n := 0; ok && n < maxDepth && tt.Kind() == btf.KindVolatile && u.facts.Atomic(tt.ID); n++ {
+		b.Str("_Atomic ")
+		tt, ok = u.typ(tt.Ref())
+	}
 	if !ok {
 		b.Str("<ERROR> ")
 		b.Str(name)
@@ -338,9 +344,15 @@ func (u *unit) printType(b *buf, id btf.TypeID, name string, named bool, c conf)
 			u.printDefault(b, id, name, named, c)
 		case k == btf.KindFuncProto:
 			u.writeFtype(b, t, cname(name, named), false, false, c.typeSpacing, true)
-		case k == btf.KindConst:
-			b.Str("const ")
-			c.typeSpacing -= len("const ")
+		case k == btf.KindConst || k == btf.KindVolatile && u.facts.Atomic(id):
+			// const and _Atomic are written before the type; volatile
+			// goes by tag__name (the default case).
+			kw := "const "
+			if k == btf.KindVolatile {
+				kw = "_Atomic "
+			}
+			b.Str(kw)
+			c.typeSpacing -= len(kw)
 			if nt, ok := u.typ(t.Ref()); ok {
 				t, id = nt, t.Ref()
 				continue
@@ -1087,7 +1099,10 @@ func (u *unit) printStats(b *buf, cl *class, c *conf, s stats, mth *memberTypeHo
 
 // dwarfTagName is the DWARF tag pahole's DWARF loader gives a type of
 // this kind, for its "not supported" note.
-func dwarfTagName(t btf.Type) string {
+func (u *unit) dwarfTagName(t btf.Type) string {
+	if t.Kind() == btf.KindVolatile && u.facts.Atomic(t.ID) {
+		return "atomic_type"
+	}
 	switch t.Kind() {
 	case btf.KindInt, btf.KindFloat:
 		return "base_type"

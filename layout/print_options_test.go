@@ -65,6 +65,8 @@ func printOpts(t *testing.T, args []string) layout.Options {
 			o.Hex = true
 		case "--skip_missing":
 			o.SkipMissing = true
+		case "--skip_emitting_atomic_typedefs":
+			o.SkipEmittingAtomicTypedefs = true
 		case "-R":
 			o.Reorganize = true
 		case "-P":

@@ -195,8 +195,13 @@ func (l *dwarfLoader) fileNames() ([]string, error) {
 }
 
 func ref(e *dwarf.Entry, a dwarf.Attr) uint64 {
-	if o, ok := e.Ref(a); ok {
-		return uint64(o)
+	f := e.Field(a)
+	switch {
+	case f == nil:
+	case f.Class == dwarf.ClassReference:
+		return f.Val
+	case f.Class == dwarf.ClassReferenceAlt: // into the dwz alternate file
+		return dwarffacts.AltOffset + f.Val
 	}
 	return 0
 }

@@ -73,7 +73,11 @@ func (n *namer) appendName(b *buf, t btf.Type, size int) {
 		case btf.KindConst:
 			b.Str("const ")
 		case btf.KindVolatile:
-			b.Str("volatile ")
+			if n.u.facts.Atomic(t.ID) {
+				b.Str("_Atomic ")
+			} else {
+				b.Str("volatile ")
+			}
 		}
 		if t.Ref() == 0 {
 			b.Str("void")

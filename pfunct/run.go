@@ -393,6 +393,9 @@ func (p *printer) loadDWARF(path string) (bool, error) {
 		return false, err
 	}
 	p.closers = append(p.closers, d, ef)
+	if d.AltMissing() && p.o.Warnings != nil {
+		io.WriteString(p.o.Warnings, dwarf.MissingAltWarning(path))
+	}
 	l := &dwarfLoader{d: d, r: d.NewReader(), flags: p.o.flags(), warn: p.o.Warnings, langExclude: p.o.LangExclude}
 	units := d.Units()
 	stop := false

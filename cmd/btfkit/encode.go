@@ -144,7 +144,7 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	}
 	stats := newEncodeStats()
 	prog := unitProgress(os.Stderr)
-	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep, Stats: stats.encoderStats(), Progress: prog.units})
+	spec, err := encode.EncodeFile(args[0], encode.Options{Features: feat, Jobs: encodeOpts.jobs, LangExclude: langs, Report: rep, Stats: stats.encoderStats(), Progress: prog.units, Warnings: cmd.ErrOrStderr()})
 	prog.done()
 	if errors.Is(err, encode.ErrExcluded) {
 		// Nothing to encode: no output, as pahole writes none.

@@ -84,7 +84,7 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 		if err != nil {
 			return err
 		}
-		r := layoutRun{opts: o, formats: formats, base: layoutOpts.base, jobs: layoutOpts.jobs}
+		r := layoutRun{opts: o, formats: formats, base: layoutOpts.base, jobs: layoutOpts.jobs, warn: cmd.ErrOrStderr()}
 		w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 		err = r.run(w, args)
 		if ferr := w.Flush(); err == nil {
@@ -167,7 +167,8 @@ type layoutRun struct {
 	tables  *tableStats // --ptr_table_stats (pahole_stats.go), or nil
 	listing *layout.Listing
 	baseBTF *btf.Spec
-	btfErr  error // why the last file's BTF could not be parsed
+	btfErr  error     // why the last file's BTF could not be parsed
+	warn    io.Writer // the DWARF loader's warnings (stderr)
 }
 
 // errNoInfo says a file is missing or has none of the formats asked for.
@@ -280,7 +281,7 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 		index int
 		name  string
 	}
-	err = encode.MapUnits(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs,
+	err = encode.MapUnits(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs, Warnings: r.warn,
 		// -D compares declaration files; -I prints them; -P names an
 		// anonymous struct without a typedef by its declaration.
 		DeclInfo: r.opts.DeclExcludePrefix != nil || r.opts.ShowDeclInfo || (r.opts.Packable && r.opts.AnonInclude)},

@@ -494,6 +494,7 @@ func paholeEncode(c *paholeConfig, stdout, stderr io.Writer) error {
 	// --verbose: pahole's encoder log from DWARF (pahole_verbose.go);
 	// from a BTF archive, the functions left out.
 	o := paholeEncodeOptions(c)
+	o.Warnings = stderr
 	if c.verbose {
 		if len(c.from) == 0 || c.from[0] == "dwarf" {
 			if err := paholeVerboseLog(c, base, o, stdout, stderr); err != nil {

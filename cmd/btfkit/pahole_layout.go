@@ -287,7 +287,7 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 			}
 			o.ClassNames = names
 		}
-		r := layoutRun{opts: o, formats: formats, base: l.base, jobs: l.jobs}
+		r := layoutRun{opts: o, formats: formats, base: l.base, jobs: l.jobs, warn: stderr}
 		if l.tableStats {
 			r.tables = &tableStats{w: stderr}
 		}
