@@ -10,7 +10,6 @@
 //	e2etool relocate SPLIT DIST_BASE VMLINUX OUT     the BTF the kernel holds for a module with a distilled base
 //	e2etool distill SPLIT VMLINUX OUT_SPLIT OUT_BASE what distilled_base writes as .BTF and .BTF.base
 //	e2etool module-types VMLINUX FILE...             per module BTF, a type only it defines, and its ID
-//	e2etool func-causes KO DIFF REASONS              the causes of FUNC differences with pahole 1.24
 //	e2etool route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF
 //	                                                 the differences of the DWARF and BTF-archive routes, by cause
 package main
@@ -33,7 +32,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA | corrupt-name IN OUT | relocate SPLIT DIST_BASE VMLINUX OUT | distill SPLIT VMLINUX OUT_SPLIT OUT_BASE | module-types VMLINUX FILE... | func-causes KO DIFF REASONS | route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF")
+		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA | corrupt-name IN OUT | relocate SPLIT DIST_BASE VMLINUX OUT | distill SPLIT VMLINUX OUT_SPLIT OUT_BASE | module-types VMLINUX FILE... | route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF")
 	}
 	switch {
 	case args[0] == "corrupt" && len(args) == 3:
@@ -60,8 +59,6 @@ func run(args []string) error {
 		return distillCmd(args[1], args[2], args[3], args[4])
 	case args[0] == "module-types" && len(args) >= 3:
 		return moduleTypes(args[1], args[2:])
-	case args[0] == "func-causes" && len(args) == 4:
-		return funcCauses(args[1], args[2], args[3])
 	case args[0] == "route-causes" && len(args) == 6:
 		return routeCauses(args[1], args[2], args[3], args[4], args[5])
 	}

@@ -4,15 +4,12 @@ package main
 // about the module BTF the guest will check.
 
 import (
-	"debug/elf"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/distill"
-	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/internal/e2e"
 )
 
@@ -168,86 +165,5 @@ func corruptName(in, out string) error {
 		return err
 	}
 	fmt.Printf("corrupted the name of type %d of %s: name offset 0xffffffff, beyond any string section\n", n, in)
-	return nil
-}
-
-// funcCauses KO DIFF REASONS: DIFF is `btfkit diff --kinds FUNC OURS
-// THEIRS` of KO's BTF by btfkit (A) and by pahole 1.24 (B); REASONS is
-// `btfkit encode -v` of KO (NAME: REASON for each function with DWARF
-// and an address that got no FUNC). Prints one line per cause, "N",
-// "CAUSE" and the names separated by tabs, and returns an error naming the differences no known cause explains:
-//
-//   - in ours only, and KO's symbol table has the function only under a
-//     name with a compiler suffix (NAME.isra.0, .constprop.0, .part.0):
-//     pahole 1.24 looks a function's symbol up by its exact name; 1.25
-//     and later (optimized_func) by the name before the suffix;
-//   - in pahole 1.24's only, and btfkit gives a reason for leaving it
-//     out: one of pahole 1.31's rules that 1.24 did not have.
-func funcCauses(koPath, diffPath, reasonsPath string) error {
-	diffText, err := os.ReadFile(diffPath)
-	if err != nil {
-		return err
-	}
-	reasonsText, err := os.ReadFile(reasonsPath)
-	if err != nil {
-		return err
-	}
-	reasons := map[string]string{}
-	for _, l := range strings.Split(string(reasonsText), "\n") {
-		if name, why, ok := strings.Cut(l, ": "); ok && !strings.HasPrefix(l, "#") {
-			reasons[name] = why
-		}
-	}
-	f, err := elfx.Open(koPath)
-	if err != nil {
-		return err
-	}
-	syms, err := f.Symbols()
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %v", koPath, err)
-	}
-	exact := map[string]bool{}
-	suffixed := map[string]string{}
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) != elf.STT_FUNC {
-			continue
-		}
-		if base, _, ok := strings.Cut(s.Name, "."); ok {
-			suffixed[base] = s.Name
-		} else {
-			exact[s.Name] = true
-		}
-	}
-	causes := map[string][]string{}
-	var unexplained []string
-	for _, l := range strings.Split(string(diffText), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 3 || f[1] != "FUNC" || (f[0] != "-" && f[0] != "+" && f[0] != "~") {
-			continue
-		}
-		name := strings.TrimSuffix(f[2], ":")
-		switch {
-		case f[0] == "-" && !exact[name] && suffixed[name] != "":
-			c := "in ours only: the symbol is " + strings.Replace(suffixed[name], name, "NAME", 1) + ", which pahole 1.24 does not match (1.25's optimized_func does)"
-			causes[c] = append(causes[c], name)
-		case f[0] == "+" && reasons[name] != "":
-			c := "in pahole 1.24's only: pahole 1.31 leaves it out (" + reasons[name] + ")"
-			causes[c] = append(causes[c], name)
-		default:
-			unexplained = append(unexplained, l)
-		}
-	}
-	keys := make([]string, 0, len(causes))
-	for c := range causes {
-		keys = append(keys, c)
-	}
-	sort.Strings(keys)
-	for _, c := range keys {
-		fmt.Printf("%d\t%s\t%s\n", len(causes[c]), c, strings.Join(causes[c], " "))
-	}
-	if len(unexplained) > 0 {
-		return fmt.Errorf("%s: FUNC differences no known cause explains: %s", koPath, strings.Join(unexplained, "; "))
-	}
 	return nil
 }
