@@ -13,6 +13,7 @@ import (
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/layout"
 )
 
@@ -168,7 +169,7 @@ func Run(w io.Writer, args []string, o Options) error {
 	}
 	p := newPrinter(bw, o)
 	if o.BTFBase != "" {
-		base, err := btf.LoadFile(o.BTFBase, nil)
+		base, err := input.LoadBase(o.BTFBase)
 		if err != nil {
 			return &BaseError{Path: o.BTFBase, Err: err}
 		}
@@ -375,7 +376,7 @@ func (p *printer) loadFile(path string) (stop bool, err error) {
 // loadBTF reads a BTF file (raw, or an ELF's .BTF; split BTF on
 // --btf_base) as one unit.
 func (p *printer) loadBTF(path string) (bool, error) {
-	spec, err := btf.LoadFile(path, p.base)
+	spec, err := input.Load(path, p.base)
 	if err != nil {
 		return false, err
 	}

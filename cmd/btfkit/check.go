@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -106,7 +107,7 @@ type checkInput struct {
 func runCheck(cmd *cobra.Command, args []string) error {
 	var base *btf.Spec
 	if checkOpts.base != "" {
-		b, err := btf.LoadFile(checkOpts.base, nil)
+		b, err := input.LoadBase(checkOpts.base)
 		if err != nil {
 			return fmt.Errorf("base: %w", err)
 		}
@@ -177,22 +178,17 @@ func runCheck(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// readCheckInputs reads the BTF bytes of a file and splits a BTF archive
-// into its members.
+// readCheckInputs reads the BTF of a file (package input): one blob, or
+// each member of a BTF archive; a module with .BTF.base relocated onto
+// base, as the kernel checks it.
 func readCheckInputs(path string, base *btf.Spec) ([]checkInput, error) {
-	data, where, err := btf.ReadBTFBytes(path)
+	ms, err := input.Members(path, base)
 	if err != nil {
 		return nil, err
 	}
-	blobs, err := btf.SplitArchive(data)
-	if err != nil || len(blobs) == 1 {
-		// A single blob, or bytes that are not a clean archive: check them
-		// whole so that the problems are reported with CheckRaw's rules.
-		return []checkInput{{label: where, raw: data, base: base}}, nil
-	}
-	ins := make([]checkInput, len(blobs))
-	for i, b := range blobs {
-		ins[i] = checkInput{label: fmt.Sprintf("%s: archive member %d of %d", where, i, len(blobs)), raw: b, base: base}
+	ins := make([]checkInput, len(ms))
+	for i, m := range ms {
+		ins[i] = checkInput{label: m.Label, raw: m.Raw, base: m.Base}
 	}
 	return ins, nil
 }

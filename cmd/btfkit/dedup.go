@@ -11,6 +11,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/input"
 	"github.com/spf13/cobra"
 )
 
@@ -56,7 +57,7 @@ func runDedup(cmd *cobra.Command, args []string) error {
 	t0 := time.Now()
 	var base *btf.Spec
 	if dedupOpts.base != "" {
-		b, err := btf.LoadFile(dedupOpts.base, nil)
+		b, err := input.Load(dedupOpts.base, nil)
 		if err != nil {
 			return fmt.Errorf("base: %w", err)
 		}

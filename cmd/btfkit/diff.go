@@ -9,6 +9,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
+	"github.com/btfkit/btfkit/input"
 	"github.com/spf13/cobra"
 )
 
@@ -61,7 +62,7 @@ func runDiff(cmd *cobra.Command, args []string) error {
 		if p == "" {
 			return nil, nil
 		}
-		b, err := btf.LoadFile(p, nil)
+		b, err := input.Load(p, nil)
 		if err != nil {
 			return nil, fmt.Errorf("base: %w", err)
 		}
@@ -77,11 +78,11 @@ func runDiff(cmd *cobra.Command, args []string) error {
 			return err
 		}
 	}
-	a, err := btf.LoadFile(args[0], baseA)
+	a, err := input.Load(args[0], baseA)
 	if err != nil {
 		return err
 	}
-	b, err := btf.LoadFile(args[1], baseB)
+	b, err := input.Load(args[1], baseB)
 	if err != nil {
 		return err
 	}

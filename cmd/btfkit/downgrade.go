@@ -10,6 +10,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/downgrade"
+	"github.com/btfkit/btfkit/input"
 	"github.com/spf13/cobra"
 )
 
@@ -88,7 +89,7 @@ func runDowngrade(cmd *cobra.Command, args []string) error {
 		fmt.Fprint(cmd.OutOrStdout(), rulesTable())
 		return nil
 	}
-	s, err := btf.LoadFile(args[0], nil)
+	s, err := input.Load(args[0], nil)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -35,6 +34,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/cdump"
+	"github.com/btfkit/btfkit/input"
 	"github.com/spf13/cobra"
 )
 
@@ -158,7 +158,7 @@ func runDump(cmd *cobra.Command, args []string) error {
 	}
 	var base *btf.Spec
 	if dumpOpts.base != "" {
-		b, err := btf.LoadFile(dumpOpts.base, nil)
+		b, err := input.LoadBase(dumpOpts.base)
 		if err != nil {
 			return fmt.Errorf("base: %w", err)
 		}
@@ -187,26 +187,23 @@ func runDump(cmd *cobra.Command, args []string) error {
 	return out.Flush()
 }
 
-// loadDumpItems reads one input: a single Spec, or every member of a BTF
-// archive.
+// loadDumpItems reads one input (package input): a single Spec, or every
+// member of a BTF archive.
 func loadDumpItems(path string, base *btf.Spec) ([]dumpItem, error) {
-	s, err := btf.LoadFile(path, base)
-	if err == nil {
-		return []dumpItem{{path, s}}, nil
-	}
-	if !errors.Is(err, btf.ErrArchive) {
-		if base == nil && looksSplit(path) {
-			err = fmt.Errorf("%w (this is split BTF, a module's: give its base with --base VMLINUX)", err)
-		}
-		return nil, err
-	}
-	specs, err := btf.LoadArchive(path, base)
+	ms, err := input.Members(path, base)
 	if err != nil {
 		return nil, err
 	}
-	items := make([]dumpItem, len(specs))
-	for i, s := range specs {
-		items[i] = dumpItem{fmt.Sprintf("%s: archive member %d of %d", path, i, len(specs)), s}
+	items := make([]dumpItem, len(ms))
+	for i, m := range ms {
+		s, err := m.Spec()
+		if err != nil {
+			return nil, err
+		}
+		items[i] = dumpItem{path, s}
+		if len(ms) > 1 {
+			items[i].label = fmt.Sprintf("%s: archive member %d of %d", path, i, len(ms))
+		}
 	}
 	return items, nil
 }
@@ -215,13 +212,5 @@ func loadDumpItems(path string, base *btf.Spec) ([]dumpItem, error) {
 // not start with the empty string, which only a base BTF's must.
 func looksSplit(path string) bool {
 	data, _, err := btf.ReadBTFBytes(path)
-	if err != nil {
-		return false
-	}
-	h, _, _, err := btf.ParseHeader(data)
-	if err != nil {
-		return false
-	}
-	off := uint64(h.HdrLen) + uint64(h.StrOff)
-	return h.StrLen > 0 && off < uint64(len(data)) && data[off] != 0
+	return err == nil && input.LooksSplit(data)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/cdump"
 	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/input"
 	"github.com/spf13/cobra"
 )
 
@@ -125,7 +126,7 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 	if len(args) == 1 {
 		var base *btf.Spec
 		if basePath != "" {
-			b, err := btf.LoadFile(basePath, nil)
+			b, err := input.Load(basePath, nil)
 			if err != nil {
 				return nil, 0, fmt.Errorf("base: %w", err)
 			}
@@ -136,7 +137,7 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 				return s, ptrSz, nil
 			}
 		}
-		s, err := btf.LoadFile(args[0], base)
+		s, err := input.Load(args[0], base)
 		return s, ptrSz, err
 	}
 
@@ -152,7 +153,7 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 	if basePath == "" {
 		return nil, 0, errors.New("several inputs make one header of a base and its split BTFs: give the base with --base FILE (or use /sys/kernel/btf paths)")
 	}
-	base, err := btf.LoadFile(basePath, nil)
+	base, err := input.Load(basePath, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("base: %w", err)
 	}
@@ -161,7 +162,7 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 		if samePath(a, basePath) {
 			continue
 		}
-		s, err := btf.LoadFile(a, base)
+		s, err := input.Load(a, base)
 		if err != nil {
 			return nil, 0, err
 		}

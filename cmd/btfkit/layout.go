@@ -26,6 +26,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/layout"
 )
 
@@ -195,7 +196,7 @@ var errStop = errors.New("all types found")
 func (r *layoutRun) run(w io.Writer, files []string) error {
 	r.listing = layout.NewListing(r.opts)
 	if r.base != "" {
-		b, err := btf.LoadFile(r.base, nil)
+		b, err := input.Load(r.base, nil)
 		if err != nil {
 			return fmt.Errorf("base: %w", err)
 		}
@@ -317,28 +318,26 @@ func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error)
 	if _, _, _, err := btf.ParseHeader(data); err != nil {
 		return false, false, nil
 	}
-	base := r.baseBTF
-	if base == nil && strings.HasPrefix(path, btf.SysfsDir+"/") && filepath.Base(path) != "vmlinux" {
-		b, err := btf.LoadKernel()
-		if err != nil {
-			return false, false, fmt.Errorf("loading base for %s: %w", path, err)
-		}
-		base = b
-	}
-	blobs, err := btf.SplitArchive(data)
-	if err != nil {
+	if _, err := btf.SplitArchive(data); err != nil {
 		r.btfErr = fmt.Errorf("%s: %w", where, err)
 		return false, false, nil
 	}
+	// The members with their bases (package input: a sysfs module's
+	// vmlinux, a module's .BTF.base relocated onto --base).
+	ms, err := input.Members(path, r.baseBTF)
+	if err != nil {
+		r.btfErr = err
+		return false, false, nil
+	}
 	// Parse every member first: pahole reads a file whole or not at all.
-	specs := make([]*btf.Spec, len(blobs))
-	for i, blob := range blobs {
-		s, err := btf.Parse(blob, base)
+	specs := make([]*btf.Spec, len(ms))
+	for i, m := range ms {
+		s, err := btf.Parse(m.Raw, m.Base)
 		if err != nil {
-			if base == nil && looksSplit(path) {
+			if m.Base == nil && input.LooksSplit(m.Raw) {
 				err = fmt.Errorf("%w (this is split BTF, a module's: give its base)", err)
 			}
-			if len(blobs) > 1 {
+			if len(ms) > 1 {
 				err = fmt.Errorf("archive member %d: %w", i, err)
 			}
 			r.btfErr = fmt.Errorf("%s: %w", where, err)

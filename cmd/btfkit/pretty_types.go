@@ -19,6 +19,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/input"
 )
 
 // typeFormats are the type sources pretty can read, in pahole's default
@@ -58,7 +59,7 @@ func loadTypeSource(path string, formats []string, basePath string) (*btf.Spec, 
 	ptrSize, sections := elfSections(path, ".debug_info", ".BTF")
 	var base *btf.Spec
 	if basePath != "" {
-		b, err := btf.LoadFile(basePath, nil)
+		b, err := input.Load(basePath, nil)
 		if err != nil {
 			return nil, 0, fmt.Errorf("--btf_base: %w", err)
 		}
@@ -111,12 +112,12 @@ func loadDWARFTypes(path string, base *btf.Spec) (*btf.Spec, error) {
 // loadBTFTypes reads the BTF of a raw or ELF file; the members of a BTF
 // archive are merged into one Spec.
 func loadBTFTypes(path string, base *btf.Spec) (*btf.Spec, error) {
-	s, err := btf.LoadFile(path, base)
+	s, err := input.Load(path, base)
 	var ae *btf.ArchiveError
 	if !errors.As(err, &ae) {
 		return s, err
 	}
-	specs, err := btf.LoadArchive(path, base)
+	specs, err := input.LoadArchive(path, base)
 	if err != nil {
 		return nil, err
 	}

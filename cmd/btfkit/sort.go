@@ -8,6 +8,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/distill"
 	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/input"
 	"github.com/spf13/cobra"
 )
 
@@ -66,13 +67,13 @@ func loadMaybeSplit(path string, base *btf.Spec) (*btf.Spec, error) {
 			base = b
 		}
 	}
-	return btf.LoadFile(path, base)
+	return input.Load(path, base)
 }
 
 func runSort(cmd *cobra.Command, args []string) error {
 	var base *btf.Spec
 	if sortOpts.base != "" {
-		b, err := btf.LoadFile(sortOpts.base, nil)
+		b, err := input.Load(sortOpts.base, nil)
 		if err != nil {
 			return fmt.Errorf("base: %w", err)
 		}
@@ -85,7 +86,7 @@ func runSort(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	if sortOpts.onto != "" {
-		onto, err := btf.LoadFile(sortOpts.onto, nil)
+		onto, err := input.Load(sortOpts.onto, nil)
 		if err != nil {
 			return fmt.Errorf("--onto: %w", err)
 		}
