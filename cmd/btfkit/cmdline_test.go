@@ -81,6 +81,11 @@ func TestOutputDash(t *testing.T) {
 			os.Remove(filepath.Join(dir, "-"))
 		}
 	}
+	// dump's raw listing writes to standard output anyway: -o - is taken.
+	want, _, _ := btfkitIn(t, dir, "dump", "sample.btf")
+	if got, errOut, code := btfkitIn(t, dir, "dump", "-o", "-", "sample.btf"); code != 0 || got != want {
+		t.Errorf("dump -o -: status %d: %s", code, errOut)
+	}
 	// encode -v lists functions on stdout: not mixed with the BTF.
 	if _, errOut, code := btfkitIn(t, dir, "encode", "-v", "-o", "-", "sample.o"); code != 1 || !strings.Contains(errOut, "-o -") {
 		t.Errorf("encode -v -o -: status %d, %q; want 1 and a message", code, errOut)

@@ -68,8 +68,9 @@ func init() {
 		if dumpOpts.format == "c" {
 			return runDumpC(args)
 		}
-		if dumpCOpts.output != "" || dumpCOpts.fixLayout || cmd.Flags().Changed("changed-exit-code") {
-			return errors.New("-o, --changed-exit-code and --fix-layout work with --format c only")
+		// -o - is standard output, where every format writes anyway.
+		if (dumpCOpts.output != "" && dumpCOpts.output != "-") || dumpCOpts.fixLayout || cmd.Flags().Changed("changed-exit-code") {
+			return errors.New("-o FILE, --changed-exit-code and --fix-layout work with --format c only")
 		}
 		return prev(cmd, args)
 	}
