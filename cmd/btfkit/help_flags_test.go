@@ -60,6 +60,9 @@ func flagValue(f *pflag.Flag) string {
 // pahole's and pfunct's own parsers take it. A help that lists no options
 // is an error too: the walk would check nothing.
 func TestEveryHelpedFlagParses(t *testing.T) {
+	// cobra adds "help" and "completion" when it runs: walk them too.
+	rootCmd.InitDefaultHelpCmd()
+	rootCmd.InitDefaultCompletionCmd()
 	checked := 0
 	for _, path := range commandPaths(rootCmd, nil) {
 		name := strings.TrimSpace("btfkit " + strings.Join(path, " "))
