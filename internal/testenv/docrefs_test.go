@@ -41,8 +41,9 @@ import (
 // doc links are. A bare name in backquotes, NAME or NAME(...), is checked
 // when it is Go's spelling of a name and no other's: camelCase with a
 // lower-case letter then an upper-case one (walkUnitFast, EncodeSplit,
-// paholeUnsupported); it must be declared somewhere in the repository
-// (top level, method or field). Single words (Finish, Type), C names
+// paholeUnsupported), or a capitalized name called (NextID(),
+// ForKernel(v)); it must be declared somewhere in the repository (top
+// level, method or field). Other single words (Finish, Type), C names
 // with underscores (param__member, e_shoff) and names of other
 // packages (io.Reader: io is not the repository's) are not checked.
 func TestDocReferences(t *testing.T) {
@@ -381,7 +382,8 @@ func recvType(e ast.Expr) string {
 func (d *declSet) check(w string) string {
 	if m := bareIdent.FindStringSubmatch(w); m != nil {
 		name := m[1]
-		if !camelCase.MatchString(name) || d.all[name] {
+		call := strings.HasSuffix(w, ")") && name[0] >= 'A' && name[0] <= 'Z'
+		if !(camelCase.MatchString(name) || call) || d.all[name] {
 			return ""
 		}
 		return "cites " + w + ", which nothing in the repository declares"
@@ -434,6 +436,7 @@ func TestDocReferenceRules(t *testing.T) {
 		{"io.Reader", false}, {"Finish", false}, {"param__member", false}, {"e.g", false},
 		{"btf.NoSuchThing", true}, {"btf.Spec.NoSuchMethod", true}, {"testenv.skipOrFail", true},
 		{"SkipOrFails", true}, {"declSet.nosuch", true}, {"declSet.check", false},
+		{"Root(t)", false}, {"Nosuchfunc()", true}, {"sizeof(x)", false},
 	} {
 		if msg := d.check(c.name); (msg != "") != c.bad {
 			t.Errorf("%s: %q, want bad=%v", c.name, msg, c.bad)
