@@ -495,8 +495,8 @@ func paholeSummary() string {
   no -J                            print struct and union layouts and statistics
   --prettify=FILE|-                print raw records decoded with their types
 `, paholeVersion, strings.TrimPrefix(paholeVersion, "v")) +
-		wrapText(fmt.Sprintf("The options of pahole's it does not implement, %s, are refused with a message when printing layouts. "+
-			"With -J and with --prettify, options that do not apply are ignored, as pahole ignores them, except %s with -J, which are refused.",
+		wrapText(fmt.Sprintf("The options of pahole's that btfkit does not implement (%s) are refused with a message when printing layouts. "+
+			"With -J and with --prettify, options that do not apply are ignored, as pahole ignores them, except that -J refuses %s.",
 			strings.Join(refused, ", "), "--"+strings.Join(paholeEncodeChangers, " and --")), 79)
 }
 
