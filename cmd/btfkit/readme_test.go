@@ -173,7 +173,10 @@ var readmeNotRun = []struct{ prefix, why string }{
 // command other than btfkit's (perf record, gcc) fails: what this machine
 // lacks, not what btfkit does wrong, and what CI's machine may lack too
 // (a module's BTF, the running kernel's debug files), so these skips do
-// not fail under CI=true. Every btfkit command that runs must succeed.
+// not fail under CI=true. Every btfkit command that runs must succeed,
+// and a `btfkit pretty` example, which the README says prints what pahole
+// --prettify prints, must print what pahole 1.32 prints for the same
+// command line in pahole's spelling (readmePrettyAsPahole).
 func TestReadmeExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the README's examples read the whole kernel BTF")
@@ -261,6 +264,9 @@ func TestReadmeExamples(t *testing.T) {
 					btfkitRuns++
 				}
 				t.Logf("%s: ran %s", name, c)
+				if prog == "btfkit" && words[1] == "pretty" {
+					readmePrettyAsPahole(t, name, words, dir, env, stdout.String())
+				}
 				continue
 			case code == 99 && prog == "btfkit":
 				skip = "needs " + strings.TrimSpace(stdout.String()) + ", which is not here"
@@ -280,4 +286,65 @@ func TestReadmeExamples(t *testing.T) {
 		t.Errorf("only %d btfkit commands of the README ran", btfkitRuns)
 	}
 	t.Logf("%d README commands ran, %d of them btfkit's", ran, btfkitRuns)
+}
+
+// readmePrettyAsPahole runs a README `btfkit pretty` command line (words)
+// as pahole's (pahole --prettify=DATA with pahole's option names) in dir,
+// and checks it prints what btfkit printed (got). pahole is sid's 1.32,
+// first on a test's PATH (testenv); without it the check is skipped.
+func readmePrettyAsPahole(t *testing.T, name string, words []string, dir string, env []string, got string) {
+	t.Helper()
+	if _, err := exec.LookPath("pahole"); err != nil || testenv.DwarvesDir() == "" {
+		testenv.SkipPartOrFail(t, "%s: pahole 1.32 not installed (scripts/sid-tools): its output not compared", name)
+		return
+	}
+	rename := map[string]string{
+		"--header": "--header_type", "--seek-bytes": "--seek_bytes", "--size-bytes": "--size_bytes",
+		"--from": "-F", "--base": "--btf_base",
+	}
+	valued := map[string]bool{"-C": true, "--class": true, "--header": true, "--seek-bytes": true, "--size-bytes": true,
+		"--range": true, "--count": true, "--skip": true, "--format": true, "-F": true, "--from": true, "--base": true}
+	var args, files []string
+	for i := 2; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--no-print-header": // what pahole does
+		case w == "--format":
+			if words[i+1] != "text" {
+				return // JSON: no pahole to compare with
+			}
+			i++
+		case valued[w]:
+			if r, ok := rename[w]; ok {
+				w = r
+			}
+			if w == "--class" {
+				w = "-C"
+			}
+			args = append(args, w, words[i+1])
+			i++
+		case strings.HasPrefix(w, "-"):
+			args = append(args, w)
+		default:
+			files = append(files, w)
+		}
+	}
+	if len(files) == 0 {
+		return
+	}
+	args = append(args, files[:len(files)-1]...)
+	args = append(args, "--prettify="+files[len(files)-1])
+	script := "pahole " + strings.Join(args, " ")
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir, cmd.Env = dir, env
+	want, err := cmd.Output()
+	if err != nil {
+		t.Errorf("%s: %s: %v", name, script, err)
+		return
+	}
+	if got != string(want) {
+		t.Errorf("%s: %s prints %d bytes, pahole's %s %d bytes: not what the README says", name, strings.Join(words, " "), len(got), script, len(want))
+		return
+	}
+	t.Logf("%s: prints what %s prints", name, script)
 }
