@@ -312,6 +312,13 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 	default:
 		return nil, fs, &paholeError{1, fmt.Sprintf("pahole: -J takes one input file, got %d: %s", fs.NArg(), strings.Join(fs.Args(), " "))}
 	}
+	// pahole would write the raw BTF over its input; btfkit refuses, as
+	// every command refuses an output naming an input (cmdline.go).
+	for _, in := range []string{c.file, c.base} {
+		if c.detached != "" && in != "" && sameFile(in, c.detached) {
+			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: %s: --btf_encode_detached names an input, which the BTF would replace: write to another file", c.detached)}
+		}
+	}
 	return c, fs, nil
 }
 

@@ -144,6 +144,8 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "a", "b"}, 1, "one input file"},
 		{[]string{"-J", "-F", "ctf", "f.o"}, 1, "from DWARF (-F dwarf) or from a .BTF archive (-F btf)"},
 		{[]string{"-J", "/nonexistent/f.o"}, 1, "no such file"},
+		{[]string{"-J", "--btf_encode_detached=f.o", "f.o"}, 1, "pahole: f.o: --btf_encode_detached names an input"},
+		{[]string{"--btf_encode_detached", "./b.btf", "--btf_base", "b.btf", "m.ko"}, 1, "pahole: ./b.btf: --btf_encode_detached names an input"},
 	} {
 		out, errOut, code := runPahole(t, c.args...)
 		ok := code == c.code && out == ""
