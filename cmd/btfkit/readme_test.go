@@ -169,7 +169,8 @@ var readmeNotRun = []struct{ prefix, why string }{
 // directory. An example is skipped, with a SKIP message, when a btfkit
 // command reads a file that is not there (the kernel debug files, a
 // module's /sys/kernel/btf file, a file an example skipped before would
-// have written), when a program it runs is not installed, or when a
+// have written), when check --kernel may not call bpf() (not root), when
+// a program it runs is not installed, or when a
 // command other than btfkit's (perf record, gcc) fails: what this machine
 // lacks, not what btfkit does wrong, and what CI's machine may lack too
 // (a module's BTF, the running kernel's debug files), so these skips do
@@ -270,6 +271,9 @@ func TestReadmeExamples(t *testing.T) {
 				continue
 			case code == 99 && prog == "btfkit":
 				skip = "needs " + strings.TrimSpace(stdout.String()) + ", which is not here"
+			case code == 2 && strings.Contains(stdout.String()+stderr.String(), "kernel: cannot ask"):
+				// check --kernel, not root: bpf() is not permitted.
+				skip = "bpf(BPF_BTF_LOAD) is not permitted here (the README says: as root)"
 			case prog == "btfkit" || prog == "go":
 				t.Errorf("%s: %s: exit status %d: %s", name, c, code, stderr.String())
 				skip = "stopped at the failing command"
