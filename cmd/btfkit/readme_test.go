@@ -163,21 +163,21 @@ var readmeNotRun = []struct{ prefix, why string }{
 // PATH (the binary under test) and, in the first block ("The two
 // commands"), `go run ./cmd/btfkit` in the repository. Each example (the
 // commands under one comment) runs in order in one directory, where the
-// repository's top-level entries are linked (so that pretty/testdata/perf.c
-// is there as in a clone, and nothing is written into the clone), with
-// HOME a directory of its own; /tmp/ in a command is a temporary
-// directory. An example is skipped, with a SKIP message, when a btfkit
-// command reads a file that is not there (the kernel debug files, a
-// module's /sys/kernel/btf file, a file an example skipped before would
-// have written), when check --kernel may not call bpf() (not root), when
-// a program it runs is not installed, or when a
-// command other than btfkit's (perf record, gcc) fails: what this machine
-// lacks, not what btfkit does wrong, and what CI's machine may lack too
-// (a module's BTF, the running kernel's debug files), so these skips do
-// not fail under CI=true. Every btfkit command that runs must succeed,
-// and a `btfkit pretty` example, which the README says prints what pahole
-// --prettify prints, must print what pahole 1.32 prints for the same
-// command line in pahole's spelling (readmePrettyAsPahole).
+// repository's top-level entries are linked (so that
+// pretty/testdata/perf.c is there as in a clone, and nothing is written
+// into the clone), with HOME a directory of its own (Go's caches kept
+// where they are); /tmp/ in a command is a temporary directory. An example
+// is skipped, with a SKIP message, when a btfkit command reads a file that
+// is not there (the kernel debug files, a module's /sys/kernel/btf file, a
+// file an example skipped before would have written), when check --kernel
+// may not call bpf() (not root), when a program it runs is not installed,
+// or when a command other than btfkit's (perf record, gcc) fails: what
+// this machine lacks, not what btfkit does wrong, and what CI's machine
+// may lack too (a module's BTF, the running kernel's debug files), so
+// these skips do not fail under CI=true. Every btfkit command that runs
+// must succeed, and a `btfkit pretty` example, which the README says
+// prints what pahole --prettify prints, must print what pahole 1.32 prints
+// for the same command line in pahole's spelling (readmePrettyAsPahole).
 func TestReadmeExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the README's examples read the whole kernel BTF")
@@ -214,6 +214,13 @@ func TestReadmeExamples(t *testing.T) {
 		}
 	}
 	env := append(os.Environ(), "PATH="+bin+string(filepath.ListSeparator)+os.Getenv("PATH"), "HOME="+home)
+	// go run keeps this machine's caches, which live under HOME unless
+	// set: a fresh HOME would build everything again and fetch modules.
+	if out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output(); err == nil {
+		if v := strings.Split(strings.TrimSpace(string(out)), "\n"); len(v) == 3 {
+			env = append(env, "GOCACHE="+v[0], "GOMODCACHE="+v[1], "GOPATH="+v[2])
+		}
+	}
 
 	ran, btfkitRuns := 0, 0
 	for _, ex := range examples {
