@@ -32,6 +32,6 @@
 //
 // The package owns the rule table and the rewrite. It works on btf.Spec
 // only and must not know where BTF comes from (DWARF, ELF) or how it is
-// written; whether the result loads is btf.Check's (btf.ForKernel) and
+// written; whether the result loads is btf.Spec.Check's (btf.ForKernel) and
 // the kernel's business.
 package downgrade

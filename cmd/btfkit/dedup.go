@@ -45,7 +45,7 @@ device or pipe such as /dev/stdout is written to directly).`,
 func init() {
 	f := dedupCmd.Flags()
 	f.StringVar(&dedupOpts.base, "base", "", "base BTF `FILE` (raw or ELF) the inputs are split against")
-	f.StringVarP(&dedupOpts.out, "output", "o", "", "write the result to `OUT` (required)")
+	f.StringVarP(&dedupOpts.out, "output", "o", "", "write the result to `OUT` (required; - for standard output)")
 	f.IntVarP(&dedupOpts.jobs, "jobs", "j", runtime.GOMAXPROCS(0), "parse up to `N` inputs at once (the output does not depend on it)")
 	f.BoolVar(&dedupOpts.keepVars, "keep-duplicate-vars", false, "never merge VAR and DATASEC types (libbpf's behaviour)")
 	f.BoolVarP(&dedupOpts.verbose, "verbose", "v", false, "print counts and timings to stderr")

@@ -49,7 +49,7 @@ tagged. What was changed is reported on standard error. The result is what
 func init() {
 	f := downgradeCmd.Flags()
 	f.StringVar(&downgradeOpts.target, "target-kernel", "", "the Linux release to write for (`VERSION`: 6.1, 6.12, ...)")
-	f.StringVarP(&downgradeOpts.out, "output", "o", "", "write the result to `OUT`")
+	f.StringVarP(&downgradeOpts.out, "output", "o", "", "write the result to `OUT` (- for standard output)")
 	f.BoolVar(&downgradeOpts.list, "list", false, "print the rules, one per BTF feature, and exit")
 	rootCmd.AddCommand(downgradeCmd)
 }

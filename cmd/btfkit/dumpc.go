@@ -46,7 +46,7 @@ func init() {
 	f := dumpCmd.Flags()
 	f.StringVarP(&dumpCOpts.output, "output", "o", "",
 		"with --format c: write the header to `FILE`, leaving FILE untouched (bytes and mtime) when\n"+
-			"it already holds the same header; otherwise write a temporary file and rename it")
+			"it already holds the same header; otherwise write a temporary file and rename it (- for standard output)")
 	f.IntVar(&dumpCOpts.changedExit, "changed-exit-code", 0,
 		"with -o: exit with this `status` when FILE was (re)written, 0 when it was left alone\n"+
 			"(default 0: success either way); errors exit 1")
@@ -69,8 +69,9 @@ func init() {
 		if dumpOpts.format == "c" {
 			return runDumpC(args)
 		}
-		if dumpCOpts.output != "" || dumpCOpts.fixLayout || cmd.Flags().Changed("changed-exit-code") {
-			return errors.New("-o, --changed-exit-code and --fix-layout work with --format c only")
+		// -o - is standard output, where every format writes anyway.
+		if (dumpCOpts.output != "" && dumpCOpts.output != "-") || dumpCOpts.fixLayout || cmd.Flags().Changed("changed-exit-code") {
+			return errors.New("-o FILE, --changed-exit-code and --fix-layout work with --format c only")
 		}
 		return prev(cmd, args)
 	}
@@ -95,7 +96,7 @@ func runDumpC(args []string) error {
 		}
 		return fmt.Errorf("%s: %w", strings.Join(args, ", "), err)
 	}
-	if dumpCOpts.output == "" {
+	if dumpCOpts.output == "" || dumpCOpts.output == "-" {
 		return naming(cdump.Write(os.Stdout, spec, opts)) // writes in large chunks
 	}
 	hdr, err := cdump.Bytes(spec, opts)

@@ -84,6 +84,9 @@ or unexpectedly placed parameters, true_signature) and --lang-exclude.`,
 		if encodeOpts.out == "" {
 			return fmt.Errorf(`required flag(s) "output" not set`)
 		}
+		if encodeOpts.out == "-" && encodeOpts.verbose {
+			return fmt.Errorf("-o - writes the BTF to standard output, where -v lists the functions left out: write the BTF to a file")
+		}
 		return cobra.ExactArgs(1)(cmd, args)
 	},
 	RunE: runEncode,
@@ -91,14 +94,15 @@ or unexpectedly placed parameters, true_signature) and --lang-exclude.`,
 
 func init() {
 	f := encodeCmd.Flags()
-	f.StringVarP(&encodeOpts.out, "output", "o", "", "write raw BTF to `OUT` (required)")
+	f.StringVarP(&encodeOpts.out, "output", "o", "", "write raw BTF to `OUT` (required; - for standard output)")
 	f.IntVarP(&encodeOpts.jobs, "jobs", "j", runtime.NumCPU(), "convert up to `N` compile units at once (the output does not depend on it)")
 	f.StringVar(&encodeOpts.features, "features", "default", "BTF features, pahole's --btf_features `LIST`")
 	f.StringVar(&encodeOpts.langExclude, "lang-exclude", "", "skip compile units in these `LANGUAGES` (pahole names: rust, c++, asm, ...)")
 	f.BoolVarP(&encodeOpts.verbose, "verbose", "v", false, "print counts and timings to stderr, and the functions left out, with reasons, to stdout")
 	f.BoolVarP(&encodeOpts.quiet, "quiet", "q", false, "show no progress bar on a terminal and no summary of a module batch; errors are still printed")
 	f.BoolVar(&encodeOpts.listFeat, "supported-features", false, "list the known --features names, one per line, and exit")
-	f.StringVar(&encodeOpts.from, "from", "dwarf", "what to read: `dwarf`, or btf for the .BTF archive that objects compiled with BTF (gcc -gbtf) leave (see 'btfkit help encode')")
+	f.StringVarP(&encodeOpts.from, "from", "F", "dwarf", "what to read: `dwarf`, or btf for the .BTF archive that objects compiled with BTF (gcc -gbtf) leave (see 'btfkit help encode')")
+	addInputFormatAliases(f)
 	addEncodePostFlags(f)
 	rootCmd.AddCommand(encodeCmd)
 }

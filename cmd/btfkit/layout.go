@@ -50,7 +50,7 @@ summary, with the __packed__ and __aligned__ attributes pahole infers.
 
 A FILE is an ELF file with DWARF (vmlinux, a module, an object file; .ko.xz and
 .ko.zst too), an ELF file with a .BTF section, or raw BTF (a BTF archive prints
-every member). Each FILE is read in the first format of --format it has; DWARF
+every member). Each FILE is read in the first format of -F/--from it has; DWARF
 is read compile unit by compile unit, and a type already printed from an earlier
 unit or file is not printed again. Without FILE, the running kernel's BTF
 (/sys/kernel/btf/vmlinux).`,
@@ -106,7 +106,11 @@ func init() {
 	f.StringVarP(&layoutOpts.classes, "class", "C", "", "print only the types named in `LIST` (comma separated; @FILE reads names, one a line)")
 	f.BoolVar(&layoutOpts.hex, "hex", false, "print offsets and sizes in hexadecimal")
 	f.IntVarP(&layoutOpts.cacheline, "cacheline-size", "c", 0, "cache line size in `bytes` (default: the machine's)")
-	f.StringVarP(&layoutOpts.formats, "format", "F", "dwarf,btf", "debug formats to try, in order (`LIST` of dwarf, btf)")
+	f.StringVarP(&layoutOpts.formats, "from", "F", "dwarf,btf", "debug formats to read, tried in order (`LIST` of dwarf, btf)")
+	addInputFormatAliases(f)
+	// --format was layout's spelling of -F until --format came to mean
+	// the output format everywhere (dump, pretty): kept for scripts.
+	addFlagAlias(f, "from", "format", "use -F/--from; --format names the output format in dump and pretty")
 	f.StringVar(&layoutOpts.base, "base", "", "base BTF `FILE` for split BTF inputs (modules)")
 	f.BoolVar(&layoutOpts.skip, "skip-missing", false, "with -C: go on with the next name when one is missing from an input")
 	f.IntVarP(&layoutOpts.jobs, "jobs", "j", 0, "DWARF compile units converted in parallel (default: one per CPU; the output does not depend on it)")

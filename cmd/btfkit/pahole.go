@@ -4,7 +4,7 @@ package main
 // a kernel build can use btfkit as its PAHOLE (a symlink named pahole to the
 // btfkit binary runs this command; see main). It accepts every flag the
 // kernel's scripts/Makefile.btf and scripts/link-vmlinux.sh pass, with
-// pahole 1.31's spelling, defaults, messages and exit statuses:
+// pahole 1.32's spelling, defaults, messages and exit statuses:
 //
 //	pahole -J -j --btf_features=LIST [--lang_exclude=rust] .tmp_vmlinux1   (BTF into the file, in place)
 //	pahole -J ... --btf_base vmlinux module.ko
@@ -18,6 +18,9 @@ package main
 // and .BTF.base together, encode_batch.go's writeInPlace), which leaves the
 // file untouched on any error; a loaded .BTF of another size (a linked
 // vmlinux) is kept as .BTF.loaded and the new one added unloaded.
+//
+// Without -J it prints layouts (pahole_layout.go and the files registering
+// layout options) and with --prettify raw records (pahole_prettify.go).
 
 import (
 	"errors"
@@ -45,12 +48,8 @@ const paholeVersion = "v1.32"
 const paholeUsageStatus = 64
 
 var paholeCmd = &cobra.Command{
-	Use:   "pahole [pahole options] FILE",
-	Short: "pahole's command line: BTF encoding (make PAHOLE=...), struct layouts, --prettify",
-	Long: `pahole runs btfkit with pahole 1.31's command line, for kernel builds and scripts:
-a symlink named "pahole" to the btfkit binary does the same. Only BTF encoding
-is implemented (-J, with or without --btf_encode_detached); pahole's layout
-printing options are recognized but refused. Run 'btfkit pahole --help'.`,
+	Use:                "pahole [pahole options] FILE",
+	Short:              "pahole's command line: BTF encoding (make PAHOLE=...), struct layouts, --prettify",
 	DisableFlagParsing: true,
 	RunE: func(cmd *cobra.Command, args []string) error {
 		if code := paholeMain(args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
@@ -58,6 +57,13 @@ printing options are recognized but refused. Run 'btfkit pahole --help'.`,
 		}
 		return nil
 	},
+}
+
+func init() {
+	// Made from paholeUnsupported, as --help is, so the two agree.
+	paholeCmd.Long = "pahole runs btfkit with pahole's command line, for kernel builds and scripts:\n" +
+		"a symlink named \"pahole\" to the btfkit binary does the same.\n\n" +
+		paholeSummary() + "\nRun 'btfkit pahole --help' for every option."
 }
 
 func init() { rootCmd.AddCommand(paholeCmd) }
@@ -84,47 +90,25 @@ type paholeConfig struct {
 	layoutMode bool          // no -J: print layouts
 }
 
-// paholeUnsupported lists pahole 1.31's options that btfkit pahole knows
-// but does not implement (pahole's struct layout printing and friends),
-// as shorthand/name/takes-an-argument. They are parsed like pahole parses
-// them and refused with a clear message instead of "unrecognized option".
+// paholeUnsupported lists the options of pahole 1.32 that btfkit pahole
+// does not implement, as shorthand/name/takes-an-argument. They are parsed
+// as pahole parses them and, when printing layouts, refused with a clear
+// message instead of "unrecognized option"; -J ignores them as pahole
+// does, --prettify too. Every other option of pahole's is implemented:
+// TestPaholeManOptions checks that each option of pahole 1.32's manual
+// page and --help is either a flag --help lists or one of these, and
+// --help lists these (paholeHelp), so neither can drift.
 var paholeUnsupported = []struct {
 	short, name string
 	arg         bool
+	why         string // for --help
 }{
-	{"a", "anon_include", false}, {"A", "nested_anon_include", false},
-	{"B", "bit_holes", true}, {"", "classes_as_structs", false},
-	{"", "compile", false}, {"", "contains_enumerator", true},
-	{"", "count", true}, {"c", "cacheline_size", true},
-	{"C", "class_name", true}, {"d", "recursive", false},
-	{"D", "decl_exclude", true}, {"E", "expand_types", false},
-	{"", "first_obj_only", false}, {"", "fixup_silly_bitfields", false},
-	{"", "flat_arrays", false}, {"f", "find_pointers_to", true},
-	{"", "hashbits", true}, {"", "header_type", true},
-	{"", "hex", false}, {"H", "holes", true},
-	{"i", "contains", true}, {"I", "show_decl_info", false},
-	{"", "kabi_prefix", true}, {"", "lang", true},
-	{"l", "show_first_biggest_size_base_type_member", false},
-	{"m", "nr_methods", false}, {"M", "show_only_data_members", false},
-	{"n", "nr_members", false}, {"N", "class_name_len", false},
-	{"", "packed", false}, {"", "padding_ge", true},
-	{"", "prettify", true}, {"", "ptr_table_stats", false},
-	{"p", "expand_pointers", false}, {"P", "packable", false},
-	{"", "range", true}, {"", "running_kernel_vmlinux", false},
-	{"r", "rel_offset", false}, {"R", "reorganize", false},
-	{"", "seek_bytes", true}, {"", "show_private_classes", false},
-	{"", "size_bytes", true}, {"", "skip", true},
-	{"", "skip_emitting_atomic_typedefs", false}, {"", "skip_missing", false},
-	{"", "sort", false}, {"", "structs", false},
-	{"", "suppress_aligned_attribute", false}, {"", "suppress_force_paddings", false},
-	{"", "suppress_packed", false}, {"s", "sizes", false},
-	{"S", "show_reorg_steps", false}, {"t", "separator", true},
-	{"T", "nr_definitions", false}, {"", "unions", false},
-	{"u", "defined_in", false}, {"", "with_embedded_flexible_array", false},
-	{"", "with_flexible_array", false}, {"w", "word_size", true},
-	{"x", "exclude", true}, {"X", "cu_exclude", true},
-	{"y", "prefix_filter", true}, {"z", "hole_size_ge", true},
-	{"Z", "ctf_encode", false}, {"", "usage", false},
+	{"", "hashbits", true, "the size of pahole's own hash tables"},
+	{"", "kabi_prefix", true, "kABI name prefixes"},
+	{"", "lang", true, "keeping only units of some languages"},
+	{"", "running_kernel_vmlinux", false, "looking up the running kernel's vmlinux, possibly from a debuginfod server"},
+	{"Z", "ctf_encode", false, "CTF, disabled in pahole itself"},
+	{"", "usage", false, "argp's short usage message: --help lists every option"},
 }
 
 // paholeFeatureFlags are pahole's older per-feature flags: each adds a
@@ -186,7 +170,9 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.Lookup("jobs").NoOptDefVal = "0"
 	fs.StringVar(&c.detached, "btf_encode_detached", "", "Encode as BTF in a detached file")
 	fs.StringVar(&c.base, "btf_base", "", "Path to the base BTF file")
-	fs.StringArrayVar(featStrs, "btf_features", nil, "Specify supported BTF features in FEATURE_LIST or 'default' for default set of supported features.")
+	fs.Var(paholeAppend{featStrs}, "btf_features", "Specify supported BTF features in FEATURE_LIST or 'default' for default set of supported features.")
+	// pahole 1.32's other spelling of --btf_features.
+	fs.Var(paholeAppend{featStrs}, "features", "Specify supported features in FEATURE_LIST (as --btf_features)")
 	fs.StringArrayVar(strictStrs, "btf_features_strict", nil, "Like --btf_features, but unrecognized features will trigger an error.")
 	// pahole handles --btf_gen_all as --btf_features=all: 1.32 enables
 	// every feature with it (1.31's "all" named none, so the set only
@@ -208,10 +194,17 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	fs.BoolVar(&c.develVersion, "devel_version", false, "Print the development version (here the release followed; 'btfkit version' names btfkit's own)")
 	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
 	c.layout = addPaholeLayoutFlags(fs)
-	for _, u := range paholeUnsupported {
-		if paholeLayoutFlagNamed(u.name) {
-			continue
+	// --prettify's options: --prettify itself never reaches this flag set
+	// (paholeMain hands such command lines to paholePrettify), and like
+	// pahole, printing layouts takes the others and ignores them.
+	for _, p := range paholePrettifyFlags {
+		if p.name != "prettify" {
+			fs.String(p.name, "", p.help+" (with --prettify)")
+		} else {
+			fs.String(p.name, "", p.help)
 		}
+	}
+	for _, u := range paholeUnsupported {
 		if u.arg {
 			fs.StringP(u.name, u.short, "", "")
 		} else {
@@ -221,6 +214,14 @@ func newPaholeFlags(c *paholeConfig, featStrs, strictStrs, langStrs, formats *[]
 	}
 	return fs
 }
+
+// paholeAppend is a string option whose every value is appended to a list
+// that another option appends to as well (--features and --btf_features).
+type paholeAppend struct{ list *[]string }
+
+func (a paholeAppend) String() string     { return "" }
+func (a paholeAppend) Set(s string) error { *a.list = append(*a.list, s); return nil }
+func (a paholeAppend) Type() string       { return "string" }
 
 // parsePahole parses a pahole command line.
 func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
@@ -310,6 +311,13 @@ func parsePahole(args []string) (*paholeConfig, *pflag.FlagSet, error) {
 		return nil, fs, &paholeError{1, "pahole: -J needs an input file (btfkit pahole does not look for the running kernel's vmlinux)"}
 	default:
 		return nil, fs, &paholeError{1, fmt.Sprintf("pahole: -J takes one input file, got %d: %s", fs.NArg(), strings.Join(fs.Args(), " "))}
+	}
+	// pahole would write the raw BTF over its input; btfkit refuses, as
+	// every command refuses an output naming an input (cmdline.go).
+	for _, in := range []string{c.file, c.base} {
+		if c.detached != "" && in != "" && sameFile(in, c.detached) {
+			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: %s: --btf_encode_detached names an input, which the BTF would replace: write to another file", c.detached)}
+		}
 	}
 	return c, fs, nil
 }
@@ -433,13 +441,21 @@ func paholeNumericVersion() string {
 	return strconv.Itoa(m*100 + n)
 }
 
+// paholeHelp is --help: what the command does, then every option of fs
+// that is not hidden, in the order they were defined, then the options
+// btfkit refuses (paholeUnsupported). All of it comes from the flag
+// definitions, so the text cannot say other than what is parsed.
 func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, "Usage: pahole [OPTION...] FILE\n\n")
-	fmt.Fprintf(w, "btfkit's pahole %s command line: BTF encoding only.\n\n", paholeVersion)
+	fmt.Fprint(w, paholeSummary())
+	fmt.Fprintln(w)
 	args := map[string]string{
 		"jobs": "[=NR_JOBS]", "btf_encode_detached": "=FILENAME", "btf_base": "=PATH",
 		"btf_features": "=FEATURE_LIST", "btf_features_strict": "=FEATURE_LIST_STRICT",
-		"lang_exclude": "=LANGUAGES", "format_path": "=FORMAT_LIST",
+		"features": "=FEATURE_LIST", "lang_exclude": "=LANGUAGES", "format_path": "=FORMAT_LIST",
+	}
+	for _, p := range paholePrettifyFlags {
+		args[p.name] = "=" + p.arg
 	}
 	fs.VisitAll(func(f *pflag.Flag) {
 		if f.Hidden {
@@ -457,7 +473,57 @@ func paholeHelp(w io.Writer, fs *pflag.FlagSet) {
 		}
 	})
 	fmt.Fprint(w, paholeFromBTFHelp)
+	fmt.Fprintf(w, "\nThe options of pahole %s btfkit does not implement:\n", strings.TrimPrefix(paholeVersion, "v"))
+	for _, u := range paholeUnsupported {
+		fmt.Fprintf(w, "  %s: %s\n", paholeOptionName(u.short, u.name), u.why)
+	}
+	fmt.Fprintf(w, "With -J, %s are refused: they leave units out of what is encoded.\n",
+		"--"+strings.Join(paholeEncodeChangers, " and --"))
 	fmt.Fprintf(w, "\nMandatory or optional arguments to long options are also mandatory or optional\nfor any corresponding short options.\n")
+}
+
+// paholeOptionName is "-S, --name" or "--name".
+func paholeOptionName(short, name string) string {
+	if short != "" {
+		return "-" + short + ", --" + name
+	}
+	return "--" + name
+}
+
+// paholeSummary says what btfkit pahole does, for --help and 'btfkit help
+// pahole'.
+func paholeSummary() string {
+	var refused []string
+	for _, u := range paholeUnsupported {
+		refused = append(refused, "--"+u.name)
+	}
+	return fmt.Sprintf(`btfkit's pahole %s command line does what pahole %s does with:
+  -J [--btf_encode_detached=FILE]  encode DWARF (or, -F btf, a .BTF archive) as BTF
+  no -J                            print struct and union layouts and statistics
+  --prettify=FILE|-                print raw records decoded with their types
+`, paholeVersion, strings.TrimPrefix(paholeVersion, "v")) +
+		wrapText(fmt.Sprintf("The options of pahole's that btfkit does not implement (%s) are refused with a message when printing layouts. "+
+			"With -J and with --prettify, options that do not apply are ignored, as pahole ignores them, except that -J refuses %s.",
+			strings.Join(refused, ", "), "--"+strings.Join(paholeEncodeChangers, " and --")), 79)
+}
+
+// wrapText fills words into lines of at most width columns.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if n > 0 && n+1+len(w) > width {
+			b.WriteString("\n")
+			n = 0
+		}
+		if n > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String() + "\n"
 }
 
 // paholeEncodeOptions are the encoder options a pahole command line asks

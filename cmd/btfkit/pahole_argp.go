@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// paholeLongOptions are pahole 1.31's long options in the order of its
+// paholeLongOptions are pahole 1.32's long options in the order of its
 // option table (pahole.c's pahole__options), then argp's own: the order
 // argp lists them when a prefix is ambiguous.
 var paholeLongOptions = strings.Fields(`bit_holes cacheline_size class_name count skip
@@ -30,7 +30,7 @@ skip_encoding_btf_vars btf_encode_force btf_gen_floats btf_gen_all compile struc
 unions packed numeric_version sort prettify hashbits ptr_table_stats
 skip_encoding_btf_decl_tag skip_missing skip_encoding_btf_type_tag lang lang_exclude
 skip_encoding_btf_enum64 skip_emitting_atomic_typedefs btf_gen_optimized
-skip_encoding_btf_inconsistent_proto btf_features supported_btf_features
+skip_encoding_btf_inconsistent_proto btf_features features supported_btf_features
 btf_features_strict reproducible_build running_kernel_vmlinux btf_attributes
 help usage version`)
 

@@ -10,9 +10,9 @@ package main
 // registerPaholeLayoutFlags from an init function with the flags' pahole
 // names, short letters, argument names and an apply function that sets
 // layout.Options (and, for `btfkit layout`, adds its native flag to
-// layoutCmd in the same init). A registered flag is taken out of
-// paholeUnsupported's refusal automatically; options nobody registered
-// are still refused with a clear message. This file registers -C, -c,
+// layoutCmd in the same init) and takes the option out of
+// paholeUnsupported, the options refused with a clear message
+// (TestPaholeUnsupportedRefused checks that none is both). This file registers -C, -c,
 // --hex and --skip_missing; -F and --btf_base are pahole.go's flags,
 // read here.
 
@@ -148,7 +148,7 @@ func paholeLayoutParsed(c *paholeConfig, fs *pflag.FlagSet, formats []string) (*
 		return nil, fs, &paholeError{1, "pahole: -m/nr_methods doesn't work with --class_name/-C, it shows all classes and the number of its methods"}
 	}
 	for _, u := range paholeUnsupported {
-		if fs.Changed(u.name) && !paholeLayoutFlagNamed(u.name) {
+		if fs.Changed(u.name) {
 			return nil, fs, &paholeError{1, fmt.Sprintf("pahole: option '--%s' is pahole's, but btfkit pahole does not implement it yet", u.name)}
 		}
 	}

@@ -56,39 +56,72 @@ type paholePrettifyConfig struct {
 	encode                       bool
 }
 
+// paholePrettifyFlags are the options only --prettify reads, with their
+// argument names and help: newPaholePrettifyFlags binds them, and
+// newPaholeFlags lists them in --help and lets layout printing take and
+// ignore them, as pahole does.
+var paholePrettifyFlags = []struct {
+	name, arg, help string
+	val             func(c *paholePrettifyConfig) *string
+}{
+	{"prettify", "PATH", "Path to the raw data to pretty print (- for stdin)", func(c *paholePrettifyConfig) *string { return &c.input }},
+	{"header_type", "TYPE", "File header type", func(c *paholePrettifyConfig) *string { return &c.header }},
+	{"seek_bytes", "BYTES", "Start at this offset in the data (a number or '$header.MEMBER')", func(c *paholePrettifyConfig) *string { return &c.seekBytes }},
+	{"size_bytes", "BYTES", "Read only this number of bytes from this point onwards (a number or '$header.MEMBER')", func(c *paholePrettifyConfig) *string { return &c.sizeBytes }},
+	{"range", "STRUCT", "Data struct with 'offset' and 'size' fields to determine --seek_bytes and --size_bytes", func(c *paholePrettifyConfig) *string { return &c.rangeM }},
+	{"count", "COUNT", "Print only COUNT input records", func(c *paholePrettifyConfig) *string { return &c.count }},
+	{"skip", "COUNT", "Skip COUNT input records", func(c *paholePrettifyConfig) *string { return &c.skip }},
+}
+
 // newPaholePrettifyFlags returns pahole's options as the --prettify mode
-// knows them, bound to c.
+// knows them, bound to c: paholePrettifyFlags, those printing layouts
+// shares, and every other option of pahole's command line (newPaholeFlags)
+// accepted with no effect on pretty printing, as pahole ignores them.
 func newPaholePrettifyFlags(c *paholePrettifyConfig) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("pahole", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SetInterspersed(true)
-	fs.StringVar(&c.input, "prettify", "", "Path to the raw data to pretty print (- for stdin)")
+	for _, p := range paholePrettifyFlags {
+		fs.StringVar(p.val(c), p.name, "", p.help)
+	}
 	fs.StringVarP(&c.classes, "class_name", "C", "", "Show just these classes")
-	fs.StringVar(&c.header, "header_type", "", "File header type")
-	fs.StringVar(&c.seekBytes, "seek_bytes", "", "Seek COUNT input records")
-	fs.StringVar(&c.sizeBytes, "size_bytes", "", "Read only this number of bytes from this point onwards")
-	fs.StringVar(&c.rangeM, "range", "", "Data struct with 'offset' and 'size' fields to determine --seek_bytes and --size_bytes")
-	fs.StringVar(&c.count, "count", "", "Print only COUNT input records")
-	fs.StringVar(&c.skip, "skip", "", "Skip COUNT input records")
 	fs.StringVarP(&c.formats, "format_path", "F", "", "List of debugging formats to try")
 	fs.StringVar(&c.base, "btf_base", "", "Path to the base BTF file")
 	fs.BoolVar(&c.hex, "hex", false, "Print numbers in hexadecimal")
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "be verbose")
-	fs.BoolP("quiet", "q", false, "be quieter")
 	fs.BoolVarP(&c.encode, "btf_encode", "J", false, "Encode as BTF")
 	fs.String("btf_encode_detached", "", "")
-	// pahole's other options: accepted, no effect on pretty printing.
-	for _, u := range paholeUnsupported {
-		if fs.Lookup(u.name) != nil || (u.short != "" && fs.ShorthandLookup(u.short) != nil) {
-			continue
+	var strs []string
+	all := newPaholeFlags(&paholeConfig{}, &strs, &strs, &strs, &strs, map[string]*bool{}, map[string]*bool{})
+	all.VisitAll(func(f *pflag.Flag) {
+		if fs.Lookup(f.Name) != nil {
+			return
 		}
-		if u.arg {
-			fs.StringP(u.name, u.short, "", "")
-		} else {
-			fs.BoolP(u.name, u.short, false, "")
+		short := f.Shorthand
+		if short != "" && fs.ShorthandLookup(short) != nil {
+			short = ""
 		}
-	}
+		isBool := f.Value.Type() == "bool"
+		nf := fs.VarPF(&paholeIgnored{isBool}, f.Name, short, "")
+		nf.NoOptDefVal = f.NoOptDefVal
+		if isBool {
+			nf.NoOptDefVal = "true"
+		}
+	})
 	return fs
+}
+
+// paholeIgnored is an option --prettify takes and ignores: a switch or an
+// option with a value, as pahole's.
+type paholeIgnored struct{ isBool bool }
+
+func (p *paholeIgnored) String() string   { return "" }
+func (p *paholeIgnored) Set(string) error { return nil }
+func (p *paholeIgnored) Type() string {
+	if p.isBool {
+		return "bool"
+	}
+	return "string"
 }
 
 // paholePrettify runs a pahole --prettify command line and returns the

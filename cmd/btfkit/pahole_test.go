@@ -100,6 +100,8 @@ func TestPaholeParse(t *testing.T) {
 		{[]string{"-J", "--btf_gen_all", "--btf_features=force_cu_merging", "f.o"}, 0, encode.AllFeatures, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_gen_all", "--skip_encoding_btf_vars", "f.o"}, 0, encode.AllListed &^ encode.FeatVar, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_features=float,,var", "f.o"}, 0, encode.FeatFloat | encode.FeatVar, "", "", "f.o", 0},
+		// pahole 1.32's --features is --btf_features; the lists add up.
+		{[]string{"-J", "--features=float", "--btf_features=var", "--fea=enum64", "f.o"}, 0, encode.FeatFloat | encode.FeatVar | encode.FeatEnum64, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_features=float,nonexistent", "f.o"}, 0, encode.FeatFloat, "", "", "f.o", 0},
 		{[]string{"-J", "--btf_features_strict=default,global_var", "f.o"}, 0, encode.DefaultFeatures | encode.FeatGlobalVar, "", "", "f.o", 0},
 		{[]string{"--btf_encode_detached=OUT", "--lang_exclude=rust,c++", "f.o"}, 0, encode.LegacyFeatures, "OUT", "", "f.o", 2},
@@ -133,6 +135,8 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "--lang_exclude=klingon", "f.o"}, 1, "unknown language"},
 		{[]string{"-J", "-X", "drivers/", "vmlinux"}, 1, "pahole: option '--cu_exclude' leaves units out of what -J encodes; btfkit pahole does not implement it with -J"},
 		{[]string{"-J", "--lang=c89", "vmlinux"}, 1, "pahole: option '--lang' leaves units out"},
+		{[]string{"--f", "x", "vmlinux"}, 64, "pahole: option '--f' is ambiguous; possibilities: '--find_pointers_to' '--format_path' '--flat_arrays' '--fixup_silly_bitfields' '--first_obj_only' '--features'" + try},
+		{[]string{"--hashbits=8", "vmlinux"}, 1, "pahole: option '--hashbits' is pahole's, but btfkit pahole does not implement it yet"},
 		{[]string{"--c", "32", "vmlinux"}, 64, "pahole: option '--c' is ambiguous; possibilities: '--cacheline_size' '--class_name' '--count' '--contains' '--contains_enumerator' '--class_name_len' '--cu_exclude' '--ctf_encode' '--classes_as_structs' '--compile'" + try},
 		{[]string{"--hex=1", "vmlinux"}, 64, "pahole: option '--hex' doesn't allow an argument" + try},
 		{[]string{"-C"}, 64, "pahole: option requires an argument -- 'C'" + try},
@@ -140,6 +144,8 @@ func TestPaholeErrors(t *testing.T) {
 		{[]string{"-J", "a", "b"}, 1, "one input file"},
 		{[]string{"-J", "-F", "ctf", "f.o"}, 1, "from DWARF (-F dwarf) or from a .BTF archive (-F btf)"},
 		{[]string{"-J", "/nonexistent/f.o"}, 1, "no such file"},
+		{[]string{"-J", "--btf_encode_detached=f.o", "f.o"}, 1, "pahole: f.o: --btf_encode_detached names an input"},
+		{[]string{"--btf_encode_detached", "./b.btf", "--btf_base", "b.btf", "m.ko"}, 1, "pahole: ./b.btf: --btf_encode_detached names an input"},
 	} {
 		out, errOut, code := runPahole(t, c.args...)
 		ok := code == c.code && out == ""

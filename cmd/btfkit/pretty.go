@@ -165,6 +165,7 @@ func init() {
 	f.BoolVar(&prettyOpts.hex, "hex", false, "print numbers in hexadecimal (text format)")
 	f.StringVar(&prettyOpts.format, "format", "text", "output `FORMAT`: text (pahole's C initializers) or json (one object per line)")
 	f.StringVarP(&prettyOpts.from, "from", "F", "", "debug formats to take TYPES from, tried in order: `LIST` of dwarf, btf (default dwarf,btf)")
+	addInputFormatAliases(f)
 	f.StringVar(&prettyOpts.base, "base", "", "base BTF `FILE` of split BTF (a module's)")
 	f.BoolVar(&prettyOpts.noHeader, "no-print-header", false, "read the --header without printing it (as pahole does)")
 	f.BoolVarP(&prettyOpts.verbose, "verbose", "v", false, "text: pahole -V's comment line before each record; the offsets evaluated from the header on stderr")

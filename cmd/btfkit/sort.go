@@ -48,7 +48,7 @@ func init() {
 	f := sortCmd.Flags()
 	f.StringVar(&sortOpts.base, "base", "", "base BTF `FILE` (raw or ELF) of a split FILE")
 	f.StringVar(&sortOpts.onto, "onto", "", "move the split BTF onto this base `FILE` (raw or ELF), such as the sorted --base")
-	f.StringVarP(&sortOpts.out, "output", "o", "", "write the sorted BTF to `OUT` (required)")
+	f.StringVarP(&sortOpts.out, "output", "o", "", "write the sorted BTF to `OUT` (required; - for standard output)")
 	sortCmd.MarkFlagRequired("output")
 	rootCmd.AddCommand(sortCmd)
 }

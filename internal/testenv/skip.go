@@ -47,6 +47,18 @@ func SkipPartOrFail(t testing.TB, format string, args ...any) {
 	t.Logf("SKIP: %s", msg)
 }
 
+// SkipPart is SkipPartOrFail for a check no machine is sure to have the
+// prerequisite of, CI's included (a module the running kernel has not
+// loaded, the debug vmlinux of the running kernel, a kernel source tree):
+// it logs "SKIP: ..." (said once on stderr too without -v) and never
+// fails.
+func SkipPart(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	sayOnce(t, msg)
+	t.Logf("SKIP: %s", msg)
+}
+
 // sayOnce writes a skip message on stderr the first time it is given,
 // unless go test runs with -v, which shows skip messages anyway.
 func sayOnce(t testing.TB, msg string) {
