@@ -6,6 +6,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // unit is one input as pahole's loader makes it a "cu": a Spec, the DWARF
@@ -25,10 +26,10 @@ type unit struct {
 
 	typedefOf map[btf.TypeID]btf.TypeID // each type's first typedef (filter.go)
 
-	opts      *Options              // the listing's options
-	inputName string                // the unit's name (-I: NamedUnit's)
-	ws        *wordSize             // -w (word_size.go)
-	names     map[btf.TypeID]string // types renamed by --compile (names.go)
+	opts      *Options     // the listing's options
+	inputName string       // the unit's name (-I: NamedUnit's)
+	ws        *wordSize    // -w (word_size.go)
+	nm        *ctype.Namer // how types are spelled; --compile's renames (names.go)
 
 	// Output written as it is printed (flush.go).
 	out       io.Writer
@@ -61,6 +62,7 @@ func newUnit(spec *btf.Spec, facts *dwarffacts.Facts, cacheline uint32) *unit {
 		spec:      spec,
 		facts:     facts,
 		ptrSize:   pointerSize(spec),
+		nm:        ctype.NewNamer(spec, facts, ctype.Options{}),
 		cacheline: cacheline,
 		classes:   make([]*class, spec.NextID()),
 	}
@@ -709,9 +711,6 @@ func (u *unit) hasEmbeddedFlexibleArray(c *class) bool {
 	c.embFlexSearched = true
 	return c.hasEmbFlex
 }
-
-// dwLangCPlusPlus is DW_LANG_C_plus_plus.
-const dwLangCPlusPlus = 0x4
 
 // structKeyword is what pahole prints before a struct's name or body:
 // "class" for a C++ class, unless --classes_as_structs.

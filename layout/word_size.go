@@ -52,7 +52,7 @@ func (u *unit) fixupTagWordSize(id btf.TypeID) {
 	}
 	switch {
 	case t.Kind() == btf.KindInt:
-		if n := u.baseName(t); n == "long int" || n == "long unsigned int" {
+		if n := u.nm.BaseName(t); n == "long int" || n == "long unsigned int" {
 			u.ws.long[id] = true
 		}
 	case t.Kind() == btf.KindStruct:
@@ -142,7 +142,7 @@ func (u *unit) resizeStruct(id btf.TypeID) {
 		var diff uint64
 		switch {
 		case mt.Kind() == btf.KindInt:
-			if n := u.baseName(mt); n == "long int" || n == "long unsigned int" {
+			if n := u.nm.BaseName(mt); n == "long int" || n == "long unsigned int" {
 				diff = wordDiff
 			}
 		case mt.Kind() == btf.KindPtr:

@@ -173,3 +173,34 @@ func diffLines(got, want result) string {
 	}
 	return "(same lines)"
 }
+
+// TestClasses: C++ types are named as pahole names them (a class is
+// "class", and so is every struct of a C++98 unit), as pfunct 1.32 prints
+// prototypes and function bodies; g++ and clang++, C++98 and C++14.
+// (-b's emission of C++ types still differs from pfunct's and is not
+// compared.)
+func TestClasses(t *testing.T) {
+	testc.Require(t, "pfunct")
+	ours := pfunctLink(t)
+	src, err := filepath.Abs(filepath.Join("testdata", "classes.cc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cc := range []testc.Compiler{"g++", "clang++"} {
+		for _, std := range []string{"-std=c++14", "-std=c++98"} {
+			v := testc.Variant{CC: cc, Flags: []string{"-g", "-O2", std}}
+			t.Run(v.Name(), func(t *testing.T) {
+				obj := testc.Compile(t, src, v)
+				for _, args := range [][]string{nil, {"-P"}, {"-f", "use_box", "-V"}, {"-P", "--no_parm_names"}} {
+					args := append(append([]string{}, args...), filepath.Base(obj))
+					dir := filepath.Dir(obj)
+					want := runTool(t, dir, "pfunct", args...)
+					got := runTool(t, dir, ours, args...)
+					if got != want {
+						t.Errorf("pfunct %s: differs from pfunct 1.32:\n%s", strings.Join(args, " "), diffLines(got, want))
+					}
+				}
+			})
+		}
+	}
+}

@@ -38,6 +38,7 @@ type unit struct {
 	parmAttrs map[parmKey][]string
 
 	emitted *emitState // -b/--compile: what this unit has emitted (emit.go)
+	nm      *namer     // how its types are spelled (printer.namer)
 }
 
 type parmKey struct {

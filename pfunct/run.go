@@ -242,8 +242,12 @@ func newPrinter(w *bufio.Writer, o Options) *printer {
 	}
 }
 
+// namer returns the unit's namer, made once per unit's Spec.
 func (p *printer) namer(u *unit) *namer {
-	return &namer{u: u, noParmNames: p.conf.noParmNames}
+	if u.nm == nil || u.nm.spec != u.spec {
+		u.nm = newNamer(u, p.conf.noParmNames)
+	}
+	return u.nm
 }
 
 // needTypes reports whether anything printed names types: without, DWARF
