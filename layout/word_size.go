@@ -29,9 +29,10 @@ func (u *unit) fixupWordSize(word uint32) {
 			u.class(id)
 		}
 	}
-	u.ws = &wordSize{orig: u.ptrSize, word: word,
+	u.ws = &wordSize{orig: u.sz.PtrSize, word: word,
 		long: map[btf.TypeID]bool{}, resized: map[btf.TypeID]bool{}, sizeDiff: map[btf.TypeID]uint64{}}
-	u.ptrSize = word
+	u.sz.PtrSize = word
+	u.sz.Override = u.wordSized
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		u.fixupTagWordSize(id)
 	}
@@ -239,7 +240,7 @@ func (c *class) addOffsetsFrom(i int, n uint16) {
 // to a multiple of it, and the struct padded to its biggest base type
 // member.
 func (u *unit) fixupAlignment(c *class) {
-	word := uint64(u.ptrSize)
+	word := uint64(u.sz.PtrSize)
 	var last *member
 	for i := range c.members {
 		pos := &c.members[i]

@@ -76,18 +76,7 @@ func (n *Namer) WithOptions(o Options) *Namer {
 // Type is pahole's cu__type: the type id names, false for void (0), for
 // an ID the unit does not have, and for the kinds pahole does not keep
 // among a unit's types (FUNC, VAR, DATASEC, DECL_TAG).
-func (n *Namer) Type(id btf.TypeID) (btf.Type, bool) {
-	s := n.spec
-	if s == nil || id == 0 || !s.Has(id) {
-		return btf.Type{}, false
-	}
-	t := s.Type(id)
-	switch t.Kind() {
-	case btf.KindFunc, btf.KindVar, btf.KindDatasec, btf.KindDeclTag, btf.KindUnknown:
-		return btf.Type{}, false
-	}
-	return t, true
-}
+func (n *Namer) Type(id btf.TypeID) (btf.Type, bool) { return typeOf(n.spec, id) }
 
 // Rename gives a struct, union or enum another name from now on (as
 // pahole's --compile names one NAME__1 when another kind of tag has its
