@@ -11,8 +11,9 @@ import (
 // varNameBuf is function__tag_fprintf's buffer for a variable's type.
 const varNameBuf = 512
 
-// maxDepth bounds how deep emission follows types into types, so that a
-// malformed input whose types contain themselves ends there.
+// maxDepth bounds the chains of pointers and qualifiers followed from a
+// function's types (functionTypes), so that a malformed input whose
+// types refer to themselves ends there.
 const maxDepth = 512
 
 // namer spells the types of one unit with pfunct's conf
@@ -49,41 +50,6 @@ func (u *unit) paramAttrs(proto btf.TypeID, i int) []string {
 
 // typ is pahole's cu__type.
 func (n *namer) typ(id btf.TypeID) (btf.Type, bool) { return n.Type(id) }
-
-// parm is one parameter as ftype__fprintf_parms prints it.
-type parm struct {
-	name  string
-	typ   btf.TypeID
-	attrs []string
-}
-
-// protoParams returns the parameters of a FUNC_PROTO as pahole's BTF
-// loader makes them (the "..." is not one), with their decl tags.
-func (n *namer) protoParams(t btf.Type) []parm {
-	ps := make([]parm, 0, t.Vlen())
-	for i := 0; i < t.Vlen(); i++ {
-		p := t.Param(i)
-		if p.Type == 0 {
-			continue
-		}
-		var name string
-		if p.NameOff != 0 {
-			name = t.Spec().String(p.NameOff)
-		}
-		ps = append(ps, parm{name: name, typ: p.Type, attrs: n.u.parmAttrs[parmKey{t.ID, len(ps)}]})
-	}
-	return ps
-}
-
-// protoUnspec reports whether a FUNC_PROTO ends in "...".
-func protoUnspec(t btf.Type) bool {
-	for i := 0; i < t.Vlen(); i++ {
-		if t.Param(i).Type == 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // NumParams and Param give a DWARF function's own parameters to
 // ctype.Namer (ctype.ParamList).

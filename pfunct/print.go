@@ -15,23 +15,6 @@ type printConf struct {
 	extraDbg    bool // extra_dbg_info: decl files, lines and entry offsets are known
 }
 
-// funcParams returns the function's return type and parameters: a DWARF
-// function's own, a BTF function's FUNC_PROTO's.
-func (n *namer) funcParams(f *function) (ret uint32, ps []parm, unspec bool) {
-	if f.btf {
-		pt, ok := protoOf(n.u.spec, f.proto)
-		if !ok {
-			return 0, nil, false
-		}
-		return uint32(pt.Ref()), n.protoParams(pt), protoUnspec(pt)
-	}
-	ps = make([]parm, len(f.params))
-	for i, p := range f.params {
-		ps[i] = parm{name: p.name, typ: p.typ}
-	}
-	return uint32(f.ret), ps, f.unspec
-}
-
 // funcProto returns the function's prototype: a BTF function's
 // FUNC_PROTO, a DWARF function's own return type and parameters.
 func (n *namer) funcProto(f *function) ctype.Proto {

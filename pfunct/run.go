@@ -13,6 +13,7 @@ import (
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/internal/ctype"
 	"github.com/btfkit/btfkit/layout"
 )
 
@@ -208,7 +209,7 @@ type printer struct {
 	base      *btf.Spec // --btf_base
 	w         *bufio.Writer
 	conf      printConf
-	emissions *emissions
+	emissions *ctype.Emissions
 
 	stats  []*fnStat          // in the order made; printed newest first
 	slab   []fnStat           // where new entries come from
@@ -236,7 +237,7 @@ func newPrinter(w *bufio.Writer, o Options) *printer {
 			stripInline: o.Compile,
 			extraDbg:    f.extraDbg,
 		},
-		emissions: newEmissions(),
+		emissions: ctype.NewEmissions(),
 		byName:    map[string]*fnStat{},
 		printedB:  map[string]bool{},
 	}
@@ -739,7 +740,7 @@ func (p *printer) show(b *buf, u *unit, f *function) {
 			return
 		}
 		if p.o.ExpandTypes {
-			p.emitter(b, u).functionTypes(f)
+			p.functionTypes(b, u, f)
 		}
 	}
 	p.function(b, u, f)
@@ -838,7 +839,7 @@ func (p *printer) functionIterator(u *unit) {
 			continue
 		}
 		p.printedB[f.name] = true
-		p.emitter(&b, u).functionTypes(f)
+		p.functionTypes(&b, u, f)
 		p.function(&b, u, f)
 		if p.o.Compile {
 			p.compileBody(&b, u, f)
@@ -888,11 +889,11 @@ func findStruct(u *unit, name string) btf.TypeID {
 // hasParmOfType is pahole's ftype__has_parm_of_type: a parameter is a
 // pointer to target.
 func hasParmOfType(n *namer, f *function, target btf.TypeID) bool {
-	_, ps, _ := n.funcParams(f)
-	for _, p := range ps {
-		if t, ok := n.typ(p.typ); ok && t.Kind() == btf.KindPtr && t.Ref() == target {
-			return true
+	found := false
+	n.funcProto(f).EachParam(func(_ string, typ btf.TypeID) {
+		if t, ok := n.typ(typ); ok && t.Kind() == btf.KindPtr && t.Ref() == target {
+			found = true
 		}
-	}
-	return false
+	})
+	return found
 }
