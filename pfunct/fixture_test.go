@@ -180,27 +180,45 @@ func diffLines(got, want result) string {
 // (-b's emission of C++ types still differs from pfunct's and is not
 // compared.)
 func TestClasses(t *testing.T) {
-	testc.Require(t, "pfunct")
-	ours := pfunctLink(t)
-	src, err := filepath.Abs(filepath.Join("testdata", "classes.cc"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ours, src := oracleSetup(t, "classes.cc")
 	for _, cc := range []testc.Compiler{"g++", "clang++"} {
 		for _, std := range []string{"-std=c++14", "-std=c++98"} {
 			v := testc.Variant{CC: cc, Flags: []string{"-g", "-O2", std}}
 			t.Run(v.Name(), func(t *testing.T) {
 				obj := testc.Compile(t, src, v)
-				for _, args := range [][]string{nil, {"-P"}, {"-f", "use_box", "-V"}, {"-P", "--no_parm_names"}} {
-					args := append(append([]string{}, args...), filepath.Base(obj))
-					dir := filepath.Dir(obj)
-					want := runTool(t, dir, "pfunct", args...)
-					got := runTool(t, dir, ours, args...)
-					if got != want {
-						t.Errorf("pfunct %s: differs from pfunct 1.32:\n%s", strings.Join(args, " "), diffLines(got, want))
-					}
-				}
+				comparePfunct(t, ours, obj, [][]string{nil, {"-P"}, {"-f", "use_box", "-V"}, {"-P", "--no_parm_names"}})
 			})
 		}
 	}
+}
+
+// comparePfunct runs pfunct 1.32 and ours (the btfkit binary named
+// pfunct) on obj with each of the argument lists, and reports where they
+// differ; it returns our results, by argument list.
+func comparePfunct(t *testing.T, ours, obj string, argLists [][]string) []result {
+	t.Helper()
+	dir := filepath.Dir(obj)
+	var res []result
+	for _, args := range argLists {
+		args := append(append([]string{}, args...), filepath.Base(obj))
+		want := runTool(t, dir, "pfunct", args...)
+		got := runTool(t, dir, ours, args...)
+		if got != want {
+			t.Errorf("pfunct %s: differs from pfunct 1.32:\n%s", strings.Join(args, " "), diffLines(got, want))
+		}
+		res = append(res, got)
+	}
+	return res
+}
+
+// oracleSetup skips without pfunct 1.32 and returns ours (the btfkit
+// binary named pfunct) and the absolute path of testdata's source.
+func oracleSetup(t *testing.T, source string) (ours, src string) {
+	t.Helper()
+	testc.Require(t, "pfunct")
+	src, err := filepath.Abs(filepath.Join("testdata", source))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pfunctLink(t), src
 }

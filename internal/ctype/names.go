@@ -140,11 +140,7 @@ func (n *Namer) AppendName(b *cfmt.Buf, t btf.Type, size int) {
 				b.Str("volatile ")
 			}
 		}
-		if t.Ref() == 0 {
-			b.Str("void")
-		} else if it, ok := n.Type(t.Ref()); ok {
-			n.AppendName(b, it, NameBuf)
-		} else {
+		if !n.appendRef(b, t.Ref(), NameBuf) {
 			*b = (*b)[:start]
 			b.Str(NotFound(t.Ref()))
 			return
@@ -164,11 +160,7 @@ func (n *Namer) AppendName(b *cfmt.Buf, t btf.Type, size int) {
 			b.Str(NotFound(t.Array().Elem))
 		}
 	case k == btf.KindTypeTag:
-		if t.Ref() == 0 {
-			b.Str("void")
-		} else if it, ok := n.Type(t.Ref()); ok {
-			n.AppendName(b, it, size)
-		} else {
+		if !n.appendRef(b, t.Ref(), size) {
 			b.Str(NotFound(t.Ref()))
 		}
 	case k == btf.KindFuncProto:
@@ -177,6 +169,20 @@ func (n *Namer) AppendName(b *cfmt.Buf, t btf.Type, size int) {
 		b.Str(n.Prefix(t))
 		b.Str(n.Name(t))
 	}
+}
+
+// appendRef appends the name of the type a modifier refers to, "void"
+// for none; false (and nothing appended) when ref is not a type.
+func (n *Namer) appendRef(b *cfmt.Buf, ref btf.TypeID, size int) bool {
+	if ref == 0 {
+		b.Str("void")
+		return true
+	}
+	t, ok := n.Type(ref)
+	if ok {
+		n.AppendName(b, t, size)
+	}
+	return ok
 }
 
 // NotFound is pahole's tag__id_not_found_snprintf of a type ID that is
