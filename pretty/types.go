@@ -31,7 +31,7 @@ type types struct {
 
 func newTypes(spec *btf.Spec, ptrSize int) *types {
 	if ptrSize == 0 {
-		ptrSize = 8
+		ptrSize = int(ctype.PointerSize(spec)) // libbpf's guess, as pahole's BTF loader takes it
 	}
 	ts := &types{spec: spec, ptrSize: ptrSize, byName: map[string]btf.TypeID{}, enums: map[string]btf.TypeID{}}
 	ts.sz = ctype.Sizer{Spec: spec, PtrSize: uint32(ptrSize)}
