@@ -1,6 +1,9 @@
 package layout
 
-import "github.com/btfkit/btfkit/btf"
+import (
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/ctype"
+)
 
 // -w/--word_size: pahole's cu_fixup_word_size_iterator, which lays each
 // unit's types out again as on a machine with another word size before
@@ -76,10 +79,7 @@ func (u *unit) wordSized(id btf.TypeID, t btf.Type) (uint64, bool) {
 		}
 	case btf.KindStruct, btf.KindUnion:
 		if c := u.classes[id]; u.ws.resized[id] {
-			if c.size == 1 && len(c.members) == 0 {
-				return 0, true // tag__size's empty base rule
-			}
-			return uint64(c.size), true
+			return ctype.StructSize(c.size, len(c.members)), true
 		}
 	}
 	return 0, false

@@ -67,10 +67,7 @@ func (z *Sizer) Size(id btf.TypeID) uint64 {
 			}
 			return uint64(t.Size())
 		case btf.KindStruct, btf.KindUnion:
-			if t.Size() == 1 && t.Vlen() == 0 {
-				return 0
-			}
-			return uint64(t.Size())
+			return StructSize(t.Size(), t.Vlen())
 		case btf.KindFwd:
 			return 0
 		case btf.KindArray:
@@ -98,6 +95,16 @@ func (z *Sizer) Size(id btf.TypeID) uint64 {
 		return 0
 	}
 	return SizeError
+}
+
+// StructSize is tag__size of a struct or union of size bytes with
+// members members: its size, but 0 for one byte without members (pahole's
+// "empty base optimization" rule, for C++'s empty classes).
+func StructSize(size uint32, members int) uint64 {
+	if size == 1 && members == 0 {
+		return 0
+	}
+	return uint64(size)
 }
 
 // typeOf is Namer.Type for a Spec: pahole's cu__type.
