@@ -303,6 +303,10 @@ func (em *Emitter) typedefDefs(b *cfmt.Buf, id btf.TypeID) bool {
 	}
 	if tt, ok := em.n.Type(def.Ref()); ok {
 		switch k := tt.Kind(); {
+		case k == btf.KindVolatile && em.n.facts.Atomic(tt.ID):
+			// A typedef of a DW_TAG_atomic_type: what the type under
+			// it needs.
+			em.TagDefs(b, tt.Ref())
 		case k == btf.KindArray:
 			em.TagDefs(b, tt.Array().Elem)
 		case k == btf.KindTypedef:

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/dwarffacts"
 	"github.com/btfkit/btfkit/internal/cfmt"
 )
 
@@ -134,6 +135,33 @@ func TestEmitterOptions(t *testing.T) {
 		}
 		if string(b) != c.want {
 			t.Errorf("%+v: %q, want %q", c.o, b, c.want)
+		}
+	}
+}
+
+// TestEmitterAtomicTypedef: a typedef of a DW_TAG_atomic_type (a VOLATILE
+// the facts mark) emits what the type under it needs first.
+func TestEmitterAtomicTypedef(t *testing.T) {
+	s := btf.NewSpec()
+	intT := s.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+	pair := s.Add("pair", btf.KindStruct, 1, false, 4, s.AddString("a"), uint32(intT), 0)
+	vol := s.Add("", btf.KindVolatile, 0, false, uint32(pair))
+	td := s.Add("atomic_pair", btf.KindTypedef, 0, false, uint32(vol))
+	for _, atomic := range []bool{false, true} {
+		f := &dwarffacts.Facts{}
+		if atomic {
+			f.SetAtomic(vol)
+		}
+		n := NewNamer(s, f, Options{})
+		em := NewEmissions().Unit(n, &markPrinter{n: n}, EmitOptions{})
+		var b cfmt.Buf
+		em.TypeDefs(&b, td)
+		want := "typedef atomic_pair;\n"
+		if atomic {
+			want = "struct pair {...}\n" + want
+		}
+		if string(b) != want {
+			t.Errorf("atomic %v: %q, want %q", atomic, b, want)
 		}
 	}
 }
