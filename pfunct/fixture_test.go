@@ -176,9 +176,8 @@ func diffLines(got, want result) string {
 
 // TestClasses: C++ types are named as pahole names them (a class is
 // "class", and so is every struct of a C++98 unit), as pfunct 1.32 prints
-// prototypes and function bodies; g++ and clang++, C++98 and C++14.
-// (-b's emission of C++ types still differs from pfunct's and is not
-// compared.)
+// prototypes and function bodies, and -b emits them as pfunct does; g++
+// and clang++, C++98 and C++14.
 func TestClasses(t *testing.T) {
 	ours, src := oracleSetup(t, "classes.cc")
 	for _, cc := range []testc.Compiler{"g++", "clang++"} {
@@ -186,7 +185,7 @@ func TestClasses(t *testing.T) {
 			v := testc.Variant{CC: cc, Flags: []string{"-g", "-O2", std}}
 			t.Run(v.Name(), func(t *testing.T) {
 				obj := testc.Compile(t, src, v)
-				comparePfunct(t, ours, obj, [][]string{nil, {"-P"}, {"-f", "use_box", "-V"}, {"-P", "--no_parm_names"}})
+				comparePfunct(t, ours, obj, [][]string{nil, {"-P"}, {"-f", "use_box", "-V"}, {"-P", "--no_parm_names"}, {"-b"}, {"--compile"}})
 			})
 		}
 	}

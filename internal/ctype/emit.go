@@ -24,15 +24,18 @@ type defKind uint8
 
 const (
 	defStruct defKind = iota + 1
+	defClass          // a C++ class, DW_TAG_class_type
 	defUnion
 	defEnum
 	defTypedef
 )
 
-// kindOf is the namespace of a struct, union, enum or typedef; 0 for other
-// types.
-func kindOf(t btf.Type) defKind {
+// kindOf is the namespace of a struct, class, union, enum or typedef; 0
+// for other types.
+func (em *Emitter) kindOf(t btf.Type) defKind {
 	switch {
+	case t.IsStruct() && em.n.facts.Class(t.ID):
+		return defClass
 	case t.IsStruct():
 		return defStruct
 	case t.IsUnion():
@@ -154,7 +157,7 @@ func (em *Emitter) hasShadow(k defKind, name string) bool {
 	if name == "" {
 		return false
 	}
-	for _, o := range []defKind{defStruct, defUnion, defEnum} {
+	for _, o := range []defKind{defStruct, defClass, defUnion, defEnum} {
 		if o != k && em.e.defs[defKey{o, name}] {
 			return true
 		}
@@ -173,7 +176,7 @@ func (em *Emitter) addDef(id btf.TypeID) {
 	s.list = onDefs
 	em.unit[id] = s
 	if t, name := em.named(id); name != "" {
-		em.e.defs[defKey{kindOf(t), name}] = true
+		em.e.defs[defKey{em.kindOf(t), name}] = true
 	}
 }
 
@@ -187,7 +190,7 @@ func (em *Emitter) TypeDefs(b *cfmt.Buf, id btf.TypeID) bool {
 	em.dp++
 	defer func() { em.dp-- }()
 	t, name := em.named(id)
-	k := kindOf(t)
+	k := em.kindOf(t)
 	if em.hasDef(k, name) {
 		em.setDef(id)
 		return false
@@ -249,6 +252,10 @@ func (em *Emitter) TagDefs(b *cfmt.Buf, typ btf.TypeID) bool {
 			if t.NameOff() != 0 {
 				return em.enumDefs(b, typ, nil)
 			}
+			return false
+		case em.kindOf(t) == defClass:
+			// pahole emits nothing for a C++ class a member or
+			// parameter has, nor declares it.
 			return false
 		case t.IsStruct() || t.IsUnion():
 			if pointer {
@@ -330,7 +337,7 @@ func (em *Emitter) typedefDefs(b *cfmt.Buf, id btf.TypeID) bool {
 				return true
 			}
 			em.enumDefs(b, def.Ref(), nil)
-		case tt.IsStruct() || tt.IsUnion():
+		case (tt.IsStruct() || tt.IsUnion()) && em.kindOf(tt) != defClass:
 			if tt.NameOff() == 0 {
 				em.TypeDefs(b, def.Ref())
 				prefix := "typedef"

@@ -165,3 +165,28 @@ func TestEmitterAtomicTypedef(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitterClass: a C++ class (DW_TAG_class_type) a member has is
+// neither defined nor declared before its container, as pahole's
+// tag__emit_definitions has no case for it; a function's own class is.
+func TestEmitterClass(t *testing.T) {
+	s := btf.NewSpec()
+	intT := s.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+	pt := s.Add("Pt", btf.KindStruct, 1, false, 4, s.AddString("x"), uint32(intT), 0)
+	ptr := s.Add("", btf.KindPtr, 0, false, uint32(pt))
+	box := s.Add("Box", btf.KindStruct, 2, false, 16, s.AddString("a"), uint32(pt), 0, s.AddString("p"), uint32(ptr), 64)
+	f := &dwarffacts.Facts{}
+	f.SetClass(pt)
+	n := NewNamer(s, f, Options{})
+	em := NewEmissions().Unit(n, &markPrinter{n: n}, EmitOptions{})
+	var b cfmt.Buf
+	if em.TypeDefs(&b, box) {
+		em.Emit(&b, box, nil, nil)
+	}
+	if em.TypeDefs(&b, pt) {
+		em.Emit(&b, pt, nil, nil)
+	}
+	if want := "struct Box {...}\nclass Pt {...}\n"; string(b) != want {
+		t.Errorf("%q, want %q", b, want)
+	}
+}
