@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // Ordering and emitting state of one type, as the topological walk sees it.
@@ -72,7 +73,7 @@ func newDumper(spec *btf.Spec, ptrSz int) *dumper {
 		sizeMemo:  make([]int32, n),
 	}
 	if ptrSz != 4 && ptrSz != 8 {
-		ptrSz = guessPointerSize(spec)
+		ptrSz = int(ctype.PointerSize(spec)) // libbpf's guess
 	}
 	d.ptrSz = ptrSz
 	d.st[0].emit = emitted
@@ -86,24 +87,6 @@ func newDumper(spec *btf.Spec, ptrSz int) *dumper {
 func (d *dumper) sizeNameMaps(tags, idents int) {
 	d.typeNames = make(map[string]int, tags)
 	d.identNames = make(map[string]int, idents)
-}
-
-// guessPointerSize finds the size of C "long" among the INT types, as
-// libbpf does for raw BTF, and falls back to 8.
-func guessPointerSize(spec *btf.Spec) int {
-	for id := btf.TypeID(1); id < spec.NextID(); id++ {
-		t := spec.Type(id)
-		if t.Kind() != btf.KindInt || (t.Size() != 4 && t.Size() != 8) {
-			continue
-		}
-		switch t.Name() {
-		case "long", "long int", "int long", "unsigned long", "long unsigned",
-			"unsigned long int", "unsigned int long", "long unsigned int",
-			"long int unsigned", "int unsigned long", "int long unsigned":
-			return int(t.Size())
-		}
-	}
-	return 8
 }
 
 // valid reports whether id is a type of the Spec (void included).

@@ -15,7 +15,7 @@ func (u *unit) firstBiggestMember(c *class) *member {
 		return nil
 	}
 	defer u.leave()
-	word := uint64(u.ptrSize)
+	word := uint64(u.sz.PtrSize)
 	var result *member
 	var resultSize uint64
 	for i := range c.members {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // unit is one input as pahole's loader makes it a "cu": a Spec, the DWARF
@@ -17,7 +18,7 @@ import (
 type unit struct {
 	spec      *btf.Spec
 	facts     *dwarffacts.Facts
-	ptrSize   uint32
+	sz        *ctype.Sizer // sizes of types (tag__size), the pointer size; -w changes them
 	cacheline uint32
 	classes   []*class // by type ID, built on first use
 	enumLen   map[btf.TypeID]uint16
@@ -25,10 +26,10 @@ type unit struct {
 
 	typedefOf map[btf.TypeID]btf.TypeID // each type's first typedef (filter.go)
 
-	opts      *Options              // the listing's options
-	inputName string                // the unit's name (-I: NamedUnit's)
-	ws        *wordSize             // -w (word_size.go)
-	names     map[btf.TypeID]string // types renamed by --compile (names.go)
+	opts      *Options     // the listing's options
+	inputName string       // the unit's name (-I: NamedUnit's)
+	ws        *wordSize    // -w (word_size.go)
+	nm        *ctype.Namer // how types are spelled; --compile's renames (names.go)
 
 	// Output written as it is printed (flush.go).
 	out       io.Writer
@@ -57,37 +58,20 @@ func (u *unit) enter() bool {
 func (u *unit) leave() { u.depth-- }
 
 func newUnit(spec *btf.Spec, facts *dwarffacts.Facts, cacheline uint32) *unit {
-	return &unit{
+	u := &unit{
 		spec:      spec,
 		facts:     facts,
-		ptrSize:   pointerSize(spec),
+		nm:        ctype.NewNamer(spec, facts, ctype.Options{}),
 		cacheline: cacheline,
 		classes:   make([]*class, spec.NextID()),
 	}
+	u.sz = &ctype.Sizer{Spec: spec, Facts: facts, DWARF: facts != nil, PtrSize: ctype.PointerSize(spec)}
+	return u
 }
 
 // dwarf reports whether the unit came from DWARF, which changes a few
 // things pahole prints (base type names, alignments, forced paddings).
 func (u *unit) dwarf() bool { return u.facts != nil }
-
-// pointerSize guesses the target's pointer size from the Spec as libbpf
-// does (btf__pointer_size): the size of "long" under any of its names,
-// else 8.
-func pointerSize(s *btf.Spec) uint32 {
-	for id := btf.TypeID(1); id < s.NextID(); id++ {
-		t := s.Type(id)
-		if t.Kind() != btf.KindInt {
-			continue
-		}
-		switch t.Name() {
-		case "long int", "long unsigned int", "long", "unsigned long", "unsigned long int":
-			if sz := t.Size(); sz == 4 || sz == 8 {
-				return sz
-			}
-		}
-	}
-	return 8
-}
 
 // typ returns the type with the given ID as pahole's type table would:
 // false for void, for IDs out of range, and for kinds pahole's BTF loader
@@ -123,63 +107,10 @@ func (u *unit) strip(id btf.TypeID) btf.TypeID {
 
 // sizeError is what pahole's tag__size returns for a type it cannot find
 // (-1 as a size_t).
-const sizeError = ^uint64(0)
+const sizeError = ctype.SizeError
 
-// size is pahole's tag__size: the size in bytes of a type, with the
-// "empty base" rule that a struct of size 1 without members has size 0.
-func (u *unit) size(id btf.TypeID) uint64 {
-	for n := btf.TypeID(0); n < u.spec.NextID(); n++ { // longer chains loop
-		t, ok := u.typ(id)
-		if !ok {
-			return sizeError
-		}
-		if n, ok := u.wordSized(id, t); ok { // word_size.go
-			return n
-		}
-		switch t.Kind() {
-		case btf.KindPtr:
-			return uint64(u.ptrSize)
-		case btf.KindInt:
-			_, _, nbits := t.IntEncoding()
-			return uint64(nbits / 8)
-		case btf.KindFloat, btf.KindEnum, btf.KindEnum64:
-			return uint64(enumOrFloatSize(t))
-		case btf.KindFuncProto:
-			return uint64(u.ptrSize)
-		case btf.KindStruct, btf.KindUnion:
-			if t.Size() == 1 && t.Vlen() == 0 {
-				return 0
-			}
-			return uint64(t.Size())
-		case btf.KindFwd:
-			return 0
-		case btf.KindArray:
-			if !u.enter() {
-				return sizeError
-			}
-			defer u.leave()
-			elem, dims := u.array(id, t.Array())
-			s := u.size(elem)
-			if elem == 0 {
-				s = 0
-			}
-			n := uint64(1)
-			for _, d := range dims {
-				n *= uint64(d)
-			}
-			return s * n
-		case btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict,
-			btf.KindTypeTag, btf.KindVar, btf.KindFunc:
-			if t.Ref() == 0 {
-				return 0
-			}
-			id = t.Ref()
-			continue
-		}
-		return 0
-	}
-	return sizeError
-}
+// size is pahole's tag__size (internal/ctype), with -w's sizes.
+func (u *unit) size(id btf.TypeID) uint64 { return u.sz.Size(id) }
 
 // enumOrFloatSize is the byte size pahole gives an enum (4 when BTF says
 // 0) or a float.
@@ -191,47 +122,8 @@ func enumOrFloatSize(t btf.Type) uint32 {
 }
 
 // array returns the array id as pahole's loader makes it: its element
-// type and its dimensions, outermost first.
-//
-// From DWARF, one array type carries all its dimensions (the facts have
-// them when there are more or fewer than one), and the BTF package encode
-// made of it is one ARRAY per dimension, the outermost with the array's
-// ID: the element is past the inner ARRAYs.
-//
-// From BTF, pahole 1.32's loader folds an ARRAY whose element is directly
-// an ARRAY (no typedef, qualifier or tag between) it has loaded already,
-// one of a lower ID: the outer array takes the inner one's element and
-// dimensions after its own ([2][3][4] for ARRAY(ARRAY(ARRAY(int, 4), 3),
-// 2)). An inner ARRAY of a higher ID stays an element of its own (sid's
-// pahole 1.32 -F btf on hand-made BTF: it then prints the inner
-// dimensions first, as through a const, [4][2]).
-func (u *unit) array(id btf.TypeID, a btf.Array) (btf.TypeID, []uint32) {
-	elem := a.Elem
-	if u.facts != nil {
-		d := u.facts.Dims(id)
-		if d == nil {
-			return elem, []uint32{a.Nelems}
-		}
-		for k := 1; k < len(d); k++ {
-			t, ok := u.typ(elem)
-			if !ok || t.Kind() != btf.KindArray {
-				break
-			}
-			elem = t.Array().Elem
-		}
-		return elem, d
-	}
-	dims := []uint32{a.Nelems}
-	for cur := id; ; {
-		t, ok := u.typ(elem)
-		if !ok || t.Kind() != btf.KindArray || elem >= cur {
-			return elem, dims
-		}
-		in := t.Array()
-		dims = append(dims, in.Nelems)
-		cur, elem = elem, in.Elem
-	}
-}
+// type and its dimensions, outermost first (ctype.Sizer.Array).
+func (u *unit) array(id btf.TypeID, a btf.Array) (btf.TypeID, []uint32) { return u.sz.Array(id, a) }
 
 // dims returns the dimensions of the array id, outermost first (array).
 func (u *unit) dims(id btf.TypeID, a btf.Array) []uint32 {
@@ -241,20 +133,7 @@ func (u *unit) dims(id btf.TypeID, a btf.Array) []uint32 {
 
 // arrayElem returns the element type of the array id as pahole's loader
 // makes it (array), without making the dimensions.
-func (u *unit) arrayElem(id btf.TypeID, a btf.Array) btf.TypeID {
-	if u.facts != nil {
-		e, _ := u.array(id, a)
-		return e
-	}
-	elem := a.Elem
-	for cur := id; ; {
-		t, ok := u.typ(elem)
-		if !ok || t.Kind() != btf.KindArray || elem >= cur {
-			return elem
-		}
-		cur, elem = elem, t.Array().Elem
-	}
-}
+func (u *unit) arrayElem(id btf.TypeID, a btf.Array) btf.TypeID { return u.sz.ArrayElem(id, a) }
 
 // natAlign is pahole's tag__natural_alignment: pointers and base types
 // align to their size, enums to theirs, structs and unions to their most
@@ -268,7 +147,7 @@ func (u *unit) natAlign(id btf.TypeID) uint64 {
 	var n uint64
 	switch {
 	case t.Kind() == btf.KindPtr:
-		n = uint64(u.ptrSize)
+		n = uint64(u.sz.PtrSize)
 	case t.Kind() == btf.KindInt:
 		_, _, nbits := t.IntEncoding()
 		n = uint64(nbits / 8)
@@ -709,9 +588,6 @@ func (u *unit) hasEmbeddedFlexibleArray(c *class) bool {
 	c.embFlexSearched = true
 	return c.hasEmbFlex
 }
-
-// dwLangCPlusPlus is DW_LANG_C_plus_plus.
-const dwLangCPlusPlus = 0x4
 
 // structKeyword is what pahole prints before a struct's name or body:
 // "class" for a C++ class, unless --classes_as_structs.

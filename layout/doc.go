@@ -25,17 +25,18 @@
 // Listing remembers which types were printed and which -C names are still
 // wanted. Finish reports what was never found.
 //
-// The files follow pahole's concerns: class.go builds a type's members
-// and computes holes, natural alignment and the packed/aligned inference
-// (with pahole's integer widths and its order-dependent caching); names.go
-// spells types as pahole does; member.go prints one member; print.go
-// prints structs, unions, enums and typedefs with the summary; listing.go
-// walks an input's types and finds -C names; filter.go selects types
-// (pahole's class__filter and cu__filter: -a, -A, -x, -y, -D, -X, -H,
-// -B, -z, --padding_ge, --packed, --structs, --unions, the flexible array
-// filters, --show_private_classes); formatters.go prints what is printed
-// per type (the layout, or -s, -n, -N, -z's one-line fields); find.go
-// lists containers (-i, -d), pointers (-f) and the enum of an enumerator
+// The files follow pahole's concerns: class.go builds a type's members and
+// computes holes, natural alignment and the packed/aligned inference (with
+// pahole's integer widths and its order-dependent caching); types are
+// spelled and sized by internal/ctype (pahole's tag__name, ftype__fprintf,
+// tag__size), shared with pfunct; print.go prints members, structs,
+// unions, enums and typedefs with the summary; listing.go walks an input's
+// types and finds -C names; filter.go selects types (pahole's
+// class__filter and cu__filter: -a, -A, -x, -y, -D, -X, -H, -B, -z,
+// --padding_ge, --packed, --structs, --unions, the flexible array filters,
+// --show_private_classes); formatters.go prints what is printed per type
+// (the layout, or -s, -n, -N, -z's one-line fields); find.go lists
+// containers (-i, -d), pointers (-f) and the enum of an enumerator
 // (--contains_enumerator); structures.go remembers the types listed, so
 // that a type defined alike in many DWARF units is listed once, counts
 // their definitions (-T) and sorts them (--sort); options.go has the
@@ -64,8 +65,9 @@
 // How a layout is printed: print_options.go sets conf from Options;
 // expand.go (-E, -p), decl_info.go (-I), biggest.go (-l), word_size.go
 // (-w), flat_arrays.go, fixup_silly_bitfields.go (as 1.32 fixed it: a
-// bitfield as wide as its type) and compile.go (--compile) hold one
-// option each. --compile leaves out one line pahole prints, a typedef of
+// bitfield as wide as its type) and compile.go (--compile, through
+// internal/ctype's Emitter, shared with pfunct -b) hold one option each.
+// --compile leaves out one line pahole prints, a typedef of
 // a compiler builtin (__builtin_va_list), so that clang compiles the
 // output too.
 //

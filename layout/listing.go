@@ -6,6 +6,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // Listing is one run of pahole's layout printing over a sequence of
@@ -14,8 +15,9 @@ import (
 // members), and -C names found in one input are not looked for again.
 type Listing struct {
 	opts      Options
-	emit      *emissions     // --compile (compile.go)
-	emitUnit  *unitEmissions // --compile: the unit being printed
+	emit      *ctype.Emissions // --compile (compile.go)
+	emitUnit  *ctype.Emitter   // --compile: the unit being printed
+	emitFor   *unit            // emitUnit's
 	cacheline uint32
 	formatter formatter  // what is printed for each type (formatters.go)
 	structs   structures // types listed so far (structures.go)

@@ -893,7 +893,7 @@ func (u *unit) printClass(b *buf, cl *class, cin conf) {
 	if cl.padding != 0 && cl.align == 0 && u.dwarf() && !c.noAlignmentInfo && !c.suppressForcePaddings && last != nil {
 		if lt, ok := u.typ(last.typ); ok {
 			size := u.size(lt.ID)
-			if isPowerOf2(size) && uint64(cl.padding) > uint64(u.ptrSize) {
+			if isPowerOf2(size) && uint64(cl.padding) > uint64(u.sz.PtrSize) {
 				b.Byte('\n')
 				b.Tabs(c.indent)
 				b.Str("/* Force padding: */\n")

@@ -1,5 +1,7 @@
 package layout
 
+import "github.com/btfkit/btfkit/internal/ctype"
+
 // How a layout is printed: the options that set pahole's conf_fprintf
 // (-E, -p, -r, -M, -I, -l, -q, --suppress_*, --classes_as_structs,
 // --flat_arrays) and those its loader applies before printing
@@ -32,6 +34,7 @@ func (l *Listing) topConf() conf {
 // is the unit's (NamedUnit's), which -I prints.
 func (l *Listing) prepare(u *unit, name string) {
 	u.opts = &l.opts
+	u.nm.SetOptions(ctype.Options{ClassesAsStructs: l.opts.ClassesAsStructs})
 	u.inputName = name
 	if l.opts.WordSize != 0 && len(l.opts.ClassNames) == 0 {
 		u.fixupWordSize(uint32(uint8(l.opts.WordSize))) // word_size.go

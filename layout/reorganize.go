@@ -57,7 +57,7 @@ func cloneClass(orig *class) *class {
 // then move members from the tail into holes. Bitfields never move.
 func (u *unit) reorganize(c *class, steps reorgStep, b *buf) {
 	c.findHoles()
-	addr := uint64(u.ptrSize)
+	addr := uint64(u.sz.PtrSize)
 	for moves := 0; moves < maxReorgMoves; moves++ {
 		if len(c.members) == 0 {
 			return
@@ -185,7 +185,7 @@ func (u *unit) moveMember(c *class, dest, from int, fromPadding bool, steps reor
 	if c.members[from].bitfieldSize != 0 || from <= dest {
 		return false
 	}
-	addr := uint64(u.ptrSize)
+	addr := uint64(u.sz.PtrSize)
 	fm := c.members[from]
 	dm := &c.members[dest]
 	fromSize := fm.byteSize

@@ -1,6 +1,9 @@
 package layout
 
-import "github.com/btfkit/btfkit/btf"
+import (
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/ctype"
+)
 
 // -w/--word_size: pahole's cu_fixup_word_size_iterator, which lays each
 // unit's types out again as on a machine with another word size before
@@ -29,9 +32,10 @@ func (u *unit) fixupWordSize(word uint32) {
 			u.class(id)
 		}
 	}
-	u.ws = &wordSize{orig: u.ptrSize, word: word,
+	u.ws = &wordSize{orig: u.sz.PtrSize, word: word,
 		long: map[btf.TypeID]bool{}, resized: map[btf.TypeID]bool{}, sizeDiff: map[btf.TypeID]uint64{}}
-	u.ptrSize = word
+	u.sz.PtrSize = word
+	u.sz.Override = u.wordSized
 	for id := btf.TypeID(1); id < u.spec.NextID(); id++ {
 		u.fixupTagWordSize(id)
 	}
@@ -52,7 +56,7 @@ func (u *unit) fixupTagWordSize(id btf.TypeID) {
 	}
 	switch {
 	case t.Kind() == btf.KindInt:
-		if n := u.baseName(t); n == "long int" || n == "long unsigned int" {
+		if n := u.nm.BaseName(t); n == "long int" || n == "long unsigned int" {
 			u.ws.long[id] = true
 		}
 	case t.Kind() == btf.KindStruct:
@@ -75,10 +79,7 @@ func (u *unit) wordSized(id btf.TypeID, t btf.Type) (uint64, bool) {
 		}
 	case btf.KindStruct, btf.KindUnion:
 		if c := u.classes[id]; u.ws.resized[id] {
-			if c.size == 1 && len(c.members) == 0 {
-				return 0, true // tag__size's empty base rule
-			}
-			return uint64(c.size), true
+			return ctype.StructSize(c.size, len(c.members)), true
 		}
 	}
 	return 0, false
@@ -142,7 +143,7 @@ func (u *unit) resizeStruct(id btf.TypeID) {
 		var diff uint64
 		switch {
 		case mt.Kind() == btf.KindInt:
-			if n := u.baseName(mt); n == "long int" || n == "long unsigned int" {
+			if n := u.nm.BaseName(mt); n == "long int" || n == "long unsigned int" {
 				diff = wordDiff
 			}
 		case mt.Kind() == btf.KindPtr:
@@ -239,7 +240,7 @@ func (c *class) addOffsetsFrom(i int, n uint16) {
 // to a multiple of it, and the struct padded to its biggest base type
 // member.
 func (u *unit) fixupAlignment(c *class) {
-	word := uint64(u.ptrSize)
+	word := uint64(u.sz.PtrSize)
 	var last *member
 	for i := range c.members {
 		pos := &c.members[i]

@@ -24,9 +24,11 @@
 //
 // run.go is pfunct's main: loading (with pfunct's "stealer" for -f, -A
 // and -c), the list of functions it keeps one entry per name in, and the
-// listings; names.go spells types as pahole's tag__name; print.go prints
-// functions and lexical blocks; emit.go emits type definitions as
-// dwarves_emit.c does; symtab.go is --symtab.
+// listings; names.go spells types through internal/ctype (pahole's
+// tag__name and ftype__fprintf, shared with layout); print.go prints
+// functions and lexical blocks; emit.go emits type definitions through
+// internal/ctype's Emitter (dwarves_emit.c, shared with pahole
+// --compile); symtab.go is --symtab.
 //
 // Where pfunct's output is not a function of its input, this
 // package prints something defined instead: a variable or function whose

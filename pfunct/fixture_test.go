@@ -173,3 +173,51 @@ func diffLines(got, want result) string {
 	}
 	return "(same lines)"
 }
+
+// TestClasses: C++ types are named as pahole names them (a class is
+// "class", and so is every struct of a C++98 unit), as pfunct 1.32 prints
+// prototypes and function bodies, and -b emits them as pfunct does; g++
+// and clang++, C++98 and C++14.
+func TestClasses(t *testing.T) {
+	ours, src := oracleSetup(t, "classes.cc")
+	for _, cc := range []testc.Compiler{"g++", "clang++"} {
+		for _, std := range []string{"-std=c++14", "-std=c++98"} {
+			v := testc.Variant{CC: cc, Flags: []string{"-g", "-O2", std}}
+			t.Run(v.Name(), func(t *testing.T) {
+				obj := testc.Compile(t, src, v)
+				comparePfunct(t, ours, obj, [][]string{nil, {"-P"}, {"-f", "use_box", "-V"}, {"-P", "--no_parm_names"}, {"-b"}, {"--compile"}})
+			})
+		}
+	}
+}
+
+// comparePfunct runs pfunct 1.32 and ours (the btfkit binary named
+// pfunct) on obj with each of the argument lists, and reports where they
+// differ; it returns our results, by argument list.
+func comparePfunct(t *testing.T, ours, obj string, argLists [][]string) []result {
+	t.Helper()
+	dir := filepath.Dir(obj)
+	var res []result
+	for _, args := range argLists {
+		args := append(append([]string{}, args...), filepath.Base(obj))
+		want := runTool(t, dir, "pfunct", args...)
+		got := runTool(t, dir, ours, args...)
+		if got != want {
+			t.Errorf("pfunct %s: differs from pfunct 1.32:\n%s", strings.Join(args, " "), diffLines(got, want))
+		}
+		res = append(res, got)
+	}
+	return res
+}
+
+// oracleSetup skips without pfunct 1.32 and returns ours (the btfkit
+// binary named pfunct) and the absolute path of testdata's source.
+func oracleSetup(t *testing.T, source string) (ours, src string) {
+	t.Helper()
+	testc.Require(t, "pfunct")
+	src, err := filepath.Abs(filepath.Join("testdata", source))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pfunctLink(t), src
+}

@@ -3,6 +3,7 @@ package pfunct
 import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // DW_AT_inline values (pahole's function->inlined).
@@ -37,7 +38,8 @@ type unit struct {
 	// pahole attaches them to the proto's parameter).
 	parmAttrs map[parmKey][]string
 
-	emitted *emitState // -b/--compile: what this unit has emitted (emit.go)
+	emitted *ctype.Emitter // -b/--compile: what this unit has emitted (emit.go)
+	nm      *namer         // how its types are spelled (printer.namer)
 }
 
 type parmKey struct {

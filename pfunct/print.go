@@ -3,7 +3,7 @@ package pfunct
 import (
 	"strconv"
 
-	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // printConf is the part of pahole's conf_fprintf pfunct sets.
@@ -15,34 +15,17 @@ type printConf struct {
 	extraDbg    bool // extra_dbg_info: decl files, lines and entry offsets are known
 }
 
-// funcParams returns the function's return type and parameters: a DWARF
-// function's own, a BTF function's FUNC_PROTO's.
-func (n *namer) funcParams(f *function) (ret uint32, ps []parm, unspec bool) {
+// funcProto returns the function's prototype: a BTF function's
+// FUNC_PROTO, a DWARF function's own return type and parameters.
+func (n *namer) funcProto(f *function) ctype.Proto {
 	if f.btf {
 		pt, ok := protoOf(n.u.spec, f.proto)
 		if !ok {
-			return 0, nil, false
+			return ctype.Proto{}
 		}
-		return uint32(pt.Ref()), n.protoParams(pt), protoUnspec(pt)
+		return ctype.ProtoOf(pt)
 	}
-	ps = make([]parm, len(f.params))
-	for i, p := range f.params {
-		ps[i] = parm{name: p.name, typ: p.typ}
-	}
-	return uint32(f.ret), ps, f.unspec
-}
-
-// funcSrc returns the function's return type and where its parameters
-// are.
-func (n *namer) funcSrc(f *function) (btf.TypeID, parmSrc) {
-	if f.btf {
-		pt, ok := protoOf(n.u.spec, f.proto)
-		if !ok {
-			return 0, parmSrc{}
-		}
-		return pt.Ref(), protoSrc(pt)
-	}
-	return f.ret, parmSrc{dw: f.params, unspec: f.unspec}
+	return ctype.Proto{Ret: f.ret, List: f, Unspec: f.unspec}
 }
 
 // function is pahole's tag__fprintf of a function with pfunct's conf: the
@@ -72,13 +55,12 @@ func (p *printer) function(b *buf, u *unit, f *function) {
 		b.Uint(uint64(line))
 		b.Str(" */\n")
 	}
-	writeAttrs(b, f.attrs)
+	ctype.AppendAttrs(b, f.attrs)
 	if f.virtuality == virtualityVirtual || f.virtuality == virtualityPureVirtual {
 		b.Str("virtual ")
 	}
-	ret, src := n.funcSrc(f)
 	inlined := !p.conf.stripInline && f.declaredInline()
-	n.ftype(b, ret, src, f.name, inlined, false, false)
+	n.AppendFtype(b, n.funcProto(f), f.name, inlined, false, 0, false)
 	if f.virtuality == virtualityPureVirtual {
 		b.Str(" = 0")
 	}
@@ -170,8 +152,7 @@ func (p *printer) blockItem(b *buf, u *unit, f *function, it *item, indent int) 
 		b.Tabs(indent)
 		b.Str(alias.name)
 		n := p.namer(u)
-		_, src := n.funcSrc(alias)
-		n.parms(b, src, indent+(len(alias.name)+7)/8)
+		n.AppendParams(b, n.funcProto(alias), indent+(len(alias.name)+7)/8)
 		b.Str("; /* size=")
 		b.Uint(it.size)
 		b.Str(", low_pc=")
@@ -181,11 +162,12 @@ func (p *printer) blockItem(b *buf, u *unit, f *function, it *item, indent int) 
 	case itemVariable:
 		b.Tabs(indent)
 		start := len(*b)
-		if t, ok := p.namer(u).typ(it.typ); ok {
-			vn := &namer{u: u}
-			vn.appendName(b, t, varNameBuf)
-		} else {
-			b.Str("(null)")
+		if n := p.namer(u); true {
+			if t, ok := n.typ(it.typ); ok {
+				n.defaults().AppendName(b, t, varNameBuf)
+			} else {
+				b.Str("(null)")
+			}
 		}
 		b.Byte(' ')
 		b.Str(it.name)

@@ -14,6 +14,7 @@ import (
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/input"
+	"github.com/btfkit/btfkit/internal/ctype"
 	"github.com/btfkit/btfkit/layout"
 )
 
@@ -209,7 +210,7 @@ type printer struct {
 	base      *btf.Spec // --btf_base
 	w         *bufio.Writer
 	conf      printConf
-	emissions *emissions
+	emissions *ctype.Emissions
 
 	stats  []*fnStat          // in the order made; printed newest first
 	slab   []fnStat           // where new entries come from
@@ -237,14 +238,18 @@ func newPrinter(w *bufio.Writer, o Options) *printer {
 			stripInline: o.Compile,
 			extraDbg:    f.extraDbg,
 		},
-		emissions: newEmissions(),
+		emissions: ctype.NewEmissions(),
 		byName:    map[string]*fnStat{},
 		printedB:  map[string]bool{},
 	}
 }
 
+// namer returns the unit's namer, made once per unit's Spec.
 func (p *printer) namer(u *unit) *namer {
-	return &namer{u: u, noParmNames: p.conf.noParmNames}
+	if u.nm == nil || u.nm.spec != u.spec {
+		u.nm = newNamer(u, p.conf.noParmNames)
+	}
+	return u.nm
 }
 
 // needTypes reports whether anything printed names types: without, DWARF
@@ -736,7 +741,7 @@ func (p *printer) show(b *buf, u *unit, f *function) {
 			return
 		}
 		if p.o.ExpandTypes {
-			p.emitter(b, u).functionTypes(f)
+			p.functionTypes(b, u, f)
 		}
 	}
 	p.function(b, u, f)
@@ -835,7 +840,7 @@ func (p *printer) functionIterator(u *unit) {
 			continue
 		}
 		p.printedB[f.name] = true
-		p.emitter(&b, u).functionTypes(f)
+		p.functionTypes(&b, u, f)
 		p.function(&b, u, f)
 		if p.o.Compile {
 			p.compileBody(&b, u, f)
@@ -885,11 +890,11 @@ func findStruct(u *unit, name string) btf.TypeID {
 // hasParmOfType is pahole's ftype__has_parm_of_type: a parameter is a
 // pointer to target.
 func hasParmOfType(n *namer, f *function, target btf.TypeID) bool {
-	_, ps, _ := n.funcParams(f)
-	for _, p := range ps {
-		if t, ok := n.typ(p.typ); ok && t.Kind() == btf.KindPtr && t.Ref() == target {
-			return true
+	found := false
+	n.funcProto(f).EachParam(func(_ string, typ btf.TypeID) {
+		if t, ok := n.typ(typ); ok && t.Kind() == btf.KindPtr && t.Ref() == target {
+			found = true
 		}
-	}
-	return false
+	})
+	return found
 }

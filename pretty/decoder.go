@@ -45,7 +45,9 @@ type Options struct {
 	// record (pahole reads it without printing it).
 	HeaderRecord bool
 
-	// PointerSize is the size of a pointer in the data (default 8).
+	// PointerSize is the size of a pointer in the data; 0 guesses it
+	// from the types as pahole's BTF loader does (libbpf's
+	// btf__pointer_size: the size of C's long), 8 without a long.
 	PointerSize int
 	// MaxRecordSize bounds a record's size as its size member gives it
 	// (default DefaultMaxRecordSize); a larger one is a *DataError.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // maxDepth bounds the nesting of structs and unions the printers recurse
@@ -22,6 +23,7 @@ func (ts *types) chainSteps() int { return int(ts.spec.NextID()) }
 type types struct {
 	spec    *btf.Spec
 	ptrSize int
+	sz      ctype.Sizer
 
 	byName map[string]btf.TypeID // first struct, union, typedef or enum of each name
 	enums  map[string]btf.TypeID // first enum of each name
@@ -29,9 +31,10 @@ type types struct {
 
 func newTypes(spec *btf.Spec, ptrSize int) *types {
 	if ptrSize == 0 {
-		ptrSize = 8
+		ptrSize = int(ctype.PointerSize(spec)) // libbpf's guess, as pahole's BTF loader takes it
 	}
 	ts := &types{spec: spec, ptrSize: ptrSize, byName: map[string]btf.TypeID{}, enums: map[string]btf.TypeID{}}
+	ts.sz = ctype.Sizer{Spec: spec, PtrSize: uint32(ptrSize)}
 	for id := btf.TypeID(1); id < spec.NextID(); id++ {
 		t := spec.Type(id)
 		switch t.Kind() {
@@ -120,43 +123,15 @@ func (ts *types) baseType(id btf.TypeID) (btf.Type, bool) {
 	return btf.Type{}, false
 }
 
-// size is a type's size in bytes as pahole computes it (tag__size): an
-// integer's bits divided by eight, a pointer the pointer size, an array
-// its element's size times its length, 0 for what has none.
+// size is a type's size in bytes as pahole computes it (tag__size,
+// internal/ctype); 0 for what has none or cannot be found, and for a size
+// past 2 GiB, which no record has (malformed BTF).
 func (ts *types) size(id btf.TypeID) int {
-	n := 1
-	for range ts.chainSteps() {
-		t, ok := ts.typ(id)
-		if !ok {
-			return 0
-		}
-		switch t.Kind() {
-		case btf.KindInt:
-			_, _, bits := t.IntEncoding()
-			return n * int(bits/8)
-		case btf.KindFloat, btf.KindEnum, btf.KindEnum64:
-			return n * int(t.Size())
-		case btf.KindStruct, btf.KindUnion:
-			if t.Size() == 1 && t.Vlen() == 0 {
-				return 0 // pahole's empty base optimization trick
-			}
-			return n * int(t.Size())
-		case btf.KindPtr, btf.KindFuncProto:
-			return n * ts.ptrSize
-		case btf.KindArray:
-			a := t.Array()
-			n *= int(a.Nelems)
-			if n > 1<<31 {
-				return 0
-			}
-			id = a.Elem
-		case btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag:
-			id = t.Ref()
-		default:
-			return 0
-		}
+	n := ts.sz.Size(id)
+	if n > 1<<31 {
+		return 0
 	}
-	return 0
+	return int(n)
 }
 
 // member is a struct or union member placed the way pahole's BTF loader

@@ -3,6 +3,7 @@ package frombtf
 import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/internal/ctype"
 )
 
 // decide hands the members' functions and variables, in member order, to
@@ -66,6 +67,9 @@ func addVars(out *btf.Spec, intern func(string) uint32, members []member, info *
 		fits bool
 	}
 	all := make([]placed, 0, nv)
+	// A variable's size is its type's as the DWARF route sizes it:
+	// pahole's tag__size from its DWARF loader.
+	sizer := &ctype.Sizer{Spec: out, DWARF: true, PtrSize: ctype.PointerSize(out)}
 	best := make(map[funcvar.VarPlace]int, nv) // place -> index in all of the VAR kept there
 	for i := range members {
 		for k := range members[i].vars {
@@ -81,7 +85,10 @@ func addVars(out *btf.Spec, intern func(string) uint32, members []member, info *
 			if !ok {
 				continue
 			}
-			size := typeSize(out, v.typ)
+			size := sizer.Size(v.typ)
+			if size == ctype.SizeError {
+				size = 0
+			}
 			pl := placed{v: v, p: p, size: size, fits: size == p.SymbolSize}
 			place := funcvar.VarPlace{Section: p.Section, Off: p.Off}
 			if j, seen := best[place]; seen {
@@ -99,29 +106,4 @@ func addVars(out *btf.Spec, intern func(string) uint32, members []member, info *
 		tags = tagWords(intern, tags[:0], pl.v.tags)
 		sel.AddVar(out, pl.v.name, intern(pl.v.name), uint32(pl.v.typ), pl.v.linkage, pl.p, pl.size, tags)
 	}
-}
-
-// typeSize is the size of a value of type id (pahole's tag__size for
-// BTF): qualifiers and typedefs looked through, arrays their element's
-// size times their length, pointers 8 bytes.
-func typeSize(s *btf.Spec, id btf.TypeID) uint64 {
-	mult := uint64(1)
-	for hops := 0; hops < 64 && id != 0 && s.Has(id); hops++ {
-		t := s.Type(id)
-		switch t.Kind() {
-		case btf.KindInt, btf.KindFloat, btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64, btf.KindDatasec:
-			return mult * uint64(t.Size())
-		case btf.KindPtr:
-			return mult * 8
-		case btf.KindArray:
-			a := t.Array()
-			mult *= uint64(a.Nelems)
-			id = a.Elem
-		case btf.KindTypedef, btf.KindConst, btf.KindVolatile, btf.KindRestrict, btf.KindTypeTag:
-			id = t.Ref()
-		default:
-			return 0
-		}
-	}
-	return 0
 }

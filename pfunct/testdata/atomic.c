@@ -26,3 +26,21 @@ int *swap_slot(int * _Atomic *where, atomic_count n)
 	*where = slot;
 	return old + n;
 }
+
+/* A typedef of an _Atomic struct: -b and --compile emit what the struct
+ * needs, and the struct, before the typedef. */
+struct inner_total {
+	int a;
+};
+
+struct pair {
+	struct inner_total in;
+	long b;
+};
+
+typedef _Atomic struct pair atomic_pair;
+
+int read_pair(atomic_pair *p, int n)
+{
+	return n + (p != 0);
+}
