@@ -5,7 +5,9 @@
 //	s, err := input.Load("xfs.ko", vmlinux)          // .BTF.base relocated onto vmlinux
 //
 // An input is a raw BTF file, an ELF file with a .BTF section (vmlinux, a
-// module, an object), or a file under /sys/kernel/btf. What each gives:
+// module, an object), or a file under /sys/kernel/btf; "-" is standard
+// input, which, like any pipe or device (/dev/stdin), is read whole, once,
+// and kept for the process's later reads of that name. What each gives:
 //
 //   - /sys/kernel/btf/MODULE is split BTF whose base is
 //     /sys/kernel/btf/vmlinux; without a base given, that one is loaded.
@@ -25,8 +27,11 @@ package input
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/distill"
@@ -65,7 +70,7 @@ func members(path string, base *btf.Spec) (ms []Member, where string, err error)
 	if err != nil {
 		return nil, "", err
 	}
-	data, where, err := btf.ReadBTFBytes(path)
+	data, where, err := ReadBytes(path)
 	if err != nil {
 		return nil, where, err
 	}
@@ -171,7 +176,7 @@ func sysfsBase(path string, base *btf.Spec) (*btf.Spec, error) {
 
 // distilled reads an ELF with .BTF.base (ok false when path has none).
 func distilled(path string, base *btf.Spec) (ms []Member, ok bool, err error) {
-	distRaw, err := elfx.ReadSection(path, ".BTF.base")
+	distRaw, err := readSection(path, ".BTF.base")
 	if errors.Is(err, elfx.ErrNoSection) || errors.Is(err, elfx.ErrNotELF) {
 		return nil, false, nil
 	}
@@ -182,7 +187,7 @@ func distilled(path string, base *btf.Spec) (ms []Member, ok bool, err error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: section .BTF.base: %w", path, err)
 	}
-	raw, where, err := btf.ReadBTFBytes(path)
+	raw, where, err := ReadBytes(path)
 	if err != nil {
 		return nil, true, err
 	}
@@ -199,3 +204,137 @@ func distilled(path string, base *btf.Spec) (ms []Member, ok bool, err error) {
 	}
 	return []Member{{Label: where + " (relocated from .BTF.base onto the base)", Raw: moved.Marshal(split.ByteOrder()), Base: base}}, true, nil
 }
+
+// Stdin is the name of standard input as an input.
+const Stdin = "-"
+
+// Readable checks that path can be opened for reading, with the error
+// every btfkit input error has for a file it cannot read ("FILE: open: no
+// such file or directory", an *elfx.Error). Standard input is readable.
+func Readable(path string) error {
+	if path == Stdin {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+		}
+		return &elfx.Error{Path: path, Err: err}
+	}
+	return f.Close()
+}
+
+// IsStream reports whether path is read whole rather than in place:
+// standard input ("-"), a pipe, a device. Readers that need to seek in a
+// file (DWARF) cannot take one.
+func IsStream(path string) bool {
+	if path == Stdin {
+		return true
+	}
+	st, err := os.Stat(path)
+	return err == nil && !st.Mode().IsRegular()
+}
+
+// streams holds the bytes of inputs that cannot be read twice (standard
+// input, pipes, devices), by name, once read.
+var streams struct {
+	sync.Mutex
+	data map[string][]byte
+}
+
+// stream returns the whole contents of path when it is standard input or
+// not a regular file (ok false for a regular file, which is read in place).
+func stream(path string) (data []byte, ok bool, err error) {
+	if path != Stdin {
+		st, err := os.Stat(path)
+		if err != nil || st.Mode().IsRegular() {
+			return nil, false, nil // a regular file, or an error elfx names
+		}
+	}
+	streams.Lock()
+	defer streams.Unlock()
+	if d, ok := streams.data[path]; ok {
+		return d, true, nil
+	}
+	var r io.Reader = os.Stdin
+	if path != Stdin {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, true, err
+		}
+		defer f.Close()
+		r = f
+	}
+	d, err := io.ReadAll(r)
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", label(path), err)
+	}
+	if streams.data == nil {
+		streams.data = make(map[string][]byte)
+	}
+	streams.data[path] = d
+	return d, true, nil
+}
+
+func label(path string) string {
+	if path == Stdin {
+		return "standard input"
+	}
+	return path
+}
+
+// ReadBytes returns the BTF bytes of an input: the whole input when it is
+// raw BTF, its .BTF section when it is an ELF file, with where naming the
+// place for messages ("FILE", "FILE: section .BTF"). A regular ELF file
+// is not read whole (see btf.ReadBTFBytes); standard input and other
+// streams are.
+func ReadBytes(path string) (data []byte, where string, err error) {
+	d, ok, err := stream(path)
+	if err != nil {
+		return nil, label(path), err
+	}
+	if !ok {
+		return btf.ReadBTFBytes(path)
+	}
+	if !elfMagic(d) {
+		return d, label(path), nil
+	}
+	sec, err := streamSection(path, d, ".BTF")
+	return sec, label(path) + ": section .BTF", err
+}
+
+// readSection returns section name of the ELF input path.
+func readSection(path, name string) ([]byte, error) {
+	d, ok, err := stream(path)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return elfx.ReadSection(path, name)
+	}
+	if !elfMagic(d) {
+		return nil, &elfx.Error{Path: label(path), Err: elfx.ErrNotELF}
+	}
+	return streamSection(path, d, name)
+}
+
+func streamSection(path string, d []byte, name string) ([]byte, error) {
+	f, err := elfx.NewFile(d)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", label(path), err)
+	}
+	defer f.Close()
+	sec, err := f.SectionData(name)
+	if err != nil {
+		var ee *elfx.Error
+		if errors.As(err, &ee) && ee.Path == "" {
+			ee.Path = label(path)
+		}
+		return nil, err
+	}
+	return append([]byte(nil), sec...), nil
+}
+
+func elfMagic(d []byte) bool { return len(d) >= 4 && string(d[:4]) == "\x7fELF" }

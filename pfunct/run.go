@@ -117,6 +117,22 @@ func (e *NoInfoError) Error() string {
 	return fmt.Sprintf("file '%s' has no %s type information.", e.Path, what)
 }
 
+// FunctionNotFoundError is -f's function (or a FILE that is no file, then
+// looked for as a function in the running kernel's BTF) found nowhere.
+// pfunct 1.32 prints nothing and exits 0; btfkit says so, and exits 1
+// only when the name was given as a FILE (an input that cannot be read).
+type FunctionNotFoundError struct {
+	Name   string
+	NoFile bool // the name was a FILE argument that does not exist
+}
+
+func (e *FunctionNotFoundError) Error() string {
+	if e.NoFile {
+		return fmt.Sprintf("%s: no such file, nor a function of the running kernel's BTF", e.Name)
+	}
+	return fmt.Sprintf("function '%s' not found", e.Name)
+}
+
 // NotFoundError is -a's address in no function.
 type NotFoundError struct{ Addr uint64 }
 
@@ -207,6 +223,7 @@ type fnStat struct {
 // printer is one pfunct run.
 type printer struct {
 	o         Options
+	found     bool      // -f's function was shown
 	base      *btf.Spec // --btf_base
 	w         *bufio.Writer
 	conf      printConf
@@ -271,6 +288,7 @@ func (p *printer) isBTF() bool { return strings.EqualFold(p.o.Format, "btf") }
 
 func (p *printer) run(args []string) error {
 	files := args
+	missingFile := false
 	for {
 		err := p.load(files)
 		if err == nil {
@@ -292,6 +310,11 @@ func (p *printer) run(args []string) error {
 		}
 		p.o.Function = files[0]
 		files = nil
+		missingFile = true
+	}
+	if p.o.Function != "" && !p.found && p.o.Addr == 0 {
+		// pfunct 1.32 says nothing; a user wants to know.
+		return &FunctionNotFoundError{Name: p.o.Function, NoFile: missingFile}
 	}
 	switch {
 	case p.o.Addr != 0:
@@ -490,6 +513,7 @@ func (p *printer) steal(u *unit) bool {
 	case p.o.Function != "":
 		for _, f := range u.funcs {
 			if f.hasName && f.name == p.o.Function {
+				p.found = true
 				var b buf
 				p.show(&b, u, f)
 				p.w.Write(b)

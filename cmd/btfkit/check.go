@@ -156,7 +156,7 @@ func runCheck(cmd *cobra.Command, args []string) error {
 		}
 		inputs, err := readCheckInputs(path, b)
 		if err != nil {
-			fmt.Fprintf(out, "%s: %v\n", path, err)
+			fmt.Fprintf(out, "%v\n", err) // input's errors name the file
 			bad = true
 			continue
 		}

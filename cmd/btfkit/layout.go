@@ -91,6 +91,11 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 		if ferr := w.Flush(); err == nil {
 			err = ferr
 		}
+		var ni *errNoInfo
+		if errors.As(err, &ni) && ni.missing != nil && !strings.ContainsAny(ni.path, "/.") {
+			// `btfkit layout sk_buff`: a type name where a file goes.
+			return fmt.Errorf("%w (to list a type, name it with -C: btfkit layout -C %s [FILE]; without a FILE, the running kernel's BTF)", err, ni.path)
+		}
 		if err != nil {
 			return err
 		}
@@ -236,14 +241,18 @@ func slicesContains(list []string, s string) bool {
 
 // file lists one file in the first format it has.
 func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
-	if _, err := os.Stat(path); err != nil {
+	if err := input.Readable(path); err != nil {
 		return false, &errNoInfo{path: path, formats: r.formats, missing: err}
 	}
 	for _, f := range r.formats {
 		var ok bool
 		switch f {
 		case "dwarf":
-			ok, stop, err = r.dwarfFile(w, path)
+			// DWARF is read in place: standard input and pipes have
+			// only their BTF read (whole).
+			if !input.IsStream(path) {
+				ok, stop, err = r.dwarfFile(w, path)
+			}
 		case "btf":
 			ok, stop, err = r.btfFile(w, path)
 		case "ctf":
@@ -315,7 +324,7 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 // btfFile lists the BTF of a raw BTF file or of an ELF file's .BTF
 // section, every member of an archive; ok is false when there is none.
 func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	data, where, err := btf.ReadBTFBytes(path)
+	data, where, err := input.ReadBytes(path)
 	if err != nil {
 		return false, false, nil
 	}

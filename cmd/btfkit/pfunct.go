@@ -248,9 +248,10 @@ func pfunctMain(prog string, args []string, stdout, stderr io.Writer) int {
 	}
 	err = pfunct.Run(stdout, files, c.o)
 	var (
-		ni *pfunct.NoInfoError
-		nf *pfunct.NotFoundError
-		le *pfunct.LoadError
+		ni  *pfunct.NoInfoError
+		nf  *pfunct.NotFoundError
+		le  *pfunct.LoadError
+		fnf *pfunct.FunctionNotFoundError
 	)
 	switch {
 	case err == nil:
@@ -260,6 +261,12 @@ func pfunctMain(prog string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	case errors.Is(err, pfunct.ErrNoSymtab):
 		return 1
+	case errors.As(err, &fnf):
+		fmt.Fprintf(stderr, "pfunct: %v\n", err)
+		if fnf.NoFile {
+			return 1
+		}
+		return 0 // pfunct 1.32's status: its output is the contract
 	case errors.As(err, &ni):
 		if ni.Err != nil {
 			fmt.Fprintf(stderr, "pfunct: %v\n", ni.Err)

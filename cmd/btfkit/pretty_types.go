@@ -11,7 +11,6 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -53,7 +52,7 @@ func loadTypeSource(path string, formats []string, basePath string) (*btf.Spec, 
 		path = filepath.Join(btf.SysfsDir, "vmlinux")
 		formats = []string{"btf"}
 	}
-	if _, err := os.Stat(path); err != nil {
+	if err := input.Readable(path); err != nil {
 		return nil, 0, err
 	}
 	ptrSize, sections := elfSections(path, ".debug_info", ".BTF")
