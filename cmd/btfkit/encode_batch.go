@@ -198,10 +198,10 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 
 	wall, cpu := time.Since(wall0), cpuTime()-cpu0
 	if !encodeOpts.quiet {
-		fmt.Fprintf(stderr, "btfkit encode: %d modules, %d written, %d failed, %d types; %.2f s wall, %.2f s CPU\n",
-			len(mods), len(mods)-failed-excluded, failed, types, wall.Seconds(), cpu.Seconds())
+		fmt.Fprintf(stderr, "btfkit encode: %s, %d written, %d failed, %s; %.2f s wall, %.2f s CPU\n",
+			count(len(mods), "module"), len(mods)-failed-excluded, failed, count(types, "type"), wall.Seconds(), cpu.Seconds())
 		if excluded > 0 {
-			fmt.Fprintf(stderr, "btfkit encode: %d modules not written: every unit of an excluded language\n", excluded)
+			fmt.Fprintf(stderr, "btfkit encode: %s not written: every unit of an excluded language\n", count(excluded, "module"))
 		}
 	}
 	if stats != nil {
@@ -210,7 +210,7 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 	}
 	if failed > 0 {
 		sort.Strings(failures)
-		return fmt.Errorf("%d of %d modules failed: %s", failed, len(mods), strings.Join(failures, " "))
+		return fmt.Errorf("%d of %s failed: %s", failed, count(len(mods), "module"), strings.Join(failures, " "))
 	}
 	return nil
 }
@@ -268,4 +268,13 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// count is n and the noun, in the plural unless n is 1 ("1 module",
+// "1,121 modules" without the comma).
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

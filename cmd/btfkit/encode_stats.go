@@ -85,7 +85,7 @@ func (s *encodeStats) print(w io.Writer) {
 	line("total", ms(wall), ms(cpu), "all threads, garbage collection included")
 	what := fmt.Sprintf("%d types in, %d out", s.Types, s.Out)
 	if s.modules > 0 {
-		what = fmt.Sprintf("%d modules, %s", s.modules, what)
+		what = count(s.modules, "module") + ", " + what
 	}
 	fmt.Fprintf(w, "%s; peak RSS %.1f MiB\n", what, float64(peakRSS())/(1<<20))
 }

@@ -54,3 +54,22 @@ func TestMissingInputsOneForm(t *testing.T) {
 		t.Errorf("btfkit pfunct -f helper_static: exit %d, %q", code, out)
 	}
 }
+
+// TestOneModuleSummary: the batch summary of one module says "1 module"
+// (it said "1 modules").
+func TestOneModuleSummary(t *testing.T) {
+	base := testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf")
+	var mod string
+	for _, m := range testenv.Modules(t) {
+		if filepath.Base(m) == "virtio_net.ko" {
+			mod = m
+		}
+	}
+	if mod == "" {
+		t.Fatal("no virtio_net.ko among the Debian modules")
+	}
+	out, code := runBtfkit(t, nil, "encode", "--base", base, "--out-dir", t.TempDir(), mod)
+	if code != 0 || !strings.Contains(out, "btfkit encode: 1 module, 1 written, 0 failed, ") {
+		t.Errorf("encode --out-dir of one module: exit %d, %q", code, out)
+	}
+}
