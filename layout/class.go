@@ -38,6 +38,9 @@ type unit struct {
 	outErr    error
 	recursion map[btf.TypeID]int // types being printed in place (-E, -p: expand.go)
 	inPlace   []btf.TypeID       // structs and unions printed in place and typedefs followed, outermost first (loopsInPlace)
+
+	expansions int  // pointed-to types printed in place in the current top-level type (-p)
+	cut        bool // expansions reached Options.MaxPointerExpansions
 }
 
 // maxDepth bounds how deep the printer follows types into types: valid

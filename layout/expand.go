@@ -65,6 +65,14 @@ func (u *unit) expand(b *buf, t btf.Type, id btf.TypeID, name string, named bool
 		if u.recursion[e.id] != 0 {
 			e.expandTypes = false
 		}
+		if e.expandTypes {
+			if max := u.maxExpansions(); max > 0 && u.expansions >= max {
+				e.expandTypes = false // printed as a pointer
+				u.cut = true
+			} else {
+				u.expansions++
+			}
+		}
 		u.raiseRecursion(e.id)
 		e.counted = e.id
 	}
@@ -103,3 +111,15 @@ func (u *unit) raiseRecursion(id btf.TypeID) {
 }
 
 func (u *unit) lowerRecursion(id btf.TypeID) { u.recursion[id]-- }
+
+// maxExpansions is the bound on pointed-to types printed in place in one
+// top-level type (Options.MaxPointerExpansions), 0 for none.
+func (u *unit) maxExpansions() int {
+	switch {
+	case u.opts == nil || u.opts.MaxPointerExpansions == 0:
+		return DefaultMaxPointerExpansions
+	case u.opts.MaxPointerExpansions < 0:
+		return 0
+	}
+	return u.opts.MaxPointerExpansions
+}

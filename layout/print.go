@@ -76,7 +76,11 @@ func (u *unit) printTop(b *buf, id btf.TypeID, c conf) {
 			c.typeSpacing = defaultTypeSpacing
 		}
 	}
+	u.expansions, u.cut = 0, false
 	u.printTag(b, id, c)
+	if u.cut && u.opts != nil && u.opts.ExpansionsCut != nil {
+		u.opts.ExpansionsCut(t.Name())
+	}
 }
 
 // printTag is the rest of pahole's tag__fprintf, also used for the types

@@ -38,6 +38,7 @@ var layoutOpts struct {
 	base      string
 	skip      bool
 	jobs      int
+	maxExpand int
 }
 
 var layoutCmd = &cobra.Command{
@@ -68,6 +69,8 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 		o.Hex = layoutOpts.hex
 		o.CachelineSize = layoutOpts.cacheline
 		o.SkipMissing = layoutOpts.skip
+		o.MaxPointerExpansions = layoutOpts.maxExpand
+		o.ExpansionsCut = expansionsCutNote(cmd.ErrOrStderr(), layoutOpts.maxExpand)
 		layoutPrintApply(&o) // pahole_layout_print.go
 		if layoutOpts.classes != "" {
 			names, err := layoutClassNames(layoutOpts.classes)
@@ -119,6 +122,7 @@ func init() {
 	f.StringVar(&layoutOpts.base, "base", "", "base BTF `FILE` for split BTF inputs (modules)")
 	f.BoolVar(&layoutOpts.skip, "skip-missing", false, "with -C: go on with the next name when one is missing from an input")
 	f.IntVarP(&layoutOpts.jobs, "jobs", "j", 0, "DWARF compile units converted in parallel (default: one per CPU; the output does not depend on it)")
+	f.IntVar(&layoutOpts.maxExpand, "max-expansions", 0, fmt.Sprintf("with -p, print at most `N` pointed-to types in place per type, then pointers as pointers (0: %d; -1: no bound, pahole's endless output on pointer cycles)", layout.DefaultMaxPointerExpansions))
 	rootCmd.AddCommand(layoutCmd)
 }
 
@@ -366,4 +370,15 @@ func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error)
 		}
 	}
 	return true, false, nil
+}
+
+// expansionsCutNote says on w that a -p listing stopped expanding
+// pointers (layout.Options.ExpansionsCut).
+func expansionsCutNote(w io.Writer, max int) func(string) {
+	if max <= 0 {
+		max = layout.DefaultMaxPointerExpansions
+	}
+	return func(name string) {
+		fmt.Fprintf(w, "btfkit: -p: %s: printed %d pointed-to types in place, then pointers as pointers (its pointers lead from struct to struct without end; layout --max-expansions changes the bound)\n", name, max)
+	}
 }

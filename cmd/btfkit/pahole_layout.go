@@ -279,6 +279,7 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 	hasClasses := l.hasClasses
 	for {
 		o := l.opts
+		o.ExpansionsCut = expansionsCutNote(stderr, 0)
 		if hasClasses {
 			names, err := paholeClassNames(classes)
 			if err != nil {
