@@ -25,6 +25,7 @@
 package input
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -338,3 +339,31 @@ func streamSection(path string, d []byte, name string) ([]byte, error) {
 }
 
 func elfMagic(d []byte) bool { return len(d) >= 4 && string(d[:4]) == "\x7fELF" }
+
+// PointerSize is the size of a pointer the input's ELF class says: 4 for
+// ELFCLASS32, 8 for ELFCLASS64, 0 when path is not an ELF file (raw BTF).
+// libbpf takes a BTF's pointer size from the ELF it came from, and guesses
+// it from the types otherwise (ctype.PointerSize).
+func PointerSize(path string) int {
+	var f *elfx.File
+	var err error
+	if d, ok, _ := stream(path); ok {
+		if !elfMagic(d) {
+			return 0
+		}
+		f, err = elfx.NewFile(d)
+	} else {
+		f, err = elfx.Open(path)
+	}
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	switch f.Class {
+	case elf.ELFCLASS32:
+		return 4
+	case elf.ELFCLASS64:
+		return 8
+	}
+	return 0
+}

@@ -11,7 +11,6 @@ package main
 // and takes over when --format c is chosen.
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -120,9 +119,9 @@ func runDumpC(args []string) error {
 // input that is the base itself is skipped. It also returns the pointer
 // size the first input's ELF class says (0 for raw BTF: guess).
 func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
-	ptrSz := elfPointerSize(args[0])
+	ptrSz := input.PointerSize(args[0])
 	if ptrSz == 0 && basePath != "" {
-		ptrSz = elfPointerSize(basePath)
+		ptrSz = input.PointerSize(basePath)
 	}
 	if len(args) == 1 {
 		var base *btf.Spec
@@ -190,23 +189,6 @@ func samePath(a, b string) bool {
 	fa, err1 := os.Stat(a)
 	fb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}
-
-// elfPointerSize is 4 or 8 for a 32- or 64-bit ELF file, 0 otherwise; libbpf
-// takes a BTF's pointer size from the ELF it came from.
-func elfPointerSize(path string) int {
-	f, err := elfx.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	switch f.Class {
-	case elf.ELFCLASS32:
-		return 4
-	case elf.ELFCLASS64:
-		return 8
-	}
-	return 0
 }
 
 // parseMapped parses a plain raw BTF file (vmlinux.btf) from a read-only

@@ -8,7 +8,6 @@ package main
 // then BTF.
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -139,17 +138,11 @@ func elfSections(path string, names ...string) (int, map[string]bool) {
 	has := map[string]bool{}
 	f, err := elfx.Open(path)
 	if err != nil {
-		return 0, has
+		return input.PointerSize(path), has
 	}
 	defer f.Close()
 	for _, n := range names {
 		has[n] = f.Section(n) != nil
 	}
-	switch f.Class {
-	case elf.ELFCLASS32:
-		return 4, has
-	case elf.ELFCLASS64:
-		return 8, has
-	}
-	return 0, has
+	return input.PointerSize(path), has
 }
