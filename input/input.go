@@ -168,11 +168,19 @@ func sysfsBase(path string, base *btf.Spec) (*btf.Spec, error) {
 	if base != nil || !IsSysfsModule(path) {
 		return base, nil
 	}
-	b, err := btf.LoadKernel()
-	if err != nil {
-		return nil, fmt.Errorf("loading base for %s: %w", path, err)
+	kernel.Do(func() { kernel.spec, kernel.err = btf.LoadKernel() })
+	if kernel.err != nil {
+		return nil, fmt.Errorf("%s: loading its base %s: %w", path, filepath.Join(btf.SysfsDir, "vmlinux"), kernel.err)
 	}
-	return b, nil
+	return kernel.spec, nil
+}
+
+// kernel is the running kernel's BTF, the base of every module under
+// /sys/kernel/btf, loaded once for the process.
+var kernel struct {
+	sync.Once
+	spec *btf.Spec
+	err  error
 }
 
 // distilled reads an ELF with .BTF.base (ok false when path has none).

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/btfkit/btfkit/btf"
@@ -139,22 +138,10 @@ func runCheck(cmd *cobra.Command, args []string) error {
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	bad, kernelUnavailable := false, false
-	var sysfsBase *btf.Spec
 	for _, path := range args {
-		b := base
-		if b == nil && isSysfsModulePath(path) {
-			if sysfsBase == nil {
-				sb, err := btf.LoadKernel()
-				if err != nil {
-					fmt.Fprintf(out, "%s: loading its base %s: %v\n", path, filepath.Join(btf.SysfsDir, "vmlinux"), err)
-					bad = true
-					continue
-				}
-				sysfsBase = sb
-			}
-			b = sysfsBase
-		}
-		inputs, err := readCheckInputs(path, b)
+		// A module under /sys/kernel/btf gets the running kernel's
+		// vmlinux as its base (package input, loaded once).
+		inputs, err := readCheckInputs(path, base)
 		if err != nil {
 			fmt.Fprintf(out, "%v\n", err) // input's errors name the file
 			bad = true
@@ -262,15 +249,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// isSysfsModulePath reports whether path is a module's BTF under
-// /sys/kernel/btf, whose base is /sys/kernel/btf/vmlinux.
-func isSysfsModulePath(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
-	}
-	dir, name := filepath.Split(abs)
-	return strings.TrimSuffix(dir, "/") == btf.SysfsDir && name != "vmlinux"
 }

@@ -144,7 +144,7 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 	sysVmlinux := filepath.Join(btf.SysfsDir, "vmlinux")
 	if basePath == "" {
 		for _, a := range args {
-			if abs, _ := filepath.Abs(a); filepath.Dir(abs) == btf.SysfsDir {
+			if input.IsSysfsModule(a) {
 				basePath = sysVmlinux
 				break
 			}
