@@ -29,9 +29,10 @@
 // walks units in order, and no map is iterated.
 //
 // Functions (FUNC and their FUNC_PROTOs) and variables (VAR, DATASEC)
-// are pahole's selection, package funcvar: each worker hands it every
-// entry of its unit (the entry's funcvar.Entry, filled by funcvar for the
-// entries it reads) and, once the unit's types have IDs, the unit's types
+// are pahole's selection, the internal package funcvar
+// (encode/internal/funcvar): each worker hands it every entry of its
+// unit (the entry's funcvar.Entry, filled by funcvar for the entries it
+// reads) and, once the unit's types have IDs, the unit's types
 // to ask about (functypes.go: sizes, packed structs, members, IDs); the
 // unit's candidates and variables travel to the merge in its fragment,
 // and after the merge funcvar decides the functions against the ELF

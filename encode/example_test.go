@@ -9,7 +9,6 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/kmod"
 )
 
@@ -22,7 +21,7 @@ const sample = "../testdata/sample.o"
 // does, and list its functions: funcs.c defines eight, each with a
 // symbol, so each gets a FUNC, in name order after all types.
 func ExampleEncodeFile() {
-	var rep funcvar.Report
+	var rep encode.Report
 	spec, err := encode.EncodeFile(sample, encode.Options{Features: encode.DefaultFeatures, Report: &rep})
 	if err != nil {
 		fmt.Println(err)

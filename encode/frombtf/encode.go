@@ -11,7 +11,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/cputime"
 )
 
@@ -27,7 +27,7 @@ type Options struct {
 	// it (a module's BTF against vmlinux).
 	Base *dedup.Base
 	// Report, when not nil, gets the functions left out and why.
-	Report *funcvar.Report
+	Report *encode.Report
 	// Stats, when not nil, gets counts and timings.
 	Stats *Stats
 }
