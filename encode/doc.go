@@ -1,5 +1,16 @@
-// Package encode turns DWARF into BTF the way pahole -J does: each compile
-// unit becomes a BTF fragment (types numbered from 1 in the unit, names as
+// Package encode turns DWARF into BTF the way pahole -J does.
+//
+// A caller encodes a file with EncodeFile (a vmlinux, a module, an object
+// file; compressed modules too) and gets a *btf.Spec to write (Marshal,
+// elfx.WriteSections) or check. EncodeSplit encodes a module against a
+// base loaded and prepared once (LoadBase); EncodeBatch encodes many
+// modules in one process. Options.Features are pahole's --btf_features
+// (DefaultFeatures, ParseFeatures); Options.Report, a *Report, says which
+// functions got a FUNC and which were left out and why. EachUnit and
+// MapUnits hand a printer each unit's types unmerged, with their DWARF
+// facts.
+//
+// How it is done: each compile unit becomes a BTF fragment (types numbered from 1 in the unit, names as
 // views of the reader's string sections), units are converted in parallel
 // (dwarf.Walk), the fragments are merged in unit order as they come, their
 // names interned once, and the result is deduplicated (btf/dedup).
