@@ -2,6 +2,12 @@
 // of types with an interned string table, read from and written to raw BTF,
 // ELF .BTF sections, BTF archives and /sys/kernel/btf.
 //
+// A caller loads BTF with LoadFile (a raw file, an ELF file's .BTF,
+// /sys/kernel/btf/vmlinux; a module's with its base) or Parse, walks its
+// types by ID from FirstID to NextID through Type views (Kind, Name, Size,
+// Member, ...), and writes it back with Marshal; NewSpec and Add build
+// BTF, Check validates it by the kernel's rules.
+//
 // The model is flat on purpose. A Spec holds one fixed 12-byte header per
 // type and one shared slice of trailing 32-bit words (members, parameters,
 // enumerators, ...), exactly the information of the on-disk format and

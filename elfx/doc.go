@@ -1,7 +1,7 @@
 // Package elfx is btfkit's one way into ELF files: every package that reads
 // an ELF file (vmlinux, a kernel module, an object file) opens it here, and
-// no other package opens, maps or parses one, or checks the ELF magic itself
-// (only_test.go holds the repository to that).
+// no other package opens, maps or parses one, decodes its symbol tables, or
+// checks the ELF magic itself (only_test.go holds the repository to that).
 //
 // It owns:
 //   - opening (Open): a plain file is mapped read-only once, and its
@@ -18,7 +18,11 @@
 //     mapping whenever no transformation is needed, private heap copies
 //     otherwise (outside the Go heap until Close, after CopiesUntilClose); Release drops the resident pages of a view a reader is
 //     done with (madvise; they read back unchanged from the file);
-//   - the symbol table (Symbols) and the kernel's .BTF_ids section, read as
+//   - symbol tables: .symtab as debug/elf reads it (Symbols), any symbol
+//     table by name entry by entry, indexed as the file numbers its
+//     symbols (SymbolTable, symtab.go, for pfunct --symtab; relocations
+//     read their symbols' values with the same decoder);
+//   - the kernel's .BTF_ids section, read as
 //     its BTF_ID macros lay it out (Set8Funcs: the functions of BTF_SET8
 //     sets, such as kfunc sets, with their flags);
 //   - writing sections into a file (WriteSections, write.go), on the atomic

@@ -38,25 +38,12 @@ func (f *File) symValues(link uint32) ([]uint64, error) {
 	if err != nil {
 		return nil, err
 	}
-	bo := f.ByteOrder
-	is64 := f.Class == elf.ELFCLASS64
-	size := 16
-	if is64 {
-		size = 24
-	}
+	size := f.symSize()
 	n := len(raw) / size
 	vals := make([]uint64, n)
 	for i := 0; i < n; i++ {
-		b := raw[i*size:]
-		var shndx uint16
-		var v uint64
-		if is64 {
-			shndx = bo.Uint16(b[6:])
-			v = bo.Uint64(b[8:])
-		} else {
-			v = uint64(bo.Uint32(b[4:]))
-			shndx = bo.Uint16(b[14:])
-		}
+		s := f.sym(raw[i*size:])
+		shndx, v := uint16(s.Section), s.Value
 		if shndx == uint16(elf.SHN_UNDEF) {
 			v = 0
 		} else if shndx < uint16(elf.SHN_LORESERVE) && int(shndx) < len(f.Sections) {

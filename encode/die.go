@@ -2,7 +2,7 @@ package encode
 
 import (
 	"github.com/btfkit/btfkit/dwarf"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // The names of LLVM's and GNU's annotation entries (DW_AT_name of

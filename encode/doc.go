@@ -1,5 +1,16 @@
-// Package encode turns DWARF into BTF the way pahole -J does: each compile
-// unit becomes a BTF fragment (types numbered from 1 in the unit, names as
+// Package encode turns DWARF into BTF the way pahole -J does.
+//
+// A caller encodes a file with EncodeFile (a vmlinux, a module, an object
+// file; compressed modules too) and gets a *btf.Spec to write (Marshal,
+// elfx.WriteSections) or check. EncodeSplit encodes a module against a
+// base loaded and prepared once (LoadBase); EncodeBatch encodes many
+// modules in one process. Options.Features are pahole's --btf_features
+// (DefaultFeatures, ParseFeatures); Options.Report, a *Report, says which
+// functions got a FUNC and which were left out and why. EachUnit and
+// MapUnits hand a printer each unit's types unmerged, with their DWARF
+// facts.
+//
+// How it is done: each compile unit becomes a BTF fragment (types numbered from 1 in the unit, names as
 // views of the reader's string sections), units are converted in parallel
 // (dwarf.Walk), the fragments are merged in unit order as they come, their
 // names interned once, and the result is deduplicated (btf/dedup).
@@ -29,9 +40,10 @@
 // walks units in order, and no map is iterated.
 //
 // Functions (FUNC and their FUNC_PROTOs) and variables (VAR, DATASEC)
-// are pahole's selection, package funcvar: each worker hands it every
-// entry of its unit (the entry's funcvar.Entry, filled by funcvar for the
-// entries it reads) and, once the unit's types have IDs, the unit's types
+// are pahole's selection, the internal package funcvar
+// (encode/internal/funcvar): each worker hands it every entry of its
+// unit (the entry's funcvar.Entry, filled by funcvar for the entries it
+// reads) and, once the unit's types have IDs, the unit's types
 // to ask about (functypes.go: sizes, packed structs, members, IDs); the
 // unit's candidates and variables travel to the merge in its fragment,
 // and after the merge funcvar decides the functions against the ELF

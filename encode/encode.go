@@ -15,7 +15,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // Options controls an encoding.
@@ -35,7 +35,7 @@ type Options struct {
 	NoDedup bool
 	// Report, when not nil, is filled with the functions left out and
 	// why.
-	Report *funcvar.Report
+	Report *Report
 	// DeclInfo makes EachUnit also record in each unit's facts where its
 	// structs, unions, enums and typedefs are declared (file, line and the
 	// entry's offset, as pahole loads them for -D, -I and -P). It costs a

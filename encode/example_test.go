@@ -9,7 +9,6 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/btfkit/btfkit/kmod"
 )
 
@@ -22,7 +21,7 @@ const sample = "../testdata/sample.o"
 // does, and list its functions: funcs.c defines eight, each with a
 // symbol, so each gets a FUNC, in name order after all types.
 func ExampleEncodeFile() {
-	var rep funcvar.Report
+	var rep encode.Report
 	spec, err := encode.EncodeFile(sample, encode.Options{Features: encode.DefaultFeatures, Report: &rep})
 	if err != nil {
 		fmt.Println(err)
@@ -44,6 +43,34 @@ func ExampleEncodeFile() {
 	// varargs_func
 	// weak_func
 	// 8 functions encoded, 0 left out
+}
+
+// Encode a kernel's vmlinux as `pahole -J --btf_features=default
+// --btf_encode_detached=vmlinux.btf vmlinux` does, and write the raw BTF
+// (elfx.WriteSections puts it into an ELF file's .BTF instead). Jobs 0
+// converts one unit per CPU at a time; the output does not depend on it.
+// (No output is shown: it needs a vmlinux with DWARF, such as Debian's
+// /usr/lib/debug/boot/vmlinux-*.)
+func ExampleEncodeFile_vmlinux() {
+	var rep encode.Report
+	spec, err := encode.EncodeFile("/usr/lib/debug/boot/vmlinux", encode.Options{
+		Features: encode.DefaultFeatures,
+		Report:   &rep,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	if err := os.WriteFile("vmlinux.btf", spec.Marshal(nil), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	fmt.Println(spec.NumTypes(), "types,", rep.Encoded, "functions,", len(rep.Skipped), "left out")
+	for _, s := range rep.Skipped {
+		if s.Reason == encode.ReasonInconsistent {
+			fmt.Println("inconsistent prototypes:", s.Name)
+		}
+	}
 }
 
 // Features are named as pahole's --btf_features names them; a leading

@@ -6,7 +6,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // walkFast converts every unit of d with the dwarf package's reader, jobs

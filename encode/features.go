@@ -3,7 +3,7 @@ package encode
 import (
 	"strings"
 
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // Features is a set of BTF encoding features, named as pahole names them

@@ -8,7 +8,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarffacts"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // fragment is one unit's BTF before merging: types numbered from 1 in

@@ -7,7 +7,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // Hand-made DWARF for what gcc 12 and clang 14 do not emit on demand:

@@ -2,7 +2,7 @@ package encode
 
 import (
 	"github.com/btfkit/btfkit/dwarf"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // What function and variable selection asks of a unit's types

@@ -9,7 +9,7 @@ import (
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/dwarffacts"
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // Files whose units refer to each other. An LTO link (gcc -flto, clang

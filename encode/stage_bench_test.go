@@ -12,7 +12,7 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/atomicfile"
 	"github.com/btfkit/btfkit/internal/testenv"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/testc"
 )
 

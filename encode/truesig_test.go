@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/dwarf"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/testc"
 )
 

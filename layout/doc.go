@@ -4,6 +4,11 @@
 // boundaries, the summary block, and the __packed__ and __aligned__
 // attributes pahole infers. Its output is byte for byte pahole 1.32's.
 //
+// A caller makes a Listing (NewListing, with Options such as ClassNames,
+// pahole's -C) and hands it each input's btf.Spec (Unit, with the
+// input's *dwarffacts.Facts or nil), then calls Finish; Missing says
+// which -C name was never found. ExampleListing prints one struct.
+//
 // It reads the btf model only (btf.Spec), so BTF from any source and DWARF
 // converted by package encode share one printer. What DWARF knows and BTF
 // does not (alignment attributes, array dimensions, types defined inside

@@ -2,6 +2,30 @@
 // btf__dedup, so that btfkit's output can be compared with (and match)
 // what pahole writes.
 //
+// # Use
+//
+// A caller needs few calls:
+//
+//   - Dedup(in, Options{}) deduplicates one Spec: a complete BTF, or split
+//     BTF (a module's) against its base, which stays as it is. The
+//     Mapping it returns says where each input type went.
+//   - Merge and MergeOnto first concatenate several Specs into one (a
+//     compiler's per-unit BTF, the members of a BTF archive); FirstIDs
+//     says where each Spec's types landed; LoadMembers reads and parses
+//     the files holding them. MergeDedup does both without the merged
+//     copy in between; a Merger merges one Spec at a time.
+//   - PrepareBase(vmlinux) readies a base once for many inputs; then
+//     Dedup(in, Options{Base: prepared}) deduplicates each input against
+//     it, concurrently if wanted, with the result Dedup gives without it.
+//   - NewStream deduplicates a complete BTF while it is being built, unit
+//     by unit (AddRaw, EndUnit, Finish), with Dedup's result: the encoder
+//     runs the primitive and struct phases beside its workers instead of
+//     after them, on its one copy of the merged types.
+//   - NewBuilder collects types from any source (String, AddRaw) for one
+//     Dedup without making a Spec of them first.
+//
+// Options.Stats times the phases.
+//
 // # The problem
 //
 // A compiler describes each compilation unit (CU) on its own: every CU that
@@ -15,34 +39,20 @@
 // for every type, one canonical representative among its equivalent
 // copies, keeps only those, and renumbers.
 //
-// # Use
+// # Inside
 //
-// A caller needs few calls:
-//
-//   - Dedup(in, Options{}) deduplicates one Spec: a complete BTF, or split
-//     BTF (a module's) against its base, which stays as it is.
-//   - Merge and MergeOnto first concatenate several Specs into one (a
-//     compiler's per-unit BTF, the members of a BTF archive);
-//     LoadMembers reads and parses the files holding them.
-//   - PrepareBase(vmlinux) readies a base once for many inputs; then
-//     Dedup(in, Options{Base: prepared}) deduplicates each input against
-//     it, concurrently if wanted, with the result Dedup gives without it.
-//   - NewStream deduplicates a complete BTF while it is being built, unit
-//     by unit (AddRaw, EndUnit, Finish), with Dedup's result: the encoder
-//     runs the primitive and struct phases beside its workers instead of
-//     after them, on its one copy of the merged types (stream.go; the
-//     candidate order it must reproduce is seqindex.go's).
-//   - NewMerger, NewBuilder and MergeDedup merge without a merged copy in
-//     between (the archive route's groups and `btfkit dedup`); Begin and
-//     Staged.Finish deduplicate a Merger's result in two steps, the first
-//     in the background while the caller still appends functions and
-//     variables (staged.go).
+// Stream's candidate order is seqindex.go's. The archive route
+// (encode/frombtf) also reuses a Builder's memory from group to group and
+// deduplicates a Merger's result in two steps, the first in the
+// background while it still appends functions and variables (staged.go);
+// it reaches those through internal/dedupinternal, which this package
+// fills (internal.go).
 //
 // Strings are interned by hand-written code (interner.go, strhash.go,
 // strmap.go), not Go maps of strings: an archive's members hold about 1.4
 // million names to look up, each read out of a string table where its
 // length is not known; the hash finds the NUL and hashes in one pass, and
-// StringMap first compares the name the interner holds after the last one
+// stringMap first compares the name the interner holds after the last one
 // mapped (members made from the same headers name their types in the
 // same order), which spares two look-ups in three.
 //

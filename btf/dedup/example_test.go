@@ -88,3 +88,26 @@ func ExamplePrepareBase() {
 	// [4] STRUCT 'mod_data' size=8 vlen=1
 	// 	'owner' type_id=3 bits_offset=0
 }
+
+// A Builder takes types from any source, here written out by hand, with
+// its own IDs (from 1, in the order added) and the offsets of its
+// String, and deduplicates them without a Spec made first: the second
+// "int" and the pointer to it go.
+func ExampleBuilder() {
+	b := dedup.NewBuilder(4, 4, 64)
+	intInfo := btf.Info(btf.KindInt, 0, false)
+	i1 := b.AddRaw(b.String("int"), intInfo, 4, btf.IntSigned<<24|32)
+	p1 := b.AddRaw(0, btf.Info(btf.KindPtr, 0, false), uint32(i1))
+	i2 := b.AddRaw(b.String("int"), intInfo, 4, btf.IntSigned<<24|32)
+	p2 := b.AddRaw(0, btf.Info(btf.KindPtr, 0, false), uint32(i2))
+	out, m, err := b.Dedup(dedup.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.NumTypes(), "types")
+	fmt.Println("second pointer is now", m.Map(p2), "like the first,", m.Map(p1))
+	// Output:
+	// 2 types
+	// second pointer is now 2 like the first, 2
+}

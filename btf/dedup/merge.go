@@ -73,7 +73,7 @@ type Merger struct {
 	n        int // specs added
 	capT     int // types and words the out Spec has room for
 	capW     int
-	strMap   StringMap // the current spec's string offsets into strs
+	strMap   stringMap // the current spec's string offsets into strs
 	ext      []uint32
 	hl       uint32
 	layout   []btf.KindLayout // the first input's kind layout section
@@ -178,14 +178,14 @@ func (m *Merger) String(str string) uint32 {
 	return m.outStart + m.strs.add(str)
 }
 
-// Strings returns the merged string table so far: the Merger's memory,
+// table returns the merged string table so far: the Merger's memory,
 // which later Adds and Strings append to.
-func (m *Merger) Strings() []byte { return m.strs.strs }
+func (m *Merger) table() []byte { return m.strs.strs }
 
-// Partial returns the Spec being built, to read the types added so far
+// partial returns the Spec being built, to read the types added so far
 // between Adds (their name offsets are final; the string table is only
 // set by Spec).
-func (m *Merger) Partial() *btf.Spec { return m.out }
+func (m *Merger) partial() *btf.Spec { return m.out }
 
 // Spec returns the merged Spec. The Merger must not be used after.
 func (m *Merger) Spec() *btf.Spec {

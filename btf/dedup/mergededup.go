@@ -36,15 +36,15 @@ func MergeDedup(specs []*btf.Spec, opts Options) (*btf.Spec, Mapping, error) {
 }
 
 // Builder collects types for one deduplication, as MergeDedup reads them
-// from Specs but from any source: its caller appends types whose
+// from Specs but from any source: its caller appends types (AddRaw) whose
 // references are the Builder's IDs (from 1, in the order added) and whose
-// string offsets a StringMap of the Builder gave, and Dedup deduplicates
-// them in place. Its string table holds each string once, in the order
-// first seen: for Dedup's result to be Dedup's of the same types in a
-// Spec, strings must be mapped in first-reference order (each type's
-// strings, as btf.ForEachStringRef visits them, before the next type's).
-// The archive route builds each group of members this way, without a
-// merged Spec in between.
+// string offsets String gave, and Dedup deduplicates them in place. Its
+// string table holds each string once, in the order first seen: for
+// Dedup's result to be Dedup's of the same types in a Spec, strings must
+// be added in first-reference order (each type's strings, as
+// btf.ForEachStringRef visits them, before the next type's). The archive
+// route (encode/frombtf) builds each group of members this way, without
+// a merged Spec in between.
 type Builder struct {
 	d       deduper
 	strs    *interner
@@ -60,17 +60,17 @@ type Builder struct {
 // words trailing words and strBytes bytes of (not yet deduplicated)
 // strings.
 func NewBuilder(types, words, strBytes int) *Builder {
-	return (*Builder)(nil).Recycle(types, words, strBytes, 0)
+	return (*Builder)(nil).recycle(types, words, strBytes, 0)
 }
 
-// Recycle returns an empty Builder, as NewBuilder(types, words,
+// recycle returns an empty Builder, as NewBuilder(types, words,
 // strBytes) does, with an index for about nStrings strings (<= 0:
 // strBytes/64), that reuses b's tables where they are large enough: a
 // job that builds one group after another allocates (and the kernel
 // zeroes pages for) them once, not once a group. b may be nil, and must
 // not be used afterwards. The Spec b's Dedup or Spec returned stays
 // valid: it shares only b's string table, which is never reused.
-func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
+func (b *Builder) recycle(types, words, strBytes, nStrings int) *Builder {
 	if b == nil {
 		b = &Builder{}
 	}
@@ -89,17 +89,21 @@ func (b *Builder) Recycle(types, words, strBytes, nStrings int) *Builder {
 	return nb
 }
 
+// String returns the offset of str in b's string table, adding it if it
+// is not there yet; "" is 0.
+func (b *Builder) String(str string) uint32 { return b.strs.add(str) }
+
 // NextID is the ID the next type added gets.
 func (b *Builder) NextID() btf.TypeID { return btf.TypeID(b.d.n) }
 
-// StringMap returns a StringMap into b's string table, to Reset to each
+// stringMap returns a stringMap into b's string table, to Reset to each
 // Spec whose types are appended.
-func (b *Builder) StringMap() *StringMap { return &StringMap{strs: b.strs, noCache: true} }
+func (b *Builder) stringMap() *stringMap { return &stringMap{strs: b.strs, noCache: true} }
 
-// NoteHeader takes s's header length and kind layout section as Merge
+// noteHeader takes s's header length and kind layout section as Merge
 // takes them from its inputs: the longest header, the first layout
 // section.
-func (b *Builder) NoteHeader(s *btf.Spec) {
+func (b *Builder) noteHeader(s *btf.Spec) {
 	b.hdrLen = max(b.hdrLen, s.HeaderLen())
 	if b.layouts == nil {
 		b.layouts = s.KindLayouts()
@@ -157,7 +161,7 @@ func (b *Builder) Dedup(opts Options) (*btf.Spec, Mapping, error) {
 	if err := d.typePhases(opts, clk, d.resolveFwds); err != nil {
 		return nil, Mapping{}, err
 	}
-	d.tab.reset() // its memory kept for Recycle
+	d.tab.reset() // its memory kept for recycle
 	out, m, err := d.compact(nil, b.hdrLen, b.layouts, b.strs.strs, true)
 	if err != nil {
 		return nil, Mapping{}, err

@@ -22,7 +22,7 @@ const mergeChunk = 4096
 func (b *Builder) mergeIn(specs []*btf.Spec, nt, nw int) error {
 	d := &b.d
 	for _, s := range specs {
-		b.NoteHeader(s)
+		b.noteHeader(s)
 	}
 	// The tables at their full length before the stages start: each
 	// writes only elements, never a slice header another reads.
@@ -149,7 +149,7 @@ func (d *deduper) copyTypes(specs []*btf.Spec, copied chan<- uint32, quit <-chan
 // string offset past its spec's table, which ends it before that type.
 func (b *Builder) internTypes(specs []*btf.Spec, copied <-chan uint32, interned chan<- uint32) error {
 	d := &b.d
-	sm := StringMap{strs: b.strs}
+	sm := stringMap{strs: b.strs}
 	var bad error
 	internString := func(p *uint32) {
 		if bad == nil {

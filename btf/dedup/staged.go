@@ -7,8 +7,8 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// Staged is Dedup in two steps, for a caller that is still appending to
-// its input: Begin copies the types so far and runs, in the background,
+// staged is Dedup in two steps, for a caller that is still appending to
+// its input: begin copies the types so far and runs, in the background,
 // the phases over them (strings, primitive, struct, FWD resolution and
 // reference types); Finish takes the types appended since, runs the
 // strings and reference phases over them (and the variables phase) and
@@ -16,7 +16,7 @@ import (
 // archive route begins deduplicating the merged types while it decides
 // which functions and variables to add to them.
 //
-// The split is exact because the types appended after Begin are of kinds
+// The split is exact because the types appended after begin are of kinds
 // the primitive, struct and FWD phases do not look at (functions, their
 // prototypes, variables, sections, declaration tags), and no earlier type
 // refers to them: those phases, and the candidate index they fill, come
@@ -25,30 +25,30 @@ import (
 // types' strings are referenced after all the earlier types' ones. When
 // an appended type is of a kind the early phases handle, Finish
 // deduplicates the whole input from the start instead.
-type Staged struct {
+type staged struct {
 	d    *deduper
 	opts Options
 	so   *strOrder
 	done chan error
 }
 
-// Begin starts deduplicating in, a base Spec (opts.Base must be nil, and
+// begin starts deduplicating in, a base Spec (opts.Base must be nil, and
 // opts.UniqueStrings set: its strings are a Merger's), whose string table
-// so far is strs (in's types so far refer to no string past it; Begin
-// copies it). in may be appended to once Begin returns; its types so far
+// so far is strs (in's types so far refer to no string past it; begin
+// copies it). in may be appended to once begin returns; its types so far
 // must not change.
-func Begin(in *btf.Spec, strs []byte, opts Options) (*Staged, error) {
-	return BeginIn(nil, in, strs, opts, 0, 0)
+func begin(in *btf.Spec, strs []byte, opts Options) (*staged, error) {
+	return beginIn(nil, in, strs, opts, 0, 0)
 }
 
-// BeginIn is Begin in the memory of b, a Builder done with (nil: none):
+// beginIn is begin in the memory of b, a Builder done with (nil: none):
 // its tables, already in the process's pages, are reused where they have
 // room, which includes room for about lateTypes types of lateWords
 // trailing words in all to be appended before Finish. b must not be used
 // afterwards; the Specs its Dedup returned stay valid.
-func BeginIn(b *Builder, in *btf.Spec, strs []byte, opts Options, lateTypes, lateWords int) (*Staged, error) {
+func beginIn(b *Builder, in *btf.Spec, strs []byte, opts Options, lateTypes, lateWords int) (*staged, error) {
 	if opts.Base != nil || in.Base() != nil || !opts.UniqueStrings {
-		return nil, fmt.Errorf("dedup: Begin takes a base Spec with unique strings and no prepared base")
+		return nil, fmt.Errorf("dedup: begin takes a base Spec with unique strings and no prepared base")
 	}
 	var mem *deduper
 	if b != nil {
@@ -60,7 +60,7 @@ func BeginIn(b *Builder, in *btf.Spec, strs []byte, opts Options, lateTypes, lat
 	if err != nil {
 		return nil, err
 	}
-	s := &Staged{d: d, opts: opts, so: newStrOrder(append([]byte(nil), strs...)), done: make(chan error, 1)}
+	s := &staged{d: d, opts: opts, so: newStrOrder(append([]byte(nil), strs...)), done: make(chan error, 1)}
 	go func() {
 		err := s.so.run(d, d.start, d.n)
 		if err == nil {
@@ -80,16 +80,16 @@ func BeginIn(b *Builder, in *btf.Spec, strs []byte, opts Options, lateTypes, lat
 	return s, nil
 }
 
-// Finish deduplicates in, the Spec given to Begin with the types
+// Finish deduplicates in, the Spec given to begin with the types
 // appended since (and its whole string table), and returns what Dedup(in,
 // opts) returns, without the Mapping.
-func (s *Staged) Finish(in *btf.Spec) (*btf.Spec, error) {
+func (s *staged) Finish(in *btf.Spec) (*btf.Spec, error) {
 	if err := <-s.done; err != nil {
 		return nil, err
 	}
 	d := s.d
 	from := d.n
-	// Room for the new types at once (BeginIn may have made it).
+	// Room for the new types at once (beginIn may have made it).
 	nt, nw := int(in.NextID())-int(from), max(in.NumWords()-len(d.words), 0)
 	if nt > 0 {
 		d.hdr = slices.Grow(d.hdr, nt)

@@ -8,7 +8,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// TestStaged: Begin on a Merger's types, more types appended (as the
+// TestStaged: begin on a Merger's types, more types appended (as the
 // archive route appends functions and variables), Finish gives Dedup's
 // bytes for the whole, with each set of options; and when a type the
 // early phases handle is appended too, it still does (Finish starts
@@ -24,17 +24,17 @@ func TestStaged(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				early := m.Partial()
-				// Without lateStruct, Begin reuses the memory of a
+				early := m.partial()
+				// Without lateStruct, begin reuses the memory of a
 				// Builder that deduplicated a member (as the archive
 				// route gives it a group's): dirty tables must not
 				// matter.
-				var st *Staged
+				var st *staged
 				var err error
 				if !lateStruct {
-					st, err = BeginIn(usedBuilder(t, members[0]), early, m.Strings(), opts, 100, 400)
+					st, err = beginIn(usedBuilder(t, members[0]), early, m.table(), opts, 100, 400)
 				} else {
-					st, err = Begin(early, m.Strings(), opts)
+					st, err = begin(early, m.table(), opts)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -83,9 +83,9 @@ func TestStaged(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got.Marshal(nil), want.Marshal(nil)) {
-					t.Fatalf("Staged gives %d types (%d bytes of strings), Dedup %d (%d)", got.NumTypes(), got.StringsLen(), want.NumTypes(), want.StringsLen())
+					t.Fatalf("staged gives %d types (%d bytes of strings), Dedup %d (%d)", got.NumTypes(), got.StringsLen(), want.NumTypes(), want.StringsLen())
 				}
-				t.Logf("%d types in, %d out, %d appended after Begin", full.NumTypes(), got.NumTypes(), full.NumTypes()-int(n-1))
+				t.Logf("%d types in, %d out, %d appended after begin", full.NumTypes(), got.NumTypes(), full.NumTypes()-int(n-1))
 			})
 		}
 	}
@@ -96,7 +96,7 @@ func TestStaged(t *testing.T) {
 func usedBuilder(t *testing.T, s *btf.Spec) *Builder {
 	t.Helper()
 	b := NewBuilder(0, 0, 0)
-	sm := b.StringMap()
+	sm := b.stringMap()
 	sm.Reset(s)
 	for id := s.FirstID(); id < s.NextID(); id++ {
 		name, info, st, ext := s.RawType(id)

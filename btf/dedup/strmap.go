@@ -6,23 +6,23 @@ import (
 	"github.com/btfkit/btfkit/btf"
 )
 
-// StringMap translates the string offsets of one Spec's table into those
+// stringMap translates the string offsets of one Spec's table into those
 // of a merged table, adding each string the first time it is met, so
 // that a string costs one look-up in the merged table per Spec, not one
 // per reference. Merger.Add, MergeDedup and the archive route's groups
-// (Builder.StringMap) use it for every type they copy.
+// (Builder.stringMap) use it for every type they copy.
 //
 // Its cache has one 8-byte slot per 8 bytes of the Spec's table, for the
 // first string met that starts in that span; a second string starting
 // there is looked up again and gets the same offset. A slot per byte
 // would be 4 bytes per string byte: 10 MB of page faults for a vmlinux.
-type StringMap struct {
+type stringMap struct {
 	strs  *interner
 	shift uint32 // added to the interner's offsets (a split table's start)
 	old   []byte
 	start uint32 // offsets below it are the base's, kept as they are
 	cache []uint64
-	// noCache: no cache (Builder.StringMap's, for an archive's members,
+	// noCache: no cache (Builder.stringMap's, for an archive's members,
 	// whose names are nearly all met once per member: the cache would
 	// hit one look-up in 60 and cost its clearing and a miss each).
 	noCache bool
@@ -33,7 +33,7 @@ type StringMap struct {
 
 // Reset makes m translate offsets of s's own string table (those below
 // s.StringsStart() are its base's and stay as they are).
-func (m *StringMap) Reset(s *btf.Spec) {
+func (m *stringMap) Reset(s *btf.Spec) {
 	m.old = s.RawStrings()
 	m.start = s.StringsStart()
 	m.next = 0
@@ -50,7 +50,7 @@ func (m *StringMap) Reset(s *btf.Spec) {
 
 // Map rewrites *p, a string offset of the Spec m was Reset to, as its
 // offset in the merged table; 0 and a base's offsets stay as they are.
-func (m *StringMap) Map(p *uint32) error {
+func (m *stringMap) Map(p *uint32) error {
 	if *p == 0 || *p < m.start {
 		return nil
 	}

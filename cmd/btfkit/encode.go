@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/spf13/cobra"
 )
 
@@ -142,9 +141,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
-	var rep *funcvar.Report
+	var rep *encode.Report
 	if encodeOpts.verbose {
-		rep = new(funcvar.Report)
+		rep = new(encode.Report)
 	}
 	stats := newEncodeStats()
 	prog := unitProgress(os.Stderr)
@@ -176,7 +175,7 @@ func runEncode(cmd *cobra.Command, args []string) error {
 
 // writeSkipReport prints the functions left out, one per line, then a
 // count per reason.
-func writeSkipReport(w io.Writer, rep *funcvar.Report) {
+func writeSkipReport(w io.Writer, rep *encode.Report) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	counts := map[string]int{}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/encode/frombtf"
-	"github.com/btfkit/btfkit/encode/funcvar"
 	"github.com/spf13/cobra"
 )
 
@@ -39,10 +38,10 @@ func runEncodeFromBTF(cmd *cobra.Command, path string) error {
 	if feat.Has(encode.FeatTrueSignature) {
 		return fmt.Errorf("--features true_signature: BTF has no parameter locations or addresses; it does not apply to --from btf")
 	}
-	var rep *funcvar.Report
+	var rep *encode.Report
 	var st frombtf.Stats
 	if encodeOpts.verbose {
-		rep = new(funcvar.Report)
+		rep = new(encode.Report)
 	}
 	fromBTFGC()
 	spec, err := frombtf.EncodeFile(path, frombtf.Options{Features: feat, Jobs: encodeOpts.jobs, Report: rep, Stats: &st})

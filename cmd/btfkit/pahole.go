@@ -36,7 +36,6 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // paholeVersion is the pahole release whose command line and BTF this
@@ -567,7 +566,7 @@ func paholeEncode(c *paholeConfig, stdout, stderr io.Writer) error {
 				return err
 			}
 		} else {
-			o.Report = new(funcvar.Report)
+			o.Report = new(encode.Report)
 		}
 	}
 	spec, err := paholeEncodeSpec(c, base, o)

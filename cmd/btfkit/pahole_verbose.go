@@ -39,7 +39,6 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
 )
 
 // paholeSkipWords are pahole 1.31's words, in its --verbose line
@@ -48,17 +47,17 @@ import (
 // lines, so they are printed as pahole prints them). btfkit's other
 // reasons (no symbol, unnamed parameters) have no such line in pahole.
 var paholeSkipWords = map[string]string{
-	funcvar.ReasonUnexpectedReg: "unexpected register usage for parameter",
-	funcvar.ReasonInconsistent:  "inconsistet prototype",
-	funcvar.ReasonUncertainLoc:  "uncertain parameter location",
-	funcvar.ReasonReordered:     "reordered parameters",
-	funcvar.ReasonOptimized:     "optimized parameters",
-	funcvar.ReasonAmbiguous:     "ambiguous address",
+	encode.ReasonUnexpectedReg: "unexpected register usage for parameter",
+	encode.ReasonInconsistent:  "inconsistet prototype",
+	encode.ReasonUncertainLoc:  "uncertain parameter location",
+	encode.ReasonReordered:     "reordered parameters",
+	encode.ReasonOptimized:     "optimized parameters",
+	encode.ReasonAmbiguous:     "ambiguous address",
 }
 
 // writePaholeSkips prints pahole -J --verbose's lines for the functions
 // left out of the BTF (in name order, as pahole logs them).
-func writePaholeSkips(w io.Writer, rep *funcvar.Report) error {
+func writePaholeSkips(w io.Writer, rep *encode.Report) error {
 	bw := bufio.NewWriter(w)
 	for _, s := range rep.Skipped {
 		writePaholeSkip(bw, s)
@@ -66,7 +65,7 @@ func writePaholeSkips(w io.Writer, rep *funcvar.Report) error {
 	return bw.Flush()
 }
 
-func writePaholeSkip(bw *bufio.Writer, s funcvar.Skipped) {
+func writePaholeSkip(bw *bufio.Writer, s encode.Skipped) {
 	words, ok := paholeSkipWords[s.Reason]
 	if !ok {
 		return
@@ -87,7 +86,7 @@ type paholeFuncEvent struct {
 
 // paholeFuncEvents are rep's mismatches and skipped functions, in name
 // order, a function's mismatch before its skip line.
-func paholeFuncEvents(rep *funcvar.Report, spec *btf.Spec) []paholeFuncEvent {
+func paholeFuncEvents(rep *encode.Report, spec *btf.Spec) []paholeFuncEvent {
 	var out []paholeFuncEvent
 	ms, sk := rep.Mismatches, rep.Skipped
 	for len(ms) > 0 || len(sk) > 0 {
@@ -105,14 +104,14 @@ func paholeFuncEvents(rep *funcvar.Report, spec *btf.Spec) []paholeFuncEvent {
 }
 
 // paholeMismatchLine is pahole's funcs__match line for m.
-func paholeMismatchLine(m funcvar.Mismatch, spec *btf.Spec) string {
+func paholeMismatchLine(m encode.Mismatch, spec *btf.Spec) string {
 	why := ""
 	switch m.What {
-	case funcvar.ParamCount:
+	case encode.MismatchParamCount:
 		why = fmt.Sprintf("param count mismatch; %d params != %d params", m.Counts[0], m.Counts[1])
-	case funcvar.ReturnType:
+	case encode.MismatchReturnType:
 		why = "return type mismatch"
-	case funcvar.ParamType:
+	case encode.MismatchParamType:
 		why = fmt.Sprintf("param type mismatch for param#%d %s != %s", m.Param+1,
 			spec.String(m.ParamNames[0]), spec.String(m.ParamNames[1]))
 	}
@@ -139,7 +138,7 @@ func paholeVerboseLog(c *paholeConfig, base *dedup.Base, o encode.Options, stdou
 		fmt.Fprintf(bw, "btf_encoder__new: '%s' doesn't have '%s' section\n", c.file, paholePercpuSection)
 	}
 	fmt.Fprintf(bw, "File %s:\n", c.file)
-	rep := &funcvar.Report{Log: true}
+	rep := &encode.Report{Log: true}
 	o.NoDedup = true
 	o.Report = rep
 	spec, err := encode.EncodeFile(c.file, o)
@@ -152,13 +151,13 @@ func paholeVerboseLog(c *paholeConfig, base *dedup.Base, o encode.Options, stdou
 		}
 		for _, v := range rep.LeftOut {
 			switch v.Why {
-			case funcvar.InvalidName:
+			case encode.VarInvalidName:
 				fmt.Fprintf(stderr, "PAHOLE: Warning: Found invalid variable name when encoding btf, ignored (sym: '%s').\n", v.Name)
-			case funcvar.ZeroSize:
+			case encode.VarZeroSize:
 				fmt.Fprintf(stderr, "Ignoring zero-sized variable '%s'...\n", v.Name)
-			case funcvar.OverSize:
+			case encode.VarOverSize:
 				fmt.Fprintf(stderr, "Ignoring over-sized variable '%s'...\n", v.Name)
-			case funcvar.FarAddress:
+			case encode.VarFarAddress:
 				fmt.Fprintf(stderr, "Ignoring variable '%s' - its offset %d doesn't fit in a u32\n", v.Name, v.Addr)
 			}
 		}
@@ -239,7 +238,7 @@ type paholeLog struct {
 }
 
 // dropAddedInts sets l's arrayIndex, fromID and dropped from the units.
-func (l *paholeLog) dropAddedInts(units []funcvar.UnitLog) {
+func (l *paholeLog) dropAddedInts(units []encode.UnitLog) {
 	start := l.s.FirstID()
 	for _, u := range units {
 		switch {
@@ -411,7 +410,7 @@ func paholeIntEncoding(enc uint8) string {
 // stopped the encoding (without encode_force) and reports whether err is
 // one.
 func writePaholeInvalidVar(stderr io.Writer, err error) bool {
-	var iv *funcvar.InvalidVarError
+	var iv *encode.InvalidVarError
 	if !errors.As(err, &iv) {
 		return false
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/btfkit/btfkit/internal/routediff"
 	"github.com/btfkit/btfkit/internal/testc"

@@ -2,7 +2,7 @@ package frombtf
 
 import (
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/ctype"
 )
 

@@ -7,7 +7,7 @@
 // and variables; merges the members in order (libbpf's btf__add_btf) and
 // deduplicates; decides the functions and variables again against the
 // file's ELF symbol table with the DWARF route's rules (package
-// encode/funcvar) and adds those kept; and deduplicates once more. No
+// encode/internal/funcvar) and adds those kept; and deduplicates once more. No
 // DWARF is read. A plain (single) .BTF goes the same way: it is
 // re-deduplicated; so does BTF split against the base the result is split
 // against. A file that has a .BTF.archive section (ArchiveSection: where

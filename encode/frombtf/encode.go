@@ -11,8 +11,9 @@ import (
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/cputime"
+	"github.com/btfkit/btfkit/internal/dedupinternal"
 )
 
 // Options controls the archive route.
@@ -27,7 +28,7 @@ type Options struct {
 	// it (a module's BTF against vmlinux).
 	Base *dedup.Base
 	// Report, when not nil, gets the functions left out and why.
-	Report *funcvar.Report
+	Report *encode.Report
 	// Stats, when not nil, gets counts and timings.
 	Stats *Stats
 }
@@ -137,7 +138,7 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	// The merged types; their string table is set once decide has
 	// added the names of the functions and variables kept (through the
 	// Merger's interner, which has the merged strings).
-	merged := merger.Partial()
+	merged := dedupinternal.Partial(merger)
 	enums.fix(merged)
 	t = st.lap(t, &st.Merge)
 	// The merged types' deduplication begins while the functions and
@@ -145,13 +146,13 @@ func Encode(f *elfx.File, o Options) (*btf.Spec, error) {
 	// the first phases do not look at). The Merger interned every
 	// string: each is once in the table.
 	dopts := dedup.Options{KeepDuplicateVars: true, Base: o.Base, UniqueStrings: true}
-	var staged *dedup.Staged
+	var staged dedupinternal.Staged
 	if o.Base == nil {
 		// decide adds a FUNC and a FUNC_PROTO per function kept (at
 		// most one per ELF function name), a VAR per variable and a
 		// DATASEC per section.
 		nf := info.NumFuncNames()
-		if staged, err = dedup.BeginIn(spare, merged, merger.Strings(), dopts, 2*nf+len(members), 8*nf); err != nil {
+		if staged, err = dedupinternal.BeginIn(spare, merged, dedupinternal.Strings(merger), dopts, 2*nf+len(members), 8*nf); err != nil {
 			return nil, err
 		}
 	}
@@ -262,7 +263,7 @@ func loadGroups(sec string, data []byte, base *btf.Spec, r memberRules, jobs int
 			if err != nil {
 				mergeErr = err
 			} else {
-				enums.scan(merger.Partial(), first, merger.Partial().NextID())
+				enums.scan(dedupinternal.Partial(merger), first, dedupinternal.Partial(merger).NextID())
 				for k := range groups[g].members {
 					groups[g].members[k].shift(first-1, nil)
 				}
@@ -361,7 +362,7 @@ func loadGroup(sec string, blobs [][]byte, offs []int, first int, base *btf.Spec
 	// stays small enough to be cached; past it, they grow.
 	typeBytes, strBytes := blobSizes(blobs)
 	ns := strBytes / 8
-	js.b = js.b.Recycle(typeBytes/20, typeBytes/4, ns, ns/16) // names of ~15 bytes
+	js.b = dedupinternal.Recycle(js.b, typeBytes/20, typeBytes/4, ns, ns/16) // names of ~15 bytes
 	gb := &js.gb
 	gb.b, gb.strs = js.b, nil
 	for i, b := range blobs {

@@ -2,7 +2,7 @@ package frombtf
 
 import (
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // A member's functions and variables, taken out of its types before the

@@ -5,6 +5,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/internal/dedupinternal"
 )
 
 // rebuild returns a standalone copy of s (s's own types) without the
@@ -107,7 +108,7 @@ func (r *renumbering) resolve(id uint32) (uint32, bool) {
 // first-reference order), each member's kept types only.
 type groupBuilder struct {
 	b    *dedup.Builder
-	strs *dedup.StringMap // the member's string offsets into b's table
+	strs dedupinternal.StringMap // the member's string offsets into b's table
 	buf  []uint32
 	// Memory reused from member to member: add's new IDs, extract's
 	// alias table, FUNC_PROTO marks, FUNCs and parameter words.
@@ -132,13 +133,13 @@ func scratch[T any](buf []T, n int) []T {
 // add appends the types of s that alias keeps (nil: all) and returns
 // their IDs in the Builder (indexed by ID - first; 0 for a dropped type).
 func (g *groupBuilder) add(s *btf.Spec, alias []btf.TypeID) ([]uint32, error) {
-	g.b.NoteHeader(s)
+	dedupinternal.NoteHeader(g.b, s)
 	next := uint32(s.NextID())
 	rn := renumber(s, alias, uint32(g.b.NextID()), g.newID)
 	newID := rn.newID
 	g.newID = newID
 	if g.strs == nil {
-		g.strs = g.b.StringMap()
+		g.strs = dedupinternal.NewStringMap(g.b)
 	}
 	g.strs.Reset(s)
 	var bad error

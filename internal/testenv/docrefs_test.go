@@ -18,7 +18,7 @@ import (
 //
 // Files and directories. A word is a path when it contains a slash and
 // its first element is an entry of the repository's top directory
-// (cmd/btfkit/pahole.go, encode/funcvar, testdata/reference/host-6.18,
+// (cmd/btfkit/pahole.go, encode/internal/funcvar, testdata/reference/host-6.18,
 // scripts/fuzz): it must exist relative to the top directory, after a
 // trailing ":LINE" or ":NAME" is cut off; one with * must match
 // something. Paths that start elsewhere (/sys/kernel/btf/vmlinux,
@@ -432,7 +432,7 @@ func TestDocReferenceRules(t *testing.T) {
 		bad  bool
 	}{
 		{"btf.Spec", false}, {"btf.Spec.Check", false}, {"dedup.Stream", false},
-		{"encode/funcvar.ReadELF", false}, {"testenv.SkipOrFail", false}, {"SkipOrFail", false},
+		{"encode/internal/funcvar.ReadELF", false}, {"testenv.SkipOrFail", false}, {"SkipOrFail", false},
 		{"io.Reader", false}, {"Finish", false}, {"param__member", false}, {"e.g", false},
 		{"btf.NoSuchThing", true}, {"btf.Spec.NoSuchMethod", true}, {"testenv.skipOrFail", true},
 		{"SkipOrFails", true}, {"declSet.nosuch", true}, {"declSet.check", false},

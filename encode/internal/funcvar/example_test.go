@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/encode/funcvar"
+	"github.com/btfkit/btfkit/encode/internal/funcvar"
 )
 
 // The encoder fills a Report when asked: how many functions got a FUNC,
@@ -14,7 +14,7 @@ import (
 // convention puts them, so none is left out.
 func ExampleReport() {
 	var rep funcvar.Report
-	_, err := encode.EncodeFile("../../testdata/sample.o", encode.Options{Features: encode.DefaultFeatures, Report: &rep})
+	_, err := encode.EncodeFile("../../../testdata/sample.o", encode.Options{Features: encode.DefaultFeatures, Report: &rep})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,9 @@
 // Package funcvar is pahole 1.32's selection of functions and variables
 // for BTF (FUNC, FUNC_PROTO, VAR, DATASEC and their DECL_TAGs), split out
 // of the DWARF→BTF type conversion that package encode does around it.
+// It is the encoder's own protocol, internal to encode and encode/frombtf:
+// a caller sees only what an encoding decided, as an encode.Report (which
+// is this package's Report).
 //
 // It works in two steps, as the encoder does:
 //
