@@ -18,6 +18,7 @@ import (
 type loadFlags struct {
 	addrInfo bool
 	extraDbg bool
+	globals  bool // pglobal: the unit's variables (unit.vars), at its top level too
 }
 
 // offlineBase is where libdwfl starts laying out the sections of a
@@ -131,6 +132,11 @@ func (l *dwarfLoader) loadUnit(du *dwarf.Unit) (*unit, error) {
 				return nil, err
 			}
 			continue
+		}
+		if e.Tag == dwarf.TagVariable && l.flags.globals {
+			if _, err := l.variable(); err != nil {
+				return nil, err
+			}
 		}
 		if err := r.SkipChildren(); err != nil {
 			return nil, err
@@ -496,8 +502,12 @@ func (l *dwarfLoader) variable() (*item, error) {
 	if it.line, err = l.line(); err != nil {
 		return nil, err
 	}
-	if !e.Has(dwarf.AttrDeclaration) && l.flags.addrInfo {
+	it.external, it.declaration = e.Has(dwarf.AttrExternal), e.Has(dwarf.AttrDeclaration)
+	if !it.declaration && l.flags.addrInfo {
 		it.scope = l.scope()
+	}
+	if l.flags.globals {
+		l.u.vars = append(l.u.vars, it)
 	}
 	l.varOff[it.off] = it
 	l.lexVars = append(l.lexVars, it)
@@ -590,6 +600,9 @@ func (l *dwarfLoader) recode() {
 		l.recodeBlock(&f.block)
 		l.recodeParams(f)
 	}
+	for _, it := range u.vars { // pglobal: the unit's top level's too
+		l.recodeVar(it)
+	}
 }
 
 func (l *dwarfLoader) recodeBlock(b *block) {
@@ -609,15 +622,20 @@ func (l *dwarfLoader) recodeBlock(b *block) {
 				}
 			}
 		case itemVariable:
-			if it.typeOff == 0 {
-				if o, ok := l.varOff[it.originOff]; ok && it.originOff != 0 {
-					it.name = o.name
-				}
-			}
+			l.recodeVar(it)
 		case itemLabel:
 			if o, ok := l.lblOff[it.originOff]; ok && it.originOff != 0 {
 				it.name = o.name
 			}
+		}
+	}
+}
+
+// recodeVar gives a variable without a type its abstract origin's name.
+func (l *dwarfLoader) recodeVar(it *item) {
+	if it.typeOff == 0 {
+		if o, ok := l.varOff[it.originOff]; ok && it.originOff != 0 {
+			it.name = o.name
 		}
 	}
 }

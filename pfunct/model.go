@@ -32,6 +32,7 @@ type unit struct {
 	spec  *btf.Spec
 	facts *dwarffacts.Facts
 	funcs []*function
+	vars  []*item // pglobal: every variable, in the order of pahole's tags table (loadFlags.globals)
 
 	// BTF decl tags: on functions (by index in funcs) and on the
 	// parameters of FUNC_PROTOs (shared by every FUNC of that proto, as
@@ -126,6 +127,8 @@ type item struct {
 	origin int // inline expansions: index of the inlined function in unit.funcs, -1 if not found
 	block  *block
 	parm   *param // itemParam
+
+	external, declaration bool // variables: DW_AT_external, DW_AT_declaration
 
 	typeOff, originOff uint64 // variables and labels, before recoding
 }

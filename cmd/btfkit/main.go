@@ -43,6 +43,9 @@ func main() {
 	case "pfunct": // likewise pahole's pfunct (pfunct.go)
 		pfunctProg = os.Args[0]
 		rootCmd.SetArgs(append([]string{"pfunct"}, os.Args[1:]...))
+	case "pglobal": // likewise pahole's pglobal (pglobal.go)
+		pglobalProg = "pglobal"
+		rootCmd.SetArgs(append([]string{"pglobal"}, os.Args[1:]...))
 	}
 	stopProfiles := startProfiles()
 	err := rootCmd.Execute()

@@ -1,0 +1,119 @@
+package pfunct_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
+)
+
+// pglobal (package pfunct's Globals, `btfkit pglobal`) against the pglobal
+// on PATH, pahole 1.32's, run at test time: testdata/globals1.c and
+// globals2.c compiled by gcc and clang (DWARF 4 and 5, -O0 and -O2, with
+// -fcommon so that a tentative definition is in both units) and joined
+// with `ld -r`; for -F btf, a copy with the BTF pahole -J adds, global
+// variables included.
+
+// toolLink is the btfkit binary under the name tool (argv[0]).
+func toolLink(t *testing.T, tool string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), tool)
+	if err := os.Symlink(testenv.Btfkit(t), p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func globalsObject(t *testing.T, v testc.Variant) (dwarfObj, btfObj string) {
+	t.Helper()
+	testc.Require(t, "ld", "pahole")
+	var objs []string
+	for _, s := range []string{"globals1.c", "globals2.c"} {
+		src, err := filepath.Abs(filepath.Join("testdata", s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, testc.Compile(t, src, v, "-fcommon"))
+	}
+	dir := t.TempDir()
+	dwarfObj = filepath.Join(dir, "globals.o")
+	testc.Run(t, "ld", append([]string{"-r", "-o", dwarfObj}, objs...)...)
+	btfObj = filepath.Join(dir, "globals-btf.o")
+	b, err := os.ReadFile(dwarfObj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(btfObj, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testc.Run(t, "pahole", "-J", "--btf_features=default,global_var", btfObj)
+	return dwarfObj, btfObj
+}
+
+// TestGlobalsFixtures: every pglobal option, from DWARF and from BTF, and
+// its command line errors: standard output and exit status as pglobal
+// 1.32's.
+func TestGlobalsFixtures(t *testing.T) {
+	testc.Require(t, "pglobal")
+	ours := toolLink(t, "pglobal")
+	cases := [][]string{
+		{"-v", "DWARF"}, {"-f", "DWARF"}, {"--variables", "DWARF"}, {"--functions", "DWARF"},
+		{"DWARF"}, {"-vf", "DWARF"}, {"-V", "-f", "DWARF"}, {"--var", "DWARF"},
+		{"-v", "DWARF", "DWARF"}, {"-f", "DWARF", "DWARF"}, {"-F", "dwarf", "-v", "DWARF"},
+		{"-F", "btf", "-v", "BTF"}, {"-F", "btf", "-f", "BTF"}, {"--format_path=btf", "-v", "BTF", "BTF"},
+		{"-F", "btf,dwarf", "-v", "DWARF"}, {"-F", "dwarf,btf", "-v", "BTF"},
+		// errors: nothing printed, status 1 (64 for the command line)
+		{"-v", "DWARF", "nonexistent"}, {"-F", "btf", "-v", "DWARF"}, {"-F", "foo", "-v", "DWARF"},
+		{}, {"-x", "DWARF"}, {"--v", "DWARF"}, {"-F"}, {"--variables=1", "DWARF"},
+		{"--help"}, {"-?"}, {"--usage"}, {"--version"}, {"--he"},
+	}
+	for _, v := range testc.DWARFVariants() {
+		t.Run(v.Name(), func(t *testing.T) {
+			dwarfObj, btfObj := globalsObject(t, v)
+			dir := filepath.Dir(dwarfObj)
+			for _, c := range cases {
+				args := make([]string, len(c))
+				for i, a := range c {
+					switch a {
+					case "DWARF":
+						a = filepath.Base(dwarfObj)
+					case "BTF":
+						a = filepath.Base(btfObj)
+					}
+					args[i] = a
+				}
+				want := runTool(t, dir, "pglobal", args...)
+				got := runTool(t, dir, ours, args...)
+				if got != want {
+					t.Errorf("pglobal %s: differs from pglobal 1.32:\n%s", strings.Join(c, " "), diffLines(got, want))
+				}
+			}
+		})
+	}
+}
+
+// TestGlobalsKernel: `pglobal -v` and `pglobal -f` of the Debian 6.1
+// vmlinux's DWARF (8,250 and 48,784 lines) against pglobal 1.32 run now
+// (about 10 s each).
+func TestGlobalsKernel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the whole vmlinux DWARF")
+	}
+	testc.Require(t, "pglobal")
+	vmlinux, _ := testenv.KernelInputs(t)
+	ours := toolLink(t, "pglobal")
+	for _, opt := range []string{"-v", "-f"} {
+		want, err := exec.Command("pglobal", opt, vmlinux).Output()
+		if err != nil {
+			t.Fatalf("pglobal %s: %v", opt, err)
+		}
+		got := runTool(t, "", ours, opt, vmlinux)
+		if got.code != 0 || got.out != string(want) {
+			t.Errorf("pglobal %s vmlinux: %s", opt, diffLines(got, result{string(want), 0}))
+		}
+	}
+}
