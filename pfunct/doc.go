@@ -40,6 +40,12 @@
 // by build ID when no FILE is given (its BTF, /sys/kernel/btf/vmlinux or
 // PAHOLE_VMLINUX_BTF_FILENAME, is read).
 //
+// globals.go is pahole's pglobal (Globals): the external variables
+// (the loader then reads every variable of a unit, at its top level too)
+// or functions of every unit, one per name, sorted, variables printed
+// through layout's type__fprintf (TypePrinter.Variable); without either
+// it only loads the files, which is what pahole's prefcnt shows of them.
+//
 // This package must not know command lines (cmd/btfkit maps pfunct's
 // options onto Options), nor how DWARF becomes BTF beyond encode's
 // exported per-unit hook.

@@ -40,7 +40,7 @@ type GlobalsLoadError struct {
 	Reason string // "Invalid argument", "Operation not supported"
 }
 
-func (e *GlobalsLoadError) Error() string { return e.Path + ": " + e.Reason }
+func (e *GlobalsLoadError) Error() string        { return e.Path + ": " + e.Reason }
 func (e *GlobalsLoadError) Is(target error) bool { return target == ErrGlobalsLoad }
 
 // Names are views of the files read, which are closed before the tree is
@@ -60,15 +60,25 @@ type globals struct {
 
 // Globals does what pglobal does with options o and the FILE arguments
 // files, writing to w: byte for byte pahole 1.32's pglobal's output.
-// Nothing is printed when a file cannot be loaded.
+// Nothing is printed when a file cannot be loaded. Without files, the
+// running kernel's BTF is read (pglobal's command line requires a FILE;
+// prefcnt's does not). With neither Variables nor Functions the files
+// are only loaded, which is all pahole 1.32's prefcnt shows of them.
 func Globals(w io.Writer, files []string, o GlobalsOptions) error {
 	po := Options{Format: o.Format, Jobs: o.Jobs, LangExclude: o.LangExclude, Warnings: o.Warnings}
-	po.globals = true
+	// Without -v or -f nothing is printed: the files are only loaded
+	// (and their types not converted).
+	po.globals = o.Variables || o.Functions
 	var discard bufio.Writer
 	p := newPrinter(&discard, po)
 	g := &globals{vars: o.Variables, funcs: o.Functions && !o.Variables, byName: map[string]*global{}}
 	p.glob = g
 	var err error
+	if len(files) == 0 {
+		// pahole's cus__load_files without a file: the running
+		// kernel's BTF.
+		err = p.load(nil)
+	}
 	for _, path := range files {
 		if _, err = p.loadFile(path); err != nil {
 			err = globalsErr(path, o.Format, err)

@@ -117,3 +117,50 @@ func TestGlobalsKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefcntFixtures: `btfkit prefcnt` against the prefcnt on PATH
+// (1.32's), on testdata/refcnt.c (pahole's prefcnt_coverage.sh's) and
+// the pglobal fixture, for each compiler, DWARF version and
+// optimization, with files that do not load among them: standard output
+// (none: see cmd/btfkit/prefcnt.go) and exit status. prefcnt 1.32
+// crashes on BTF with functions and without a FILE, so neither is
+// compared.
+func TestPrefcntFixtures(t *testing.T) {
+	testc.Require(t, "prefcnt")
+	ours := toolLink(t, "prefcnt")
+	src, err := filepath.Abs(filepath.Join("testdata", "refcnt.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range testc.DWARFVariants() {
+		t.Run(v.Name(), func(t *testing.T) {
+			obj := testc.Compile(t, src, v)
+			globals, _ := globalsObject(t, v)
+			dir := filepath.Dir(obj)
+			for _, args := range [][]string{
+				{obj}, {obj, globals}, {obj, "nonexistent"}, {"nonexistent", obj},
+				{"--help"}, {"-v", obj}, {"--", obj}, {obj, "/"},
+			} {
+				want := runTool(t, dir, "prefcnt", args...)
+				got := runTool(t, dir, ours, args...)
+				if got != want {
+					t.Errorf("prefcnt %s: differs from prefcnt 1.32:\n%s", strings.Join(args, " "), diffLines(got, want))
+				}
+			}
+		})
+	}
+}
+
+// TestPrefcntKernel: prefcnt 1.32 prints nothing for the Debian 6.1
+// vmlinux and exits 0 (it takes 30 s; testdata/README.md); so must
+// btfkit's.
+func TestPrefcntKernel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the whole vmlinux DWARF")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	got := runTool(t, "", toolLink(t, "prefcnt"), vmlinux)
+	if got != (result{}) {
+		t.Errorf("prefcnt vmlinux: %s", diffLines(got, result{}))
+	}
+}
