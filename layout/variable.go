@@ -16,3 +16,30 @@ func (p *TypePrinter) Variable(out []byte, id btf.TypeID, name string) []byte {
 	p.u.printType(&b, id, name, true, conf{nameSpacing: defaultNameSpacing, typeSpacing: defaultTypeSpacing, emitStats: true})
 	return b
 }
+
+// Tag appends pahole's tag__fprintf of the type id with pdwtags's conf
+// (emit_stats, pahole's default spacing): a struct's holes found first
+// (class__find_holes), the declaration info before it when showDeclInfo
+// (the unit named unitName), then ';'.
+func (p *TypePrinter) Tag(out []byte, id btf.TypeID, showDeclInfo bool, unitName string) []byte {
+	b := buf(out)
+	t, ok := p.u.typ(id)
+	if !ok {
+		return out
+	}
+	if t.IsStruct() {
+		p.u.class(id).findHoles()
+	}
+	p.u.inputName = unitName
+	p.u.printTop(&b, id, conf{emitStats: true, showDeclInfo: showDeclInfo})
+	return b
+}
+
+// SetParamAttrs gives the printer the decl tags to print before the
+// parameters of its FUNC_PROTOs (BTF's DECL_TAGs, as pahole's BTF loader
+// attaches them).
+func (p *TypePrinter) SetParamAttrs(attrs func(proto btf.TypeID, i int) []string) {
+	o := p.u.nm.Options()
+	o.ParamAttrs = attrs
+	p.u.nm.SetOptions(o)
+}

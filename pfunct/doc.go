@@ -46,6 +46,17 @@
 // through layout's type__fprintf (TypePrinter.Variable); without either
 // it only loads the files, which is what pahole's prefcnt shows of them.
 //
+// pdwtags.go is pahole's pdwtags (Tags): the loader also records each
+// unit's type entries in the order of pahole's types table (nested types
+// before the struct defining them, types in function bodies as met, no
+// DW_TAG_unspecified_type) and every variable of the tags table (top
+// level and inline expansions too, which take no name or type from
+// their abstract origin); types print through layout (TypePrinter.Tag),
+// functions and lexical blocks as pfunct prints them. Where pdwtags 1.32
+// prints a size from memory it never wrote (tag__size of a function
+// returning void, of a variable without a type), 0 is printed. Not
+// done: C++ member functions and namespaces (as for pfunct).
+//
 // This package must not know command lines (cmd/btfkit maps pfunct's
 // options onto Options), nor how DWARF becomes BTF beyond encode's
 // exported per-unit hook.

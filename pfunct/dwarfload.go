@@ -19,6 +19,7 @@ type loadFlags struct {
 	addrInfo bool
 	extraDbg bool
 	globals  bool // pglobal: the unit's variables (unit.vars), at its top level too
+	types    bool // pdwtags: the unit's type entries (unit.types, pdwtags.go)
 }
 
 // offlineBase is where libdwfl starts laying out the sections of a
@@ -133,10 +134,18 @@ func (l *dwarfLoader) loadUnit(du *dwarf.Unit) (*unit, error) {
 			}
 			continue
 		}
-		if e.Tag == dwarf.TagVariable && l.flags.globals {
-			if _, err := l.variable(); err != nil {
+		if l.flags.types && isTypeTag(e.Tag) {
+			if err := l.typeTag(); err != nil {
 				return nil, err
 			}
+			continue
+		}
+		if e.Tag == dwarf.TagVariable && l.flags.globals {
+			it, err := l.variable()
+			if err != nil {
+				return nil, err
+			}
+			it.noRecode = true
 		}
 		if err := r.SkipChildren(); err != nil {
 			return nil, err
@@ -363,6 +372,13 @@ func (l *dwarfLoader) body(fn *function, blk *block) error {
 				return err
 			}
 			continue
+		default:
+			if l.flags.types && isTypeTag(e.Tag) {
+				if err := l.typeTag(); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		if err := l.skip(); err != nil {
 			return err
@@ -475,6 +491,23 @@ func (l *dwarfLoader) inlineBody(blk *block) error {
 				return err
 			}
 			continue
+		case dwarf.TagVariable:
+			// pahole's tags table has them (pglobal, pdwtags), its
+			// lexical blocks not.
+			if l.flags.globals {
+				it, err := l.variable()
+				if err != nil {
+					return err
+				}
+				it.noRecode = true
+			}
+		default:
+			if l.flags.types && isTypeTag(e.Tag) {
+				if err := l.typeTag(); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		if err := l.skip(); err != nil {
 			return err
@@ -633,7 +666,7 @@ func (l *dwarfLoader) recodeBlock(b *block) {
 
 // recodeVar gives a variable without a type its abstract origin's name.
 func (l *dwarfLoader) recodeVar(it *item) {
-	if it.typeOff == 0 {
+	if it.typeOff == 0 && !it.noRecode {
 		if o, ok := l.varOff[it.originOff]; ok && it.originOff != 0 {
 			it.name = o.name
 		}
@@ -682,7 +715,7 @@ func (l *dwarfLoader) setTypes(facts *dwarffacts.Facts) {
 		case it.kind == itemLabel:
 		case it.typeOff != 0:
 			it.typ = id(it.typeOff)
-		case it.originOff != 0:
+		case it.originOff != 0 && !it.noRecode:
 			if o, ok := l.varOff[it.originOff]; ok {
 				it.typ = id(o.typeOff)
 			}

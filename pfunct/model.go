@@ -32,7 +32,8 @@ type unit struct {
 	spec  *btf.Spec
 	facts *dwarffacts.Facts
 	funcs []*function
-	vars  []*item // pglobal: every variable, in the order of pahole's tags table (loadFlags.globals)
+	vars  []*item     // pglobal: every variable, in the order of pahole's tags table (loadFlags.globals)
+	types []typeEntry // pdwtags: the type entries, in the order of pahole's types table (loadFlags.types)
 
 	// BTF decl tags: on functions (by index in funcs) and on the
 	// parameters of FUNC_PROTOs (shared by every FUNC of that proto, as
@@ -129,6 +130,10 @@ type item struct {
 	parm   *param // itemParam
 
 	external, declaration bool // variables: DW_AT_external, DW_AT_declaration
+	// noRecode: a variable at the unit's top level or in an inline
+	// expansion (pahole's tags table only), which takes neither name nor
+	// type from its abstract origin.
+	noRecode bool
 
 	typeOff, originOff uint64 // variables and labels, before recoding
 }

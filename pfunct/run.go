@@ -73,6 +73,7 @@ type Options struct {
 	Warnings io.Writer
 
 	globals bool // pglobal (Globals): read every variable
+	types   bool // pdwtags (Tags): read every type entry
 }
 
 func (o *Options) cacheline() int {
@@ -88,6 +89,7 @@ func (o *Options) flags() loadFlags {
 		addrInfo: o.ReadAddresses || o.Addr != 0 || o.Formatter == ListSizes || o.InlineExpansions || o.Formatter == ListInlines || o.TotalInlineStats || o.Verbose,
 		extraDbg: o.InlineExpansions || o.DeclInfo || o.Verbose,
 		globals:  o.globals,
+		types:    o.types,
 	}
 }
 
@@ -226,6 +228,7 @@ type printer struct {
 	deferred buf             // -b output, printed after the loading
 
 	glob *globals // pglobal: units go to it instead (globals.go)
+	tags bool     // pdwtags: units are printed as loaded (pdwtags.go)
 }
 
 func newPrinter(w *bufio.Writer, o Options) *printer {
@@ -459,6 +462,10 @@ func decodeErr(path string, err error) error {
 func (p *printer) unitLoaded(u *unit) bool {
 	if p.glob != nil {
 		p.glob.add(p, u)
+		return false
+	}
+	if p.tags {
+		p.emitTags(u)
 		return false
 	}
 	if p.o.stealing() {

@@ -107,6 +107,11 @@ func TestEveryHelpedFlagParses(t *testing.T) {
 				_, _, err := parsePglobal("pglobal", append(arg, "f.o"))
 				return argpRefuses(err)
 			}
+		case cmd == pdwtagsCmd:
+			check = func(arg []string) string {
+				_, _, err := parsePdwtags("pdwtags", append(arg, "f.o"))
+				return argpRefuses(err)
+			}
 		default:
 			check = func(arg []string) string {
 				out, errOut, code := btfkit(t, append(append(append([]string(nil), path...), arg...), "--help")...)
@@ -119,7 +124,7 @@ func TestEveryHelpedFlagParses(t *testing.T) {
 		for _, hf := range flags {
 			var args [][]string
 			switch cmd {
-			case paholeCmd, pfunctCmd, pglobalCmd:
+			case paholeCmd, pfunctCmd, pglobalCmd, pdwtagsCmd:
 				// argp's options: a value of "1" parses for every one
 				// that takes one (counts, sizes, names, lists).
 				args = append(args, []string{"--" + hf.name + argpValue(cmd, hf.name)})
@@ -183,7 +188,7 @@ func argpRefuses(err error) string {
 // argpTakesValue reports whether pahole's or pfunct's option takes a value
 // (required or optional).
 func argpTakesValue(cmd *cobra.Command, name string) (takes, optional bool) {
-	if cmd == pglobalCmd {
+	if cmd == pglobalCmd || cmd == pdwtagsCmd {
 		return name == "format_path", false
 	}
 	if cmd == pfunctCmd {

@@ -46,6 +46,9 @@ func main() {
 	case "pglobal": // likewise pahole's pglobal (pglobal.go)
 		pglobalProg = "pglobal"
 		rootCmd.SetArgs(append([]string{"pglobal"}, os.Args[1:]...))
+	case "pdwtags": // likewise pahole's pdwtags (pdwtags.go)
+		pdwtagsProg = "pdwtags"
+		rootCmd.SetArgs(append([]string{"pdwtags"}, os.Args[1:]...))
 	case "prefcnt": // likewise pahole's prefcnt (prefcnt.go)
 		prefcntAsTool = true
 		rootCmd.SetArgs(append([]string{"prefcnt"}, os.Args[1:]...))
