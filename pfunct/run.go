@@ -227,8 +227,9 @@ type printer struct {
 	printedB map[string]bool // -b without a stealer: names printed
 	deferred buf             // -b output, printed after the loading
 
-	glob *globals // pglobal: units go to it instead (globals.go)
-	tags bool     // pdwtags: units are printed as loaded (pdwtags.go)
+	glob *globals      // pglobal: units go to it instead (globals.go)
+	tags bool          // pdwtags: units are printed as loaded (pdwtags.go)
+	cd   func(u *unit) // codiff: units are summarized as loaded (codiff.go)
 }
 
 func newPrinter(w *bufio.Writer, o Options) *printer {
@@ -264,7 +265,7 @@ func (p *printer) namer(u *unit) *namer {
 // units are read without converting their types.
 func (p *printer) needTypes() bool {
 	o := &p.o
-	return o.globals || o.verbose() || o.Prototypes || o.stealing() || o.ExpandTypes || o.Addr != 0
+	return o.globals || o.types || o.verbose() || o.Prototypes || o.stealing() || o.ExpandTypes || o.Addr != 0
 }
 
 // needNames reports whether the list is searched by name: by the filter
@@ -466,6 +467,10 @@ func (p *printer) unitLoaded(u *unit) bool {
 	}
 	if p.tags {
 		p.emitTags(u)
+		return false
+	}
+	if p.cd != nil {
+		p.cd(u)
 		return false
 	}
 	if p.o.stealing() {

@@ -112,6 +112,11 @@ func TestEveryHelpedFlagParses(t *testing.T) {
 				_, _, err := parsePdwtags("pdwtags", append(arg, "f.o"))
 				return argpRefuses(err)
 			}
+		case cmd == codiffCmd:
+			check = func(arg []string) string {
+				_, _, err := parseCodiff("codiff", append(arg, "old.o", "new.o"))
+				return argpRefuses(err)
+			}
 		default:
 			check = func(arg []string) string {
 				out, errOut, code := btfkit(t, append(append(append([]string(nil), path...), arg...), "--help")...)
@@ -124,7 +129,7 @@ func TestEveryHelpedFlagParses(t *testing.T) {
 		for _, hf := range flags {
 			var args [][]string
 			switch cmd {
-			case paholeCmd, pfunctCmd, pglobalCmd, pdwtagsCmd:
+			case paholeCmd, pfunctCmd, pglobalCmd, pdwtagsCmd, codiffCmd:
 				// argp's options: a value of "1" parses for every one
 				// that takes one (counts, sizes, names, lists).
 				args = append(args, []string{"--" + hf.name + argpValue(cmd, hf.name)})
@@ -188,8 +193,8 @@ func argpRefuses(err error) string {
 // argpTakesValue reports whether pahole's or pfunct's option takes a value
 // (required or optional).
 func argpTakesValue(cmd *cobra.Command, name string) (takes, optional bool) {
-	if cmd == pglobalCmd || cmd == pdwtagsCmd {
-		return name == "format_path", false
+	if cmd == pglobalCmd || cmd == pdwtagsCmd || cmd == codiffCmd {
+		return name == "format_path" || name == "format", false
 	}
 	if cmd == pfunctCmd {
 		for _, f := range pfunctFlags {

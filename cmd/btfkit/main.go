@@ -46,6 +46,9 @@ func main() {
 	case "pglobal": // likewise pahole's pglobal (pglobal.go)
 		pglobalProg = "pglobal"
 		rootCmd.SetArgs(append([]string{"pglobal"}, os.Args[1:]...))
+	case "codiff": // likewise pahole's codiff (codiff.go)
+		codiffProg, codiffAsTool = "codiff", true
+		rootCmd.SetArgs(append([]string{"codiff"}, os.Args[1:]...))
 	case "pdwtags": // likewise pahole's pdwtags (pdwtags.go)
 		pdwtagsProg = "pdwtags"
 		rootCmd.SetArgs(append([]string{"pdwtags"}, os.Args[1:]...))
