@@ -146,23 +146,9 @@ func (p *printer) codiffUnit(u *unit) *cdUnit {
 // newPath, writing to w: byte for byte pahole 1.32's codiff's output. It
 // reports whether anything changed.
 func Codiff(w io.Writer, oldPath, newPath string, o CodiffOptions) (changed bool, err error) {
-	if !o.Functions && !o.Structs && !o.Terse {
-		o.Functions, o.Structs = true, true
-	}
-	oldCUs, err := codiffLoad(oldPath, o)
+	d, oldCUs, newCUs, err := runCodiff(oldPath, newPath, &o)
 	if err != nil {
 		return false, err
-	}
-	newCUs, err := codiffLoad(newPath, o)
-	if err != nil {
-		return false, err
-	}
-	d := &codiff{o: o}
-	for _, cu := range oldCUs {
-		d.diffUnit(cu, cdPair(newCUs, cu.name))
-	}
-	for _, cu := range newCUs {
-		d.findNew(cu, cdPair(oldCUs, cu.name))
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	d.w = bw
@@ -186,14 +172,43 @@ func Codiff(w io.Writer, oldPath, newPath string, o CodiffOptions) (changed bool
 		}
 		fmt.Fprintf(bw, ", diff: %+d\n", int32(d.totalAdded-d.totalRemoved))
 	}
+	return anyChanged(oldCUs, newCUs), bw.Flush()
+}
+
+// anyChanged reports whether a unit of either build has a change.
+func anyChanged(oldCUs, newCUs []*cdUnit) bool {
 	for _, cus := range [][]*cdUnit{oldCUs, newCUs} {
 		for _, cu := range cus {
 			if cu.nrFuncsChanged != 0 || cu.nrStructsChanged != 0 {
-				changed = true
+				return true
 			}
 		}
 	}
-	return changed, bw.Flush()
+	return false
+}
+
+// runCodiff loads both files and finds what changed (codiff's main up to
+// its printing).
+func runCodiff(oldPath, newPath string, o *CodiffOptions) (*codiff, []*cdUnit, []*cdUnit, error) {
+	if !o.Functions && !o.Structs && !o.Terse {
+		o.Functions, o.Structs = true, true
+	}
+	oldCUs, err := codiffLoad(oldPath, *o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	newCUs, err := codiffLoad(newPath, *o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d := &codiff{o: *o}
+	for _, cu := range oldCUs {
+		d.diffUnit(cu, cdPair(newCUs, cu.name))
+	}
+	for _, cu := range newCUs {
+		d.findNew(cu, cdPair(oldCUs, cu.name))
+	}
+	return d, oldCUs, newCUs, nil
 }
 
 func plural(n uint32) string {

@@ -1,11 +1,14 @@
 package pfunct_test
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/pfunct"
 )
 
 // codiff (package pfunct's Codiff, the btfkit binary named codiff)
@@ -78,4 +81,103 @@ func TestCodiffFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCodiffJSON: `btfkit codiff --format json` of the fixture builds
+// lists exactly the structs, members and functions `codiff -V` lists,
+// each change with its kind, and exits 1; identical builds give no
+// change and exit 0.
+func TestCodiffJSON(t *testing.T) {
+	bin := testenv.Btfkit(t)
+	for _, v := range []testc.Variant{{CC: testc.GCC, Flags: []string{"-gdwarf-5", "-O2"}}, {CC: testc.Clang, Flags: []string{"-gdwarf-4", "-O0"}}} {
+		t.Run(v.Name(), func(t *testing.T) {
+			oldObj, oldUnits := codiffBuild(t, "old", v)
+			newObj, newUnits := codiffBuild(t, "new", v)
+			dir := filepath.Dir(oldObj)
+			for _, pair := range [][2]string{{oldObj, newObj}, {newObj, oldObj}, {oldUnits["conn.c"], newUnits["conn.c"]}} {
+				text := runTool(t, dir, bin, "codiff", "-V", pair[0], pair[1])
+				js := runTool(t, dir, bin, "codiff", "--format", "json", pair[0], pair[1])
+				if text.code != 1 || js.code != 1 {
+					t.Errorf("codiff %s %s: exit status %d (text), %d (json), want 1", pair[0], pair[1], text.code, js.code)
+				}
+				var r pfunct.CodiffResult
+				if err := json.Unmarshal([]byte(js.out), &r); err != nil {
+					t.Fatalf("codiff --format json: %v\n%s", err, js.out)
+				}
+				if !r.Changed {
+					t.Errorf("codiff --format json %s %s: changed is false", pair[0], pair[1])
+				}
+				got := map[string]bool{}
+				kinds := map[string]bool{}
+				for _, u := range r.Units {
+					for _, s := range u.Structs {
+						got[u.Name+"|struct "+s.Name] = true
+						for _, c := range s.Changes {
+							kinds[c.Kind] = true
+							if c.Member != "" {
+								got[u.Name+"|struct "+s.Name+"|"+c.Member] = true
+							}
+						}
+					}
+					for _, f := range u.Functions {
+						kinds[f.Kind] = true
+						got[u.Name+"|"+f.Name] = true
+					}
+				}
+				want := codiffTextChanges(text.out)
+				for k := range want {
+					if !got[k] {
+						t.Errorf("codiff %s %s: the text lists %q, the JSON does not", pair[0], pair[1], k)
+					}
+				}
+				for k := range got {
+					if !want[k] {
+						t.Errorf("codiff %s %s: the JSON lists %q, the text does not", pair[0], pair[1], k)
+					}
+				}
+				if pair[0] == oldObj {
+					for _, k := range []string{pfunct.MemberAdded, pfunct.MemberRemoved, pfunct.MemberMoved, pfunct.MemberResized, pfunct.MemberTypeChanged, pfunct.FunctionPrototypeChanged, pfunct.FunctionSizeChanged, pfunct.FunctionRemoved, pfunct.FunctionAdded} {
+						if !kinds[k] {
+							t.Errorf("codiff --format json old new: no change of kind %s", k)
+						}
+					}
+				}
+			}
+			for _, obj := range []string{oldObj, newObj} {
+				js := runTool(t, dir, bin, "codiff", "--format", "json", obj, obj)
+				text := runTool(t, dir, bin, "codiff", obj, obj)
+				var r pfunct.CodiffResult
+				if err := json.Unmarshal([]byte(js.out), &r); err != nil {
+					t.Fatal(err)
+				}
+				if js.code != 0 || text.code != 0 || r.Changed || len(r.Units) != 0 || text.out != "" {
+					t.Errorf("codiff of %s with itself: exit %d (json), %d (text), changed %v, %d units, text %q", obj, js.code, text.code, r.Changed, len(r.Units), text.out)
+				}
+			}
+		})
+	}
+}
+
+// codiffTextChanges are the structs ("UNIT|struct NAME"), their members
+// ("UNIT|struct NAME|MEMBER") and the functions ("UNIT|NAME") codiff -V's
+// text lists.
+func codiffTextChanges(out string) map[string]bool {
+	m := map[string]bool{}
+	unit, st := "", ""
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		switch {
+		case l == "":
+		case !strings.HasPrefix(l, " ") && strings.HasSuffix(l, ":"):
+			unit, st = strings.TrimSuffix(l, ":"), ""
+		case strings.HasPrefix(l, "  struct ") && strings.Contains(l, " | "):
+			st = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(l, " | ", 2)[0], "  struct "))
+			m[unit+"|struct "+st] = true
+		case strings.HasPrefix(l, "    ") && !strings.HasPrefix(l, "     ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "     "):
+			m[unit+"|struct "+st+"|"+strings.TrimSpace(l)] = true
+		case strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") && strings.Contains(l, " | "):
+			m[unit+"|"+strings.TrimSpace(strings.SplitN(l, " | ", 2)[0])] = true
+		}
+	}
+	return m
 }
