@@ -71,14 +71,7 @@ func TestCodiffFixtures(t *testing.T) {
 				{oldLib, newLib}, {"-V", oldLib, newLib}, {"-t", newLib, oldLib}, {"-V", oldObj, newLib},
 				{"-x", oldObj, newObj}, {"--verb", oldObj, newObj}, {"--help"}, {"--usage"}, {"--version"},
 			}
-			dir := filepath.Dir(oldObj)
-			for _, args := range cases {
-				want := runTool(t, dir, "codiff", args...)
-				got := runTool(t, dir, ours, args...)
-				if got != want {
-					t.Errorf("codiff %s: differs from codiff 1.32:\n%s", strings.Join(args, " "), diffLines(got, want))
-				}
-			}
+			compareTool(t, "codiff", ours, filepath.Dir(oldObj), cases, exactDiff)
 		})
 	}
 }

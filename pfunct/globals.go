@@ -73,22 +73,7 @@ func Globals(w io.Writer, files []string, o GlobalsOptions) error {
 	p := newPrinter(&discard, po)
 	g := &globals{vars: o.Variables, funcs: o.Functions && !o.Variables, byName: map[string]*global{}}
 	p.glob = g
-	var err error
-	if len(files) == 0 {
-		// pahole's cus__load_files without a file: the running
-		// kernel's BTF.
-		err = p.load(nil)
-	}
-	for _, path := range files {
-		if _, err = p.loadFile(path); err != nil {
-			err = globalsErr(path, o.Format, err)
-			break
-		}
-	}
-	for _, c := range p.closers {
-		c.Close()
-	}
-	if err != nil {
+	if err := p.loadEach(files); err != nil {
 		return err
 	}
 	names := make([]string, 0, len(g.byName))
@@ -109,6 +94,28 @@ func Globals(w io.Writer, files []string, o GlobalsOptions) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// loadEach is pahole's cus__load_files for the tools that load every
+// file before anything else (pglobal, prefcnt, pdwtags): the files in
+// order, each unit handed over as loaded, until one fails (a
+// *GlobalsLoadError); without files, the running kernel's BTF. The
+// files are closed afterwards.
+func (p *printer) loadEach(files []string) error {
+	var err error
+	if len(files) == 0 {
+		err = p.load(nil)
+	}
+	for _, path := range files {
+		if _, err = p.loadFile(path); err != nil {
+			err = globalsErr(path, p.o.Format, err)
+			break
+		}
+	}
+	for _, c := range p.closers {
+		c.Close()
+	}
+	return err
 }
 
 // globalsErr is what pglobal says of a file it could not load: libdw's

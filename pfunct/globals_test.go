@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/testc"
@@ -30,28 +29,7 @@ func toolLink(t *testing.T, tool string) string {
 
 func globalsObject(t *testing.T, v testc.Variant) (dwarfObj, btfObj string) {
 	t.Helper()
-	testc.Require(t, "ld", "pahole")
-	var objs []string
-	for _, s := range []string{"globals1.c", "globals2.c"} {
-		src, err := filepath.Abs(filepath.Join("testdata", s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		objs = append(objs, testc.Compile(t, src, v, "-fcommon"))
-	}
-	dir := t.TempDir()
-	dwarfObj = filepath.Join(dir, "globals.o")
-	testc.Run(t, "ld", append([]string{"-r", "-o", dwarfObj}, objs...)...)
-	btfObj = filepath.Join(dir, "globals-btf.o")
-	b, err := os.ReadFile(dwarfObj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(btfObj, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	testc.Run(t, "pahole", "-J", "--btf_features=default,global_var", btfObj)
-	return dwarfObj, btfObj
+	return linkedObject(t, v, "globals", []string{"globals1.c", "globals2.c"}, []string{"-fcommon"}, "--btf_features=default,global_var")
 }
 
 // TestGlobalsFixtures: every pglobal option, from DWARF and from BTF, and
@@ -74,7 +52,7 @@ func TestGlobalsFixtures(t *testing.T) {
 	for _, v := range testc.DWARFVariants() {
 		t.Run(v.Name(), func(t *testing.T) {
 			dwarfObj, btfObj := globalsObject(t, v)
-			dir := filepath.Dir(dwarfObj)
+			var argLists [][]string
 			for _, c := range cases {
 				args := make([]string, len(c))
 				for i, a := range c {
@@ -86,12 +64,9 @@ func TestGlobalsFixtures(t *testing.T) {
 					}
 					args[i] = a
 				}
-				want := runTool(t, dir, "pglobal", args...)
-				got := runTool(t, dir, ours, args...)
-				if got != want {
-					t.Errorf("pglobal %s: differs from pglobal 1.32:\n%s", strings.Join(c, " "), diffLines(got, want))
-				}
+				argLists = append(argLists, args)
 			}
+			compareTool(t, "pglobal", ours, filepath.Dir(dwarfObj), argLists, exactDiff)
 		})
 	}
 }
@@ -136,17 +111,10 @@ func TestPrefcntFixtures(t *testing.T) {
 		t.Run(v.Name(), func(t *testing.T) {
 			obj := testc.Compile(t, src, v)
 			globals, _ := globalsObject(t, v)
-			dir := filepath.Dir(obj)
-			for _, args := range [][]string{
+			compareTool(t, "prefcnt", ours, filepath.Dir(obj), [][]string{
 				{obj}, {obj, globals}, {obj, "nonexistent"}, {"nonexistent", obj},
 				{"--help"}, {"-v", obj}, {"--", obj}, {obj, "/"},
-			} {
-				want := runTool(t, dir, "prefcnt", args...)
-				got := runTool(t, dir, ours, args...)
-				if got != want {
-					t.Errorf("prefcnt %s: differs from prefcnt 1.32:\n%s", strings.Join(args, " "), diffLines(got, want))
-				}
-			}
+			}, exactDiff)
 		})
 	}
 }

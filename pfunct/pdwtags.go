@@ -104,19 +104,7 @@ func Tags(w io.Writer, files []string, o TagsOptions) error {
 	p := newPrinter(bw, po)
 	p.conf.declInfo = o.DeclInfo
 	p.tags = true
-	var err error
-	if len(files) == 0 {
-		err = p.load(nil)
-	}
-	for _, path := range files {
-		if _, err = p.loadFile(path); err != nil {
-			err = globalsErr(path, o.Format, err)
-			break
-		}
-	}
-	for _, c := range p.closers {
-		c.Close()
-	}
+	err := p.loadEach(files)
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}

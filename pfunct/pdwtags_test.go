@@ -39,13 +39,7 @@ func pdwtagsDiff(got, want result) string {
 
 func comparePdwtags(t *testing.T, ours, dir string, cases [][]string) {
 	t.Helper()
-	for _, args := range cases {
-		want := runTool(t, dir, "pdwtags", args...)
-		got := runTool(t, dir, ours, args...)
-		if d := pdwtagsDiff(got, want); d != "" {
-			t.Errorf("pdwtags %s: differs from pdwtags 1.32:\n%s", strings.Join(args, " "), d)
-		}
-	}
+	compareTool(t, "pdwtags", ours, dir, cases, pdwtagsDiff)
 }
 
 // TestTagsFixtures: testdata/tags.c (a tag of each kind), the pfunct and

@@ -10,13 +10,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/pfunct"
 )
 
@@ -51,9 +49,9 @@ var (
 var codiffLongOptions = strings.Fields(`structs functions format_path terse_type_changes verbose quiet format devel_version help usage version`)
 
 type codiffConfig struct {
-	o                                  pfunct.CodiffOptions
-	format                             string // btfkit's --format: text or json
-	help, usage, version, develVersion bool
+	o      pfunct.CodiffOptions
+	format string // btfkit's --format: text or json
+	argp   argpBuiltins
 }
 
 func parseCodiff(prog string, args []string) (*codiffConfig, []string, error) {
@@ -70,10 +68,7 @@ func parseCodiff(prog string, args []string) (*codiffConfig, []string, error) {
 	if !codiffAsTool {
 		fs.StringVar(&c.format, "format", "text", "output format: text (codiff's) or json")
 	}
-	fs.BoolVar(&c.develVersion, "devel_version", false, "Print development version")
-	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
-	fs.BoolVar(&c.usage, "usage", false, "Give a short usage message")
-	fs.BoolVar(&c.version, "version", false, "Print program version")
+	c.argp.add(fs)
 	return parseArgp(fs, "codiff", prog, codiffLongOptions, args, c)
 }
 
@@ -91,17 +86,7 @@ func codiffMain(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	switch {
-	case c.help:
-		io.WriteString(stdout, codiffHelp())
-		return 0
-	case c.usage:
-		io.WriteString(stdout, codiffUsageText())
-		return 0
-	case c.version, c.develVersion:
-		// --devel_version: pahole prints v1.32, v1.32-N-gSHA or
-		// v1.32-tarball-gSHA; btfkit is none of pahole's builds.
-		fmt.Fprintln(stdout, paholeVersion)
+	if c.argp.answer(stdout, codiffHelp(), codiffUsageText()) {
 		return 0
 	}
 	if c.format != "text" && c.format != "json" {
@@ -113,13 +98,9 @@ func codiffMain(prog string, args []string, stdout, stderr io.Writer) int {
 		return failed
 	}
 	c.o.Warnings = stderr
-	if env := os.Getenv("PAHOLE_LANG_EXCLUDE"); env != "" {
-		langs, err := encode.ParseLanguages(env)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return failed
-		}
-		c.o.LangExclude = langs
+	var ok bool
+	if c.o.LangExclude, ok = paholeLangExclude(prog, stderr); !ok {
+		return failed
 	}
 	var changed bool
 	if c.format == "json" {

@@ -8,13 +8,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/pfunct"
 )
 
@@ -45,8 +43,8 @@ var pdwtagsProg = "btfkit pdwtags"
 var pdwtagsLongOptions = strings.Fields(`format_path verbose devel_version help usage version`)
 
 type pdwtagsConfig struct {
-	o                                  pfunct.TagsOptions
-	help, usage, version, develVersion bool
+	o    pfunct.TagsOptions
+	argp argpBuiltins
 }
 
 func parsePdwtags(prog string, args []string) (*pdwtagsConfig, []string, error) {
@@ -56,10 +54,7 @@ func parsePdwtags(prog string, args []string) (*pdwtagsConfig, []string, error) 
 	fs.SetInterspersed(true)
 	fs.StringVarP(&c.o.Format, "format_path", "F", "", "List of debugging formats to try")
 	fs.BoolVarP(&c.o.DeclInfo, "verbose", "V", false, "show details")
-	fs.BoolVar(&c.develVersion, "devel_version", false, "Print development version")
-	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
-	fs.BoolVar(&c.usage, "usage", false, "Give a short usage message")
-	fs.BoolVar(&c.version, "version", false, "Print program version")
+	c.argp.add(fs)
 	return parseArgp(fs, "pdwtags", prog, pdwtagsLongOptions, args, c)
 }
 
@@ -69,17 +64,7 @@ func pdwtagsMain(prog string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, "pdwtags", err)
 	}
-	switch {
-	case c.help:
-		io.WriteString(stdout, pdwtagsHelp)
-		return 0
-	case c.usage:
-		io.WriteString(stdout, pdwtagsUsageText)
-		return 0
-	case c.version, c.develVersion:
-		// --devel_version: pahole prints v1.32, v1.32-N-gSHA or
-		// v1.32-tarball-gSHA; btfkit is none of pahole's builds.
-		fmt.Fprintln(stdout, paholeVersion)
+	if c.argp.answer(stdout, pdwtagsHelp, pdwtagsUsageText) {
 		return 0
 	}
 	if len(files) == 0 {
@@ -87,13 +72,9 @@ func pdwtagsMain(prog string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	c.o.Warnings = stderr
-	if env := os.Getenv("PAHOLE_LANG_EXCLUDE"); env != "" {
-		langs, err := encode.ParseLanguages(env)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return 1
-		}
-		c.o.LangExclude = langs
+	var ok bool
+	if c.o.LangExclude, ok = paholeLangExclude(prog, stderr); !ok {
+		return 1
 	}
 	if err := pfunct.Tags(stdout, files, c.o); err != nil {
 		fmt.Fprintf(stderr, "pdwtags: %v\n", err)

@@ -9,14 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/pfunct"
 )
 
@@ -238,13 +236,9 @@ func pfunctMain(prog string, args []string, stdout, stderr io.Writer) int {
 	c.o.Jobs = 0
 	// pahole's tools take the languages to leave out from the
 	// environment.
-	if env := os.Getenv("PAHOLE_LANG_EXCLUDE"); env != "" {
-		langs, err := encode.ParseLanguages(env)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return 1
-		}
-		c.o.LangExclude = langs
+	var ok bool
+	if c.o.LangExclude, ok = paholeLangExclude(prog, stderr); !ok {
+		return 1
 	}
 	err = pfunct.Run(stdout, files, c.o)
 	var (

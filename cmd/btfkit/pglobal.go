@@ -6,16 +6,13 @@ package main
 // pfunct's (pfunct.Globals), whose DWARF loader it shares.
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/pfunct"
 )
 
@@ -47,9 +44,9 @@ var pglobalLongOptions = strings.Fields(`variables functions format_path verbose
 
 // pglobalConfig is a parsed pglobal command line.
 type pglobalConfig struct {
-	o                                 pfunct.GlobalsOptions
-	verbose                           bool // -V: pglobal reads it and does nothing with it
-	help, usage, version, develVesion bool
+	o       pfunct.GlobalsOptions
+	verbose bool // -V: pglobal reads it and does nothing with it
+	argp    argpBuiltins
 }
 
 func parsePglobal(prog string, args []string) (*pglobalConfig, []string, error) {
@@ -61,35 +58,8 @@ func parsePglobal(prog string, args []string) (*pglobalConfig, []string, error) 
 	fs.BoolVarP(&c.o.Functions, "functions", "f", false, "show global functions")
 	fs.StringVarP(&c.o.Format, "format_path", "F", "", "List of debugging formats to try")
 	fs.BoolVarP(&c.verbose, "verbose", "V", false, "be verbose")
-	fs.BoolVar(&c.develVesion, "devel_version", false, "Print development version")
-	fs.BoolVarP(&c.help, "help", "?", false, "Give this help list")
-	fs.BoolVar(&c.usage, "usage", false, "Give a short usage message")
-	fs.BoolVar(&c.version, "version", false, "Print program version")
+	c.argp.add(fs)
 	return parseArgp(fs, "pglobal", prog, pglobalLongOptions, args, c)
-}
-
-// parseArgp parses args with fs by argp's rules for the argp program
-// tool run as prog, with argp's messages.
-func parseArgp[C any](fs *pflag.FlagSet, tool, prog string, long, args []string, c C) (C, []string, error) {
-	try := fmt.Sprintf("Try `%s --help' or `%s --usage' for more information.", tool, tool)
-	usageErr := func(format string, a ...any) error {
-		return &paholeError{paholeUsageStatus, prog + ": " + fmt.Sprintf(format, a...) + "\n" + try}
-	}
-	var zero C
-	args, err := argpLongPrefixes(fs, long, args, usageErr)
-	if err != nil {
-		return zero, nil, err
-	}
-	if err := fs.Parse(args); err != nil {
-		pe := paholeParseError(err, args)
-		var e *paholeError
-		if errors.As(pe, &e) {
-			e.msg = prog + strings.TrimPrefix(e.msg, "pahole")
-			e.msg = strings.Replace(e.msg, "Try `pahole --help' or `pahole --usage' for more information.", try, 1)
-		}
-		return zero, nil, pe
-	}
-	return c, fs.Args(), nil
 }
 
 // pglobalMain runs a pglobal command line and returns the exit status.
@@ -98,17 +68,7 @@ func pglobalMain(prog string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, "pglobal", err)
 	}
-	switch {
-	case c.help:
-		io.WriteString(stdout, pglobalHelp)
-		return 0
-	case c.usage:
-		io.WriteString(stdout, pglobalUsageText)
-		return 0
-	case c.version, c.develVesion:
-		// --devel_version: pahole prints v1.32, v1.32-N-gSHA or
-		// v1.32-tarball-gSHA; btfkit is none of pahole's builds.
-		fmt.Fprintln(stdout, paholeVersion)
+	if c.argp.answer(stdout, pglobalHelp, pglobalUsageText) {
 		return 0
 	}
 	if len(files) == 0 {
@@ -116,13 +76,9 @@ func pglobalMain(prog string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	c.o.Warnings = stderr
-	if env := os.Getenv("PAHOLE_LANG_EXCLUDE"); env != "" {
-		langs, err := encode.ParseLanguages(env)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return 1
-		}
-		c.o.LangExclude = langs
+	var ok bool
+	if c.o.LangExclude, ok = paholeLangExclude(prog, stderr); !ok {
+		return 1
 	}
 	if err := pfunct.Globals(stdout, files, c.o); err != nil {
 		fmt.Fprintf(stderr, "pglobal: %v\n", err)
