@@ -1,6 +1,7 @@
 // Package pfunct lists the functions of an object, a kernel or a BTF the
-// way pahole's pfunct does, byte for byte pfunct 1.32's output: names,
-// prototypes (with BTF decl tags), sizes, parameter and goto label
+// way pahole's pfunct does, byte for byte pfunct 1.32's output (and is
+// pahole's other sibling tools too, pglobal, prefcnt, pdwtags and codiff,
+// on the same loader: see below): names, prototypes (with BTF decl tags), sizes, parameter and goto label
 // counts, lexical blocks with their variables and inline expansions,
 // inline expansion statistics, declaration sites, the types a prototype
 // needs (-b) and compilable stubs (--compile), the function at an
@@ -56,6 +57,14 @@
 // prints a size from memory it never wrote (tag__size of a function
 // returning void, of a variable without a type), 0 is printed. Not
 // done: C++ member functions and namespaces (as for pfunct).
+//
+// codiff.go is pahole's codiff (Codiff): both files' units summarized as
+// loaded (functions with their sizes, lexical block counts and
+// prototypes; structs with their members and holes from layout's
+// TypePrinter.Struct), then compared as codiff.c does, units paired by
+// name (or the only one); codiff_report.go gives the same changes as data
+// (CodiffReport) for btfkit's JSON; archive.go reads a static library
+// member by member, as pahole's loader does.
 //
 // This package must not know command lines (cmd/btfkit maps pfunct's
 // options onto Options), nor how DWARF becomes BTF beyond encode's
