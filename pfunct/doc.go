@@ -1,9 +1,9 @@
 // Package pfunct lists the functions of an object, a kernel or a BTF the
 // way pahole's pfunct does, byte for byte pfunct 1.32's output (and is
 // pahole's other sibling tools too, pglobal, prefcnt, pdwtags and codiff,
-// on the same loader: see below): names, prototypes (with BTF decl tags), sizes, parameter and goto label
-// counts, lexical blocks with their variables and inline expansions,
-// inline expansion statistics, declaration sites, the types a prototype
+// on the same loader: see below): names, prototypes (with BTF decl
+// tags), sizes, parameter and goto label counts, lexical blocks with
+// their variables and inline expansions, inline expansion statistics, declaration sites, the types a prototype
 // needs (-b) and compilable stubs (--compile), the function at an
 // address, the functions taking a pointer to a struct, and an ELF symbol
 // table's functions.

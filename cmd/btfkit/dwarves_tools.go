@@ -85,3 +85,23 @@ func paholeLangExclude(prog string, stderr io.Writer) ([]uint16, bool) {
 	}
 	return langs, true
 }
+
+// runFileTool is the rest of a sibling tool's main once its options are
+// parsed and none of argp's own was given: FILEs are needed, the
+// languages to leave out are read, and run's error is the tool's message
+// (status 1).
+func runFileTool(tool, prog string, files []string, stderr io.Writer, run func(langExclude []uint16) error) int {
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "Try `%s --help' or `%s --usage' for more information.\n", tool, tool)
+		return 1
+	}
+	langs, ok := paholeLangExclude(prog, stderr)
+	if !ok {
+		return 1
+	}
+	if err := run(langs); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+		return 1
+	}
+	return 0
+}

@@ -6,7 +6,6 @@ package main
 // pfunct's (pfunct.Tags), whose DWARF loader it shares.
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -67,20 +66,11 @@ func pdwtagsMain(prog string, args []string, stdout, stderr io.Writer) int {
 	if c.argp.answer(stdout, pdwtagsHelp, pdwtagsUsageText) {
 		return 0
 	}
-	if len(files) == 0 {
-		fmt.Fprintln(stderr, "Try `pdwtags --help' or `pdwtags --usage' for more information.")
-		return 1
-	}
 	c.o.Warnings = stderr
-	var ok bool
-	if c.o.LangExclude, ok = paholeLangExclude(prog, stderr); !ok {
-		return 1
-	}
-	if err := pfunct.Tags(stdout, files, c.o); err != nil {
-		fmt.Fprintf(stderr, "pdwtags: %v\n", err)
-		return 1
-	}
-	return 0
+	return runFileTool("pdwtags", prog, files, stderr, func(langs []uint16) error {
+		c.o.LangExclude = langs
+		return pfunct.Tags(stdout, files, c.o)
+	})
 }
 
 // pdwtagsHelp is --help, as argp lays it out.

@@ -196,23 +196,7 @@ func parsePfunct(prog string, args []string) (*pfunctConfig, []string, error) {
 	fs.BoolVarP(&c.help, "help", "?", false, "give this help list")
 	fs.BoolVar(&c.usage, "usage", false, "give a short usage message")
 	fs.BoolVar(&c.version, "version", false, "print program version")
-	usageErr := func(format string, a ...any) error {
-		return &paholeError{paholeUsageStatus, prog + ": " + fmt.Sprintf(format, a...) + "\n" + pfunctUsage("pfunct")}
-	}
-	args, err := argpLongPrefixes(fs, pfunctLongOptions, args, usageErr)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := fs.Parse(args); err != nil {
-		pe := paholeParseError(err, args)
-		var e *paholeError
-		if errors.As(pe, &e) {
-			e.msg = prog + strings.TrimPrefix(e.msg, "pahole")
-			e.msg = strings.Replace(e.msg, "Try `pahole --help' or `pahole --usage' for more information.", pfunctUsage("pfunct"), 1)
-		}
-		return nil, nil, pe
-	}
-	return c, fs.Args(), nil
+	return parseArgp(fs, "pfunct", prog, pfunctLongOptions, args, c)
 }
 
 // pfunctMain runs a pfunct command line and returns the exit status.

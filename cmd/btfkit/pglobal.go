@@ -6,7 +6,6 @@ package main
 // pfunct's (pfunct.Globals), whose DWARF loader it shares.
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -71,20 +70,11 @@ func pglobalMain(prog string, args []string, stdout, stderr io.Writer) int {
 	if c.argp.answer(stdout, pglobalHelp, pglobalUsageText) {
 		return 0
 	}
-	if len(files) == 0 {
-		fmt.Fprintln(stderr, "Try `pglobal --help' or `pglobal --usage' for more information.")
-		return 1
-	}
 	c.o.Warnings = stderr
-	var ok bool
-	if c.o.LangExclude, ok = paholeLangExclude(prog, stderr); !ok {
-		return 1
-	}
-	if err := pfunct.Globals(stdout, files, c.o); err != nil {
-		fmt.Fprintf(stderr, "pglobal: %v\n", err)
-		return 1
-	}
-	return 0
+	return runFileTool("pglobal", prog, files, stderr, func(langs []uint16) error {
+		c.o.LangExclude = langs
+		return pfunct.Globals(stdout, files, c.o)
+	})
 }
 
 // pglobalHelp is --help, as argp lays it out.
