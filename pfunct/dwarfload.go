@@ -18,6 +18,8 @@ import (
 type loadFlags struct {
 	addrInfo bool
 	extraDbg bool
+	globals  bool // pglobal: the unit's variables (unit.vars), at its top level too
+	types    bool // pdwtags: the unit's type entries (unit.types, pdwtags.go)
 }
 
 // offlineBase is where libdwfl starts laying out the sections of a
@@ -131,6 +133,19 @@ func (l *dwarfLoader) loadUnit(du *dwarf.Unit) (*unit, error) {
 				return nil, err
 			}
 			continue
+		}
+		if l.flags.types && isTypeTag(e.Tag) {
+			if err := l.typeTag(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if e.Tag == dwarf.TagVariable && l.flags.globals {
+			it, err := l.variable()
+			if err != nil {
+				return nil, err
+			}
+			it.noRecode = true
 		}
 		if err := r.SkipChildren(); err != nil {
 			return nil, err
@@ -357,6 +372,13 @@ func (l *dwarfLoader) body(fn *function, blk *block) error {
 				return err
 			}
 			continue
+		default:
+			if l.flags.types && isTypeTag(e.Tag) {
+				if err := l.typeTag(); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		if err := l.skip(); err != nil {
 			return err
@@ -469,6 +491,23 @@ func (l *dwarfLoader) inlineBody(blk *block) error {
 				return err
 			}
 			continue
+		case dwarf.TagVariable:
+			// pahole's tags table has them (pglobal, pdwtags), its
+			// lexical blocks not.
+			if l.flags.globals {
+				it, err := l.variable()
+				if err != nil {
+					return err
+				}
+				it.noRecode = true
+			}
+		default:
+			if l.flags.types && isTypeTag(e.Tag) {
+				if err := l.typeTag(); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		if err := l.skip(); err != nil {
 			return err
@@ -496,8 +535,12 @@ func (l *dwarfLoader) variable() (*item, error) {
 	if it.line, err = l.line(); err != nil {
 		return nil, err
 	}
-	if !e.Has(dwarf.AttrDeclaration) && l.flags.addrInfo {
+	it.external, it.declaration = e.Has(dwarf.AttrExternal), e.Has(dwarf.AttrDeclaration)
+	if !it.declaration && l.flags.addrInfo {
 		it.scope = l.scope()
+	}
+	if l.flags.globals {
+		l.u.vars = append(l.u.vars, it)
 	}
 	l.varOff[it.off] = it
 	l.lexVars = append(l.lexVars, it)
@@ -590,6 +633,9 @@ func (l *dwarfLoader) recode() {
 		l.recodeBlock(&f.block)
 		l.recodeParams(f)
 	}
+	for _, it := range u.vars { // pglobal: the unit's top level's too
+		l.recodeVar(it)
+	}
 }
 
 func (l *dwarfLoader) recodeBlock(b *block) {
@@ -609,15 +655,20 @@ func (l *dwarfLoader) recodeBlock(b *block) {
 				}
 			}
 		case itemVariable:
-			if it.typeOff == 0 {
-				if o, ok := l.varOff[it.originOff]; ok && it.originOff != 0 {
-					it.name = o.name
-				}
-			}
+			l.recodeVar(it)
 		case itemLabel:
 			if o, ok := l.lblOff[it.originOff]; ok && it.originOff != 0 {
 				it.name = o.name
 			}
+		}
+	}
+}
+
+// recodeVar gives a variable without a type its abstract origin's name.
+func (l *dwarfLoader) recodeVar(it *item) {
+	if it.typeOff == 0 && !it.noRecode {
+		if o, ok := l.varOff[it.originOff]; ok && it.originOff != 0 {
+			it.name = o.name
 		}
 	}
 }
@@ -664,7 +715,7 @@ func (l *dwarfLoader) setTypes(facts *dwarffacts.Facts) {
 		case it.kind == itemLabel:
 		case it.typeOff != 0:
 			it.typ = id(it.typeOff)
-		case it.originOff != 0:
+		case it.originOff != 0 && !it.noRecode:
 			if o, ok := l.varOff[it.originOff]; ok {
 				it.typ = id(o.typeOff)
 			}

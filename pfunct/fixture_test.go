@@ -68,19 +68,27 @@ func fixtureCases() []fixtureCase {
 // fixtureObject builds the fixture for one variant: DWARF and BTF copies.
 func fixtureObject(t *testing.T, v testc.Variant) (dwarfObj, btfObj string) {
 	t.Helper()
+	return linkedObject(t, v, "funcs", fixtureSrc, nil)
+}
+
+// linkedObject compiles testdata's srcs for variant v (with cflags),
+// joins them with `ld -r` into NAME.o and makes NAME-btf.o, a copy with
+// the BTF `pahole -J JFLAGS...` adds.
+func linkedObject(t *testing.T, v testc.Variant, name string, srcs, cflags []string, jflags ...string) (dwarfObj, btfObj string) {
+	t.Helper()
 	testc.Require(t, "ld", "pahole")
 	var objs []string
-	for _, s := range fixtureSrc {
+	for _, s := range srcs {
 		src, err := filepath.Abs(filepath.Join("testdata", s))
 		if err != nil {
 			t.Fatal(err)
 		}
-		objs = append(objs, testc.Compile(t, src, v))
+		objs = append(objs, testc.Compile(t, src, v, cflags...))
 	}
 	dir := t.TempDir()
-	dwarfObj = filepath.Join(dir, "funcs.o")
+	dwarfObj = filepath.Join(dir, name+".o")
 	testc.Run(t, "ld", append([]string{"-r", "-o", dwarfObj}, objs...)...)
-	btfObj = filepath.Join(dir, "funcs-btf.o")
+	btfObj = filepath.Join(dir, name+"-btf.o")
 	b, err := os.ReadFile(dwarfObj)
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +96,7 @@ func fixtureObject(t *testing.T, v testc.Variant) (dwarfObj, btfObj string) {
 	if err := os.WriteFile(btfObj, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	testc.Run(t, "pahole", "-J", btfObj)
+	testc.Run(t, "pahole", append(append([]string{"-J"}, jflags...), btfObj)...)
 	return dwarfObj, btfObj
 }
 
@@ -151,6 +159,28 @@ func TestFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compareTool runs tool (the oracle, pahole 1.32's, on PATH) and ours
+// with each argument list in dir, and reports where diff finds their
+// results differ.
+func compareTool(t *testing.T, tool, ours, dir string, argLists [][]string, diff func(got, want result) string) {
+	t.Helper()
+	for _, args := range argLists {
+		want := runTool(t, dir, tool, args...)
+		got := runTool(t, dir, ours, args...)
+		if d := diff(got, want); d != "" {
+			t.Errorf("%s %s: differs from %s 1.32:\n%s", tool, strings.Join(args, " "), tool, d)
+		}
+	}
+}
+
+// exactDiff is "" when got and want are the same, else diffLines.
+func exactDiff(got, want result) string {
+	if got == want {
+		return ""
+	}
+	return diffLines(got, want)
 }
 
 // diffLines shows the first lines where got and want differ.

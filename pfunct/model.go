@@ -32,6 +32,8 @@ type unit struct {
 	spec  *btf.Spec
 	facts *dwarffacts.Facts
 	funcs []*function
+	vars  []*item     // pglobal: every variable, in the order of pahole's tags table (loadFlags.globals)
+	types []typeEntry // pdwtags: the type entries, in the order of pahole's types table (loadFlags.types)
 
 	// BTF decl tags: on functions (by index in funcs) and on the
 	// parameters of FUNC_PROTOs (shared by every FUNC of that proto, as
@@ -126,6 +128,12 @@ type item struct {
 	origin int // inline expansions: index of the inlined function in unit.funcs, -1 if not found
 	block  *block
 	parm   *param // itemParam
+
+	external, declaration bool // variables: DW_AT_external, DW_AT_declaration
+	// noRecode: a variable at the unit's top level or in an inline
+	// expansion (pahole's tags table only), which takes neither name nor
+	// type from its abstract origin.
+	noRecode bool
 
 	typeOff, originOff uint64 // variables and labels, before recoding
 }

@@ -71,6 +71,9 @@ type Options struct {
 	// Warnings is where pfunct's diagnostics go (pahole's stderr); nil
 	// discards them.
 	Warnings io.Writer
+
+	globals bool // pglobal (Globals): read every variable
+	types   bool // pdwtags (Tags): read every type entry
 }
 
 func (o *Options) cacheline() int {
@@ -85,6 +88,8 @@ func (o *Options) flags() loadFlags {
 	return loadFlags{
 		addrInfo: o.ReadAddresses || o.Addr != 0 || o.Formatter == ListSizes || o.InlineExpansions || o.Formatter == ListInlines || o.TotalInlineStats || o.Verbose,
 		extraDbg: o.InlineExpansions || o.DeclInfo || o.Verbose,
+		globals:  o.globals,
+		types:    o.types,
 	}
 }
 
@@ -238,6 +243,10 @@ type printer struct {
 	closers  []io.Closer     // DWARF files: names are views of them
 	printedB map[string]bool // -b without a stealer: names printed
 	deferred buf             // -b output, printed after the loading
+
+	glob *globals      // pglobal: units go to it instead (globals.go)
+	tags bool          // pdwtags: units are printed as loaded (pdwtags.go)
+	cd   func(u *unit) // codiff: units are summarized as loaded (codiff.go)
 }
 
 func newPrinter(w *bufio.Writer, o Options) *printer {
@@ -273,7 +282,7 @@ func (p *printer) namer(u *unit) *namer {
 // units are read without converting their types.
 func (p *printer) needTypes() bool {
 	o := &p.o
-	return o.verbose() || o.Prototypes || o.stealing() || o.ExpandTypes || o.Addr != 0
+	return o.globals || o.types || o.verbose() || o.Prototypes || o.stealing() || o.ExpandTypes || o.Addr != 0
 }
 
 // needNames reports whether the list is searched by name: by the filter
@@ -475,6 +484,18 @@ func decodeErr(path string, err error) error {
 // unitLoaded is what happens to a unit once loaded: pahole hands it to
 // pfunct's stealer, or keeps it. It reports whether loading stops.
 func (p *printer) unitLoaded(u *unit) bool {
+	if p.glob != nil {
+		p.glob.add(p, u)
+		return false
+	}
+	if p.tags {
+		p.emitTags(u)
+		return false
+	}
+	if p.cd != nil {
+		p.cd(u)
+		return false
+	}
 	if p.o.stealing() {
 		stop := p.steal(u)
 		// pahole's DWARF loader keeps a unit its stealer stopped at; its

@@ -43,6 +43,18 @@ func main() {
 	case "pfunct": // likewise pahole's pfunct (pfunct.go)
 		pfunctProg = os.Args[0]
 		rootCmd.SetArgs(append([]string{"pfunct"}, os.Args[1:]...))
+	case "pglobal": // likewise pahole's pglobal (pglobal.go)
+		pglobalProg = "pglobal"
+		rootCmd.SetArgs(append([]string{"pglobal"}, os.Args[1:]...))
+	case "codiff": // likewise pahole's codiff (codiff.go)
+		codiffProg, codiffAsTool = "codiff", true
+		rootCmd.SetArgs(append([]string{"codiff"}, os.Args[1:]...))
+	case "pdwtags": // likewise pahole's pdwtags (pdwtags.go)
+		pdwtagsProg = "pdwtags"
+		rootCmd.SetArgs(append([]string{"pdwtags"}, os.Args[1:]...))
+	case "prefcnt": // likewise pahole's prefcnt (prefcnt.go)
+		prefcntAsTool = true
+		rootCmd.SetArgs(append([]string{"prefcnt"}, os.Args[1:]...))
 	}
 	stopProfiles := startProfiles()
 	err := rootCmd.Execute()

@@ -9,14 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/pfunct"
 )
 
@@ -198,23 +196,7 @@ func parsePfunct(prog string, args []string) (*pfunctConfig, []string, error) {
 	fs.BoolVarP(&c.help, "help", "?", false, "give this help list")
 	fs.BoolVar(&c.usage, "usage", false, "give a short usage message")
 	fs.BoolVar(&c.version, "version", false, "print program version")
-	usageErr := func(format string, a ...any) error {
-		return &paholeError{paholeUsageStatus, prog + ": " + fmt.Sprintf(format, a...) + "\n" + pfunctUsage("pfunct")}
-	}
-	args, err := argpLongPrefixes(fs, pfunctLongOptions, args, usageErr)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := fs.Parse(args); err != nil {
-		pe := paholeParseError(err, args)
-		var e *paholeError
-		if errors.As(pe, &e) {
-			e.msg = prog + strings.TrimPrefix(e.msg, "pahole")
-			e.msg = strings.Replace(e.msg, "Try `pahole --help' or `pahole --usage' for more information.", pfunctUsage("pfunct"), 1)
-		}
-		return nil, nil, pe
-	}
-	return c, fs.Args(), nil
+	return parseArgp(fs, "pfunct", prog, pfunctLongOptions, args, c)
 }
 
 // pfunctMain runs a pfunct command line and returns the exit status.
@@ -238,13 +220,9 @@ func pfunctMain(prog string, args []string, stdout, stderr io.Writer) int {
 	c.o.Jobs = 0
 	// pahole's tools take the languages to leave out from the
 	// environment.
-	if env := os.Getenv("PAHOLE_LANG_EXCLUDE"); env != "" {
-		langs, err := encode.ParseLanguages(env)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return 1
-		}
-		c.o.LangExclude = langs
+	var ok bool
+	if c.o.LangExclude, ok = paholeLangExclude(prog, stderr); !ok {
+		return 1
 	}
 	err = pfunct.Run(stdout, files, c.o)
 	var (
