@@ -194,6 +194,10 @@ func checkHeaders(data []byte) error {
 // isELF reports whether b starts with the ELF magic.
 func isELF(b []byte) bool { return len(b) >= 4 && string(b[:4]) == elf.ELFMAG }
 
+// IsELF reports whether bytes start with the ELF magic (an image read
+// whole, from a pipe, before NewFile).
+func IsELF(b []byte) bool { return isELF(b) }
+
 // causeOf strips an *fs.PathError (whose path an *Error states anyway).
 func causeOf(err error) error {
 	var pe *os.PathError

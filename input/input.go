@@ -346,7 +346,7 @@ func streamSection(path string, d []byte, name string) ([]byte, error) {
 	return append([]byte(nil), sec...), nil
 }
 
-func elfMagic(d []byte) bool { return len(d) >= 4 && string(d[:4]) == "\x7fELF" }
+func elfMagic(d []byte) bool { return elfx.IsELF(d) }
 
 // PointerSize is the size of a pointer the input's ELF class says: 4 for
 // ELFCLASS32, 8 for ELFCLASS64, 0 when path is not an ELF file (raw BTF).
