@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testelf"
@@ -33,19 +34,25 @@ func spelled(s *btf.Spec, alias []btf.TypeID) []string {
 			out = append(out, fmt.Sprintf("[%d] dropped -> %d", id, to))
 			continue
 		}
-		name, info, st, ext := s.RawType(id)
+		name, info, st, raw := s.RawType(id)
 		k := btf.KindOf(info)
-		line := fmt.Sprintf("[%d] %s %q vlen=%d kflag=%v st=%d %v", id, k, s.String(name), btf.VlenOf(info), btf.KindFlagOf(info), st, ext)
-		// Names of enumerators and members, by string.
-		if k == btf.KindEnum || k == btf.KindEnum64 || k == btf.KindStruct || k == btf.KindUnion {
-			step := 2
-			if k != btf.KindEnum {
-				step = 3
-			}
-			for i := 0; i < btf.VlenOf(info); i++ {
-				line += " " + s.String(ext[step*i])
-			}
+		// The words, with the names of members, enumerators and
+		// parameters spelled out in place of their string offsets.
+		ext := make([]any, len(raw))
+		for i, w := range raw {
+			ext[i] = w
 		}
+		step := 0
+		switch k {
+		case btf.KindEnum, btf.KindFuncProto:
+			step = 2
+		case btf.KindEnum64, btf.KindStruct, btf.KindUnion:
+			step = 3
+		}
+		for i := 0; step > 0 && i < len(raw); i += step {
+			ext[i] = fmt.Sprintf("%q", s.String(raw[i]))
+		}
+		line := fmt.Sprintf("[%d] %s %q vlen=%d kflag=%v st=%d %v", id, k, s.String(name), btf.VlenOf(info), btf.KindFlagOf(info), st, ext)
 		out = append(out, line)
 	}
 	return out
@@ -538,6 +545,170 @@ func TestEnumForwardRules(t *testing.T) {
 			}
 			if got != c.want || s.String(name) == "" {
 				t.Errorf("type %d %q: %s, want %s", f, s.String(name), got, c.want)
+			}
+		})
+	}
+}
+
+// TestExtractRules: before the merge, a member's FUNC, VAR and DATASEC
+// records are taken out with the DECL_TAGs that point at them and the
+// FUNC_PROTOs only FUNCs refer to (doc.go; the DWARF route adds them
+// after all types, btf_encoder.c btf_encoder__add_func); its functions
+// and variables are recorded by name, declarations (unnamed parameters,
+// funcvar.UnnamedParams) and the FUNCs want refuses not at all. Each row
+// gives the member, the types left for the group and what is recorded.
+func TestExtractRules(t *testing.T) {
+	all := encode.DefaultFeatures
+	for _, c := range []struct {
+		rule     string
+		features encode.Features
+		want     func(string) bool
+		member   func(s *btf.Spec)
+		left     func(s *btf.Spec) // the types appended to the group
+		recorded []string          // "func NAME(ret; params) tags", "var NAME type linkage section tags"
+	}{
+		{
+			rule: "FUNC, its FUNC_PROTO and its DECL_TAG taken out and recorded",
+			member: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)               // 1
+				s.Add("", btf.KindFuncProto, 1, false, 1, s.AddString("a"), 1)  // 2
+				s.Add("f", btf.KindFunc, btf.LinkageGlobal, false, 2)           // 3
+				s.Add("bpf_kfunc", btf.KindDeclTag, 0, false, 3, 0xffffffff)    // 4
+				s.Add("s", btf.KindStruct, 1, false, 4, s.AddString("m"), 1, 0) // 5
+				s.Add("on_struct", btf.KindDeclTag, 0, false, 5, 0xffffffff)    // 6: stays
+				s.Add("on_param", btf.KindDeclTag, 0, false, 3, 0)              // 7
+			},
+			left: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+				s.Add("s", btf.KindStruct, 1, false, 4, s.AddString("m"), 1, 0)
+				s.Add("on_struct", btf.KindDeclTag, 0, false, 2, 0xffffffff)
+			},
+			recorded: []string{"func f(1; a 1) [bpf_kfunc -1 on_param 0]"},
+		},
+		{
+			rule: "a FUNC_PROTO another type refers to (a function pointer) stays",
+			member: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)              // 1
+				s.Add("", btf.KindFuncProto, 1, false, 1, s.AddString("a"), 1) // 2
+				s.Add("f", btf.KindFunc, btf.LinkageStatic, false, 2)          // 3
+				s.Add("", btf.KindPtr, 0, false, 2)                            // 4
+			},
+			left: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+				s.Add("", btf.KindFuncProto, 1, false, 1, s.AddString("a"), 1)
+				s.Add("", btf.KindPtr, 0, false, 2)
+			},
+			recorded: []string{"func f(1; a 1) []"},
+		},
+		{
+			rule: "a declaration (unnamed parameters) is taken out but not recorded",
+			member: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+				s.Add("", btf.KindFuncProto, 1, false, 1, 0, 1)
+				s.Add("decl", btf.KindFunc, btf.LinkageExtern, false, 2)
+			},
+			left: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+			},
+		},
+		{
+			rule: "a FUNC want refuses (not a function of the ELF symbol table) is taken out, not recorded",
+			want: func(name string) bool { return name == "kept" },
+			member: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+				s.Add("", btf.KindFuncProto, 0, false, 1)
+				s.Add("gone", btf.KindFunc, btf.LinkageGlobal, false, 2)
+				s.Add("kept", btf.KindFunc, btf.LinkageGlobal, false, 2)
+			},
+			left: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+			},
+			recorded: []string{"func kept(1; ) []"},
+		},
+		{
+			rule: "VARs and DATASECs taken out, each VAR recorded with its section, linkage and DECL_TAGs",
+			member: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)                      // 1
+				s.Add("v", btf.KindVar, 0, false, 1, btf.LinkageGlobal)                // 2
+				s.Add("w", btf.KindVar, 0, false, 1, btf.LinkageStatic)                // 3
+				s.Add(".data..percpu", btf.KindDatasec, 2, false, 0, 2, 0, 0, 3, 0, 0) // 4: gcc 12's offsets and sizes 0
+				s.Add("tagged", btf.KindDeclTag, 0, false, 3, 0xffffffff)              // 5
+			},
+			left: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+			},
+			recorded: []string{"var v 1 1 .data..percpu []", "var w 1 0 .data..percpu [tagged -1]"},
+		},
+		{
+			rule:     "a TYPE_TAG fixMember dropped (no type_tag) is looked through by the FUNC recorded",
+			features: all &^ encode.FeatTypeTag,
+			member: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)              // 1
+				s.Add("user", btf.KindTypeTag, 0, false, 1)                    // 2
+				s.Add("", btf.KindPtr, 0, false, 2)                            // 3
+				s.Add("", btf.KindFuncProto, 1, false, 3, s.AddString("p"), 3) // 4
+				s.Add("f", btf.KindFunc, btf.LinkageGlobal, false, 4)          // 5
+			},
+			left: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+				s.Add("", btf.KindPtr, 0, false, 1)
+			},
+			recorded: []string{"func f(2; p 2) []"},
+		},
+		{
+			rule: "a member with no FUNC, VAR or DATASEC is appended whole, nothing recorded",
+			member: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+				s.Add("", btf.KindFuncProto, 0, false, 1)
+			},
+			left: func(s *btf.Spec) {
+				s.Add("int", btf.KindInt, 0, false, 4, signed|32)
+				s.Add("", btf.KindFuncProto, 0, false, 1)
+			},
+		},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			f := c.features
+			if f == 0 {
+				f = all
+			}
+			m := btf.NewSpec()
+			c.member(m)
+			fixed, dropped := fixMember(m, f, false)
+			g := &groupBuilder{b: dedup.NewBuilder(0, 0, 0)}
+			mb, err := extract(fixed, dropped, c.want, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := g.b.Spec()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := btf.NewSpec()
+			c.left(want)
+			if got, exp := strings.Join(spelled(out, nil), "\n"), strings.Join(spelled(want, nil), "\n"); got != exp {
+				t.Errorf("types left:\n%s\nwant:\n%s", got, exp)
+			}
+			var rec []string
+			tags := func(ts []memberTag) string {
+				var w []string
+				for _, tg := range ts {
+					w = append(w, fmt.Sprintf("%s %d", tg.value, int32(tg.comp)))
+				}
+				return "[" + strings.Join(w, " ") + "]"
+			}
+			for _, fn := range mb.funcs {
+				var ps []string
+				for _, p := range fn.params {
+					ps = append(ps, fmt.Sprintf("%s %d", p.name, p.typ))
+				}
+				rec = append(rec, fmt.Sprintf("func %s(%d; %s) %s", fn.name, fn.ret, strings.Join(ps, ", "), tags(fn.tags)))
+			}
+			for _, v := range mb.vars {
+				rec = append(rec, fmt.Sprintf("var %s %d %d %s %s", v.name, v.typ, v.linkage, v.section, tags(v.tags)))
+			}
+			if strings.Join(rec, "\n") != strings.Join(c.recorded, "\n") {
+				t.Errorf("recorded:\n%s\nwant:\n%s", strings.Join(rec, "\n"), strings.Join(c.recorded, "\n"))
 			}
 		})
 	}
