@@ -197,19 +197,20 @@ func TestOptionRulesDWARF(t *testing.T) {
 	so := rulesObject(t)
 	funcs, nsyms := elfFuncs(t, so, false)
 	dynFuncs, nDyn := elfFuncs(t, so, true)
-	ours := map[string]elfFunc{} // the fixture's functions with code
+	// The fixture's functions with code, by the symbol table: two
+	// static dup (one a unit), one shared_fn (weak in both units: the
+	// first unit's is linked).
+	ours := map[string]elfFunc{}
+	var sizes []string // -s: every function with code, dup twice
 	for _, f := range funcs {
 		switch f.name {
-		case "kept", "labels", "two_vars", "list_len", "slow", "use_slow":
+		case "kept", "labels", "two_vars", "list_len", "slow", "use_slow", "dup", "shared_fn":
 			ours[f.name] = f
+			sizes = append(sizes, fmt.Sprintf("%s: %d", f.name, f.size))
 		}
 	}
-	if len(ours) != 6 {
-		t.Fatalf("rules.so's symbols: %v; want the six functions with code", funcs)
-	}
-	var sizes []string
-	for name, f := range ours {
-		sizes = append(sizes, fmt.Sprintf("%s: %d", name, f.size))
+	if len(sizes) != 9 {
+		t.Fatalf("rules.so's symbols: %v; want the nine functions with code", funcs)
 	}
 	protos := map[string]string{
 		"twice":    "inline int twice(int v);", // declared inline (DW_INL_declared_inlined)
@@ -220,22 +221,37 @@ func TestOptionRulesDWARF(t *testing.T) {
 		"list_len": "int list_len(struct list * l);",
 		// Declared inline, but gcc writes DW_AT_inline only on an
 		// abstract instance, which -O0 makes none of.
-		"slow":     "int slow(int v);",
-		"use_slow": "int use_slow(int v);",
+		"slow":      "int slow(int v);",
+		"use_slow":  "int use_slow(int v);",
+		"dup":       "int dup(int v);",
+		"shared_fn": "int shared_fn(int v);",
 	}
+	// pfunct.c function__filter: a name seen before is listed again when
+	// the first was static (dup), counted as one more definition when it
+	// was external (shared_fn).
 	var names, allProtos, verbose []string
 	for n, p := range protos {
+		defs := 1
+		switch n {
+		case "dup":
+			names, allProtos = append(names, n), append(allProtos, p)
+			verbose = append(verbose, p+"\n/* definitions: 1 */\n\n")
+		case "shared_fn":
+			defs = 2
+		}
 		names = append(names, n)
 		allProtos = append(allProtos, p)
-		verbose = append(verbose, p+"\n/* definitions: 1 */\n\n")
+		verbose = append(verbose, fmt.Sprintf("%s\n/* definitions: %d */\n\n", p, defs))
 	}
+	src1, _ := filepath.Abs(filepath.Join("testdata", "rules.c"))
+	src0, _ := filepath.Abs(filepath.Join("testdata", "rules0.c"))
 	labelsAt := ours["labels"].value
 	rows := []ruleRow{
 		{rule: "no option: every named top-level function once, by name (pfunct.c fn_stats_fmtr)", set: names},
 		{rule: "-p: name: parameters, every function (pfunct.c fn_stats_nr_parms_fmtr)", args: []string{"-p"},
-			set: []string{"twice: 1", "kept: 1", "once: 1", "labels: 1", "two_vars: 2", "list_len: 1", "slow: 1", "use_slow: 1"}},
+			set: []string{"twice: 1", "kept: 1", "once: 1", "labels: 1", "two_vars: 2", "list_len: 1", "slow: 1", "use_slow: 1", "dup: 1", "dup: 1", "shared_fn: 1"}},
 		{rule: "-N: name: length of the name, every function (pfunct.c fn_stats_name_len_fmtr)", args: []string{"-N"},
-			set: []string{"twice: 5", "kept: 4", "once: 4", "labels: 6", "two_vars: 8", "list_len: 8", "slow: 4", "use_slow: 8"}},
+			set: []string{"twice: 5", "kept: 4", "once: 4", "labels: 6", "two_vars: 8", "list_len: 8", "slow: 4", "use_slow: 8", "dup: 3", "dup: 3", "shared_fn: 9"}},
 		{rule: "-g: name: goto labels, functions with labels (pfunct.c fn_stats_labels_fmtr)", args: []string{"-g"},
 			exact: str("labels: 2\n")},
 		{rule: "-S: name: variables of the outer block, functions with any (pfunct.c fn_stats_variables_fmtr)", args: []string{"-S"},
@@ -248,7 +264,7 @@ func TestOptionRulesDWARF(t *testing.T) {
 		{rule: "-P --no_parm_names: types without names (dwarves_fprintf.c ftype__fprintf_parms, conf.no_parm_names)", args: []string{"-P", "--no_parm_names"},
 			contains: []string{"int two_vars(struct point *, long int);\n", "int labels(int);\n", "int slow(int);\n"}},
 		{rule: "-E: external functions only (pfunct.c function__filter, show_externals)", args: []string{"-E"},
-			set: []string{"labels", "two_vars", "list_len", "use_slow"}},
+			set: []string{"labels", "two_vars", "list_len", "use_slow", "shared_fn"}},
 		// gcc 12 writes DW_INL_declared_inlined even for an inline
 		// function only cloned, never DW_INL_declared_not_inlined: none.
 		{rule: "-G: declared inline, not inlined: only DW_INL_declared_not_inlined (pfunct.c show_cc_uninlined)", args: []string{"-G"},
@@ -275,7 +291,15 @@ func TestOptionRulesDWARF(t *testing.T) {
 		{rule: "-a of an address in no function: nothing on stdout, exit 1 (pfunct.c \"No function found at\")", args: []string{"-a", "0x1"},
 			exact: str(""), code: 1},
 		{rule: "-V: prototype and definitions count, each followed by an empty line (pfunct.c fn_stats_fmtr, verbose)", args: []string{"-V"},
-			set: strings.Split(strings.TrimSuffix(strings.Join(verbose, ""), "\n"), "\n")},
+			contains: verbose},
+		{rule: "-V: an external function defined again with another size is reported while loading (pfunct.c fn_stats__chkdupdef)", args: []string{"-V"},
+			contains: []string{fmt.Sprintf("function: shared_fn\nfirst: %s\ncurrent: %s\nsize: %d != ", src1, src0, ours["shared_fn"].size)}},
+		{rule: "-A: every function of every unit, duplicates too, by prototype (pfunct.c pfunct_stealer, show_all_matches)", args: []string{"-A"},
+			set: append(append([]string{}, allProtos...), protos["shared_fn"])},
+		{rule: "-f of a static in two units: the first unit's only (pfunct_stealer: LSK__STOP_LOADING)", args: []string{"-f", "dup"},
+			exact: str("int dup(int v);\n")},
+		{rule: "-A -f: the function in every unit (pfunct_stealer: LSK__DELETE, loading goes on)", args: []string{"-A", "-f", "dup"},
+			exact: str("int dup(int v);\nint dup(int v);\n")},
 		{rule: "-V -T: the outer block's variables and goto labels (pfunct.c function__fprintf_stats)", args: []string{"-V", "-T"},
 			contains: []string{"\tint a;", "\tint b;", "\tint n;", "\nbig:", "\nneg:", "goto labels: 2 */", fmt.Sprintf("}/* size: %d, variables: 2, inline expansions: 3", ours["two_vars"].size)}},
 		{rule: "-i: inline expansions in the blocks, implies -V (pfunct.c show_inline_expansions = verbose = 1)", args: []string{"-i"},
@@ -358,6 +382,16 @@ func TestOptionRulesBTF(t *testing.T) {
 		{rule: "-E: from BTF no filter: every FUNC (pfunct.c cu_unique_iterator skips function__filter for BTF)", args: f("-E"), set: names},
 		{rule: "-G: from BTF no filter: every FUNC", args: f("-G"), set: names},
 		{rule: "-H: from BTF no filter: every FUNC", args: f("-H"), set: names},
+		// main's is_btf is strcasecmp(format_path, "btf"): a BTF file
+		// read with the default formats (or "-F dwarf,btf") goes
+		// through function__filter, and btf_loader.c sets no FUNC
+		// external.
+		{rule: "-E, BTF by the default formats: filtered, no FUNC is external (pfunct.c main: is_btf only for -F btf)", args: []string{"-E"}, exact: str("")},
+		// is_btf's strcasecmp would take "BTF", but the loader names
+		// formats by strcmp (dwarves.c debugging_formats__loader): none.
+		{rule: "-F BTF: no such format, nothing read, exit 1 (dwarves.c: format names by strcmp)", args: []string{"-F", "BTF", "-E"}, exact: str(""), code: 1},
+		{rule: "-E -F dwarf,btf: filtered", args: []string{"-F", "dwarf,btf", "-E"}, exact: str("")},
+		{rule: "-H, BTF by the default formats: filtered, no FUNC is DW_INL_inlined", args: []string{"-H"}, exact: str("")},
 		{rule: "-s: BTF has no sizes: nothing", args: f("-s"), exact: str("")},
 		{rule: "-g: BTF has no labels: nothing", args: f("-g"), exact: str("")},
 		{rule: "-S: BTF has no variables: nothing", args: f("-S"), exact: str("")},

@@ -46,3 +46,13 @@ int list_len(struct list *l)
 		n++;
 	return n;
 }
+
+static __attribute__((noipa)) int dup(int v)
+{
+	return v + 2;
+}
+
+__attribute__((weak)) int shared_fn(int v)
+{
+	return dup(v) * 2;
+}

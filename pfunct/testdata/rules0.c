@@ -8,3 +8,13 @@ int use_slow(int v)
 {
 	return slow(v) + 1;
 }
+
+static int dup(int v)
+{
+	return v - 2;
+}
+
+__attribute__((weak)) int shared_fn(int v)
+{
+	return dup(v) + 7;
+}
