@@ -204,13 +204,13 @@ func TestOptionRulesDWARF(t *testing.T) {
 	var sizes []string // -s: every function with code, dup twice
 	for _, f := range funcs {
 		switch f.name {
-		case "kept", "labels", "two_vars", "list_len", "slow", "use_slow", "dup", "shared_fn":
+		case "kept", "labels", "two_vars", "list_len", "slow", "use_slow", "dup", "shared_fn", "first_pt", "count":
 			ours[f.name] = f
 			sizes = append(sizes, fmt.Sprintf("%s: %d", f.name, f.size))
 		}
 	}
-	if len(sizes) != 9 {
-		t.Fatalf("rules.so's symbols: %v; want the nine functions with code", funcs)
+	if len(sizes) != 11 {
+		t.Fatalf("rules.so's symbols: %v; want the eleven functions with code", funcs)
 	}
 	protos := map[string]string{
 		"twice":    "inline int twice(int v);", // declared inline (DW_INL_declared_inlined)
@@ -225,6 +225,8 @@ func TestOptionRulesDWARF(t *testing.T) {
 		"use_slow":  "int use_slow(int v);",
 		"dup":       "int dup(int v);",
 		"shared_fn": "int shared_fn(int v);",
+		"first_pt":  "struct point * first_pt(struct point * p);",
+		"count":     "count_t count(count_t c);",
 	}
 	// pfunct.c function__filter: a name seen before is listed again when
 	// the first was static (dup), counted as one more definition when it
@@ -249,9 +251,9 @@ func TestOptionRulesDWARF(t *testing.T) {
 	rows := []ruleRow{
 		{rule: "no option: every named top-level function once, by name (pfunct.c fn_stats_fmtr)", set: names},
 		{rule: "-p: name: parameters, every function (pfunct.c fn_stats_nr_parms_fmtr)", args: []string{"-p"},
-			set: []string{"twice: 1", "kept: 1", "once: 1", "labels: 1", "two_vars: 2", "list_len: 1", "slow: 1", "use_slow: 1", "dup: 1", "dup: 1", "shared_fn: 1"}},
+			set: []string{"twice: 1", "kept: 1", "once: 1", "labels: 1", "two_vars: 2", "list_len: 1", "slow: 1", "use_slow: 1", "dup: 1", "dup: 1", "shared_fn: 1", "first_pt: 1", "count: 1"}},
 		{rule: "-N: name: length of the name, every function (pfunct.c fn_stats_name_len_fmtr)", args: []string{"-N"},
-			set: []string{"twice: 5", "kept: 4", "once: 4", "labels: 6", "two_vars: 8", "list_len: 8", "slow: 4", "use_slow: 8", "dup: 3", "dup: 3", "shared_fn: 9"}},
+			set: []string{"twice: 5", "kept: 4", "once: 4", "labels: 6", "two_vars: 8", "list_len: 8", "slow: 4", "use_slow: 8", "dup: 3", "dup: 3", "shared_fn: 9", "first_pt: 8", "count: 5"}},
 		{rule: "-g: name: goto labels, functions with labels (pfunct.c fn_stats_labels_fmtr)", args: []string{"-g"},
 			exact: str("labels: 2\n")},
 		{rule: "-S: name: variables of the outer block, functions with any (pfunct.c fn_stats_variables_fmtr)", args: []string{"-S"},
@@ -264,7 +266,7 @@ func TestOptionRulesDWARF(t *testing.T) {
 		{rule: "-P --no_parm_names: types without names (dwarves_fprintf.c ftype__fprintf_parms, conf.no_parm_names)", args: []string{"-P", "--no_parm_names"},
 			contains: []string{"int two_vars(struct point *, long int);\n", "int labels(int);\n", "int slow(int);\n"}},
 		{rule: "-E: external functions only (pfunct.c function__filter, show_externals)", args: []string{"-E"},
-			set: []string{"labels", "two_vars", "list_len", "use_slow", "shared_fn"}},
+			set: []string{"labels", "two_vars", "list_len", "use_slow", "shared_fn", "first_pt", "count"}},
 		// gcc 12 writes DW_INL_declared_inlined even for an inline
 		// function only cloned, never DW_INL_declared_not_inlined: none.
 		{rule: "-G: declared inline, not inlined: only DW_INL_declared_not_inlined (pfunct.c show_cc_uninlined)", args: []string{"-G"},
@@ -275,8 +277,10 @@ func TestOptionRulesDWARF(t *testing.T) {
 			contains: []string{"two_vars: 3 "}},
 		{rule: "-t: total inline stats, functions expanded more than once (pfunct.c print_total_inline_stats)", args: []string{"-t"},
 			contains: []string{"name                              totsz /  exp# = avgsz  src#\n", "\ntwice   "}},
+		// In the order of the unit's DIEs, which gcc writes last
+		// function first: the order is left to pfunct 1.32.
 		{rule: "-c point: functions with a parameter pointing to struct point (pfunct.c cu_class_iterator)", args: []string{"-c", "point"},
-			exact: str("two_vars\n")},
+			set: []string{"two_vars", "first_pt"}},
 		{rule: "--class=list -V: their prototypes (pfunct.c cu_class_iterator, verbose)", args: []string{"--class=list", "-V"},
 			exact: str("int list_len(struct list * l);\n")},
 		{rule: "-c of no struct: nothing", args: []string{"-c", "nonesuch"}, exact: str("")},
@@ -316,6 +320,16 @@ func TestOptionRulesDWARF(t *testing.T) {
 		// (func->proto.tag.type's), 0 for a base type: no return.
 		{rule: "--compile=NAME: a compilable stub, no return for a base type (pfunct.c function__show, compilable_output)", args: []string{"--compile=labels"},
 			contains: []string{"int labels(int a)\n{\n}\n"}},
+		// pfunct.c function__show returns a value by the type of the
+		// return type (type->type): a pointer's and a typedef's are
+		// not 0, a base type's and a struct's are.
+		{rule: "--compile=NAME: a pointer return is (void *)0 (pfunct.c function__show)", args: []string{"--compile=first_pt"},
+			contains: []string{"struct point * first_pt(struct point * p)\n{\n\treturn (void *)0;\n}\n"}},
+		{rule: "--compile=NAME: a typedef return is *(NAME *)1 (pfunct.c function__show)", args: []string{"--compile=count"},
+			contains: []string{"count_t count(count_t c)\n{\n\treturn *(count_t *)1;\n}\n"}},
+		{rule: "-T -f: the function's outer block with its variables (pfunct.c function__show, show_variables)", args: []string{"-T", "-f", "two_vars"},
+			contains: []string{"int two_vars(struct point * p, long int n);\n{", "\tint a;", "\tint b;", "variables: 2"}},
+		{rule: "-T alone: names (show_variables is read only with -V, -f or -i)", args: []string{"-T"}, set: names},
 		{rule: "--compile: stubs of every function, with the types first", args: []string{"--compile"},
 			contains: []string{"int labels(int a)\n{\n}\n", "struct list {\n", "int list_len(struct list * l)\n{\n}\n", "int use_slow(int v)\n{\n}\n"}},
 		{rule: "--symtab: .symtab's functions (pfunct.c elf_symtab__show)", args: []string{"--symtab"},
@@ -343,6 +357,8 @@ func rulesBTF(t *testing.T) string {
 	s.Add("decl", btf.KindFunc, btf.LinkageGlobal, false, uint32(anon))
 	varargs := s.Add("", btf.KindFuncProto, 2, false, uint32(intID), s.AddString("fmt"), 1, 0, 0)
 	s.Add("logf", btf.KindFunc, btf.LinkageGlobal, false, uint32(varargs))
+	retPtr := s.Add("", btf.KindFuncProto, 1, false, uint32(ptr), s.AddString("p"), uint32(ptr))
+	s.Add("mkptr", btf.KindFunc, btf.LinkageGlobal, false, uint32(retPtr))
 	// Not s.Check(): the kernel refuses a FUNC of unnamed parameters
 	// or varargs, but libbpf reads them, and so does pfunct.
 	p := filepath.Join(t.TempDir(), "rules.btf")
@@ -356,7 +372,7 @@ func rulesBTF(t *testing.T) string {
 // their prototypes, nothing BTF does not carry.
 func TestOptionRulesBTF(t *testing.T) {
 	obj := rulesBTF(t)
-	names := []string{"add", "reset", "decl", "logf"}
+	names := []string{"add", "reset", "decl", "logf", "mkptr"}
 	protos := []string{
 		// process_decl_tag (btf_loader.c) makes a DECL_TAG's name an
 		// attribute of the FUNC, or of its parameter, which
@@ -366,18 +382,19 @@ func TestOptionRulesBTF(t *testing.T) {
 		// An unnamed parameter has no name: no space after its type.
 		"int decl(int, int);",
 		"int logf(int fmt, ...);",
+		"struct point * mkptr(struct point * p);",
 	}
 	f := func(args ...string) []string { return append([]string{"-F", "btf"}, args...) }
 	rows := []ruleRow{
 		{rule: "no option: every FUNC by name, the last first (pfunct.c fn_stats__add: list_add prepends)", args: f(),
-			exact: str("logf\ndecl\nreset\nadd\n")},
+			exact: str("mkptr\nlogf\ndecl\nreset\nadd\n")},
 		{rule: "-P: prototypes from FUNC_PROTOs, (void) for none, \", ...\" for varargs (dwarves_fprintf.c ftype__fprintf_parms)", args: f("-P"),
 			set: protos},
 		{rule: "-P --no_parm_names", args: f("-P", "--no_parm_names"),
-			set: []string{"hot int add(int, user struct point *);", "void reset(void);", "int decl(int, int);", "int logf(int, ...);"}},
+			set: []string{"hot int add(int, user struct point *);", "void reset(void);", "int decl(int, int);", "int logf(int, ...);", "struct point * mkptr(struct point *);"}},
 		{rule: "-p: 0 for every FUNC (btf_loader.c create_new_function: the FUNC's own parameter list stays empty, its prototype's type has them)", args: f("-p"),
-			set: []string{"add: 0", "reset: 0", "decl: 0", "logf: 0"}},
-		{rule: "-N: name lengths", args: f("-N"), set: []string{"add: 3", "reset: 5", "decl: 4", "logf: 4"}},
+			set: []string{"add: 0", "reset: 0", "decl: 0", "logf: 0", "mkptr: 0"}},
+		{rule: "-N: name lengths", args: f("-N"), set: []string{"add: 3", "reset: 5", "decl: 4", "logf: 4", "mkptr: 5"}},
 		// cu_unique_iterator calls function__filter only for DWARF.
 		{rule: "-E: from BTF no filter: every FUNC (pfunct.c cu_unique_iterator skips function__filter for BTF)", args: f("-E"), set: names},
 		{rule: "-G: from BTF no filter: every FUNC", args: f("-G"), set: names},
@@ -397,7 +414,7 @@ func TestOptionRulesBTF(t *testing.T) {
 		{rule: "-S: BTF has no variables: nothing", args: f("-S"), exact: str("")},
 		{rule: "-I: nothing", args: f("-I"), exact: str("")},
 		{rule: "-t: the header only", args: f("-t"), exact: str("name                              totsz /  exp# = avgsz  src#\n")},
-		{rule: "-c point: FUNCs with a pointer to struct point", args: f("-c", "point"), exact: str("add\n")},
+		{rule: "-c point: FUNCs with a pointer to struct point, in ID order (pfunct.c cu_class_iterator)", args: f("-c", "point"), exact: str("add\nmkptr\n")},
 		{rule: "-f: one prototype", args: f("-f", "reset"), exact: str("void reset(void);\n")},
 		{rule: "-f of no function: nothing", args: f("-f", "nonesuch"), exact: str("")},
 		{rule: "-b -f: struct point emitted before the prototype", args: f("-b", "-f", "add"),
@@ -408,6 +425,10 @@ func TestOptionRulesBTF(t *testing.T) {
 		{rule: "--compile=NAME: a stub returning 0 for an int (pfunct.c function__show, compilable_output)", args: f("--compile=logf"),
 			contains: []string{"int logf(int fmt, ...)\n{\n\treturn 0;\n}\n"}},
 		{rule: "--compile=NAME: no return for void", args: f("--compile=reset"), contains: []string{"void reset(void)\n{\n}\n"}},
+		// The tag function__show looks at is the FUNC_PROTO, never a
+		// pointer: 0 is returned for a pointer too (from DWARF, (void *)0).
+		{rule: "--compile=NAME: a pointer return is 0 from BTF (pfunct.c function__show tests the FUNC_PROTO's tag)", args: f("--compile=mkptr"),
+			contains: []string{"struct point * mkptr(struct point * p)\n{\n\treturn 0;\n}\n"}},
 		{rule: "-V: prototypes and definitions", args: f("-V"), contains: []string{"void reset(void);\n/* definitions: 1 */\n\n"}},
 	}
 	runRules(t, obj, rows)

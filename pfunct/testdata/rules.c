@@ -38,6 +38,18 @@ int two_vars(struct point *p, long n)
 	return a + b + kept(b) + once(a);
 }
 
+typedef int count_t;
+
+struct point *first_pt(struct point *p)
+{
+	return p;
+}
+
+count_t count(count_t c)
+{
+	return c + 1;
+}
+
 int list_len(struct list *l)
 {
 	int n = 0;
