@@ -8,6 +8,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
+	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/testelf"
@@ -709,6 +710,87 @@ func TestExtractRules(t *testing.T) {
 			}
 			if strings.Join(rec, "\n") != strings.Join(c.recorded, "\n") {
 				t.Errorf("recorded:\n%s\nwant:\n%s", strings.Join(rec, "\n"), strings.Join(c.recorded, "\n"))
+			}
+		})
+	}
+}
+
+// TestEncodeArchiveRules: the rules through Encode, on an ELF file made
+// by hand (internal/testelf) whose .BTF is an archive of two members as
+// gcc 12 writes them, with or without a .comment naming gcc: the result
+// is compared (btf/diff, by names and shapes, not IDs) with the types
+// the DWARF route writes for the same C, written by hand:
+//
+//	member 1: struct s { char c; int a[2][3]; }; struct t { struct gar *g; };
+//	member 2: enum e; struct u { enum e v; };  (gcc 12: "enum e" is a struct FWD)
+func TestEncodeArchiveRules(t *testing.T) {
+	member1 := func() []byte {
+		s := btf.NewSpec()
+		s.Add("char", btf.KindInt, 0, false, 1, signed|char|8)                                    // 1
+		s.Add("long unsigned int", btf.KindInt, 0, false, 8, 64)                                  // 2
+		s.Add("int", btf.KindInt, 0, false, 4, signed|32)                                         // 3
+		s.Add("", btf.KindArray, 0, false, 0, 5, 2, 3)                                            // 4: gcc 12: 3 of
+		s.Add("", btf.KindArray, 0, false, 0, 3, 2, 2)                                            // 5: 2 of int
+		s.Add("s", btf.KindStruct, 2, false, 28, s.AddString("c"), 1, 0, s.AddString("a"), 4, 32) // 6
+		s.Add("gar", btf.KindFwd, 0, false, 0x1234)                                               // 7
+		s.Add("", btf.KindPtr, 0, false, 7)                                                       // 8
+		s.Add("t", btf.KindStruct, 1, false, 8, s.AddString("g"), 8, 0)                           // 9
+		return s.Marshal(nil)
+	}
+	member2 := func() []byte {
+		s := btf.NewSpec()
+		s.Add("int", btf.KindInt, 0, false, 4, signed|32)               // 1
+		s.Add("u", btf.KindStruct, 1, false, 4, s.AddString("v"), 3, 0) // 2
+		s.Add("e", btf.KindFwd, 0, false, 0)                            // 3
+		return s.Marshal(nil)
+	}
+	// want is the DWARF route's BTF; outer, inner: a's dimensions.
+	want := func(outer, inner uint32) *btf.Spec {
+		s := btf.NewSpec()
+		s.Add("char", btf.KindInt, 0, false, 1, signed|8)                                         // 1
+		s.Add("long unsigned int", btf.KindInt, 0, false, 8, 64)                                  // 2
+		s.Add("int", btf.KindInt, 0, false, 4, signed|32)                                         // 3
+		s.Add("", btf.KindArray, 0, false, 0, 5, 3, outer)                                        // 4
+		s.Add("", btf.KindArray, 0, false, 0, 3, 3, inner)                                        // 5
+		s.Add("s", btf.KindStruct, 2, false, 28, s.AddString("c"), 1, 0, s.AddString("a"), 4, 32) // 6
+		s.Add("gar", btf.KindFwd, 0, false, 0)                                                    // 7
+		s.Add("", btf.KindPtr, 0, false, 7)                                                       // 8
+		s.Add("t", btf.KindStruct, 1, false, 8, s.AddString("g"), 8, 0)                           // 9
+		s.Add("u", btf.KindStruct, 1, false, 4, s.AddString("v"), 11, 0)                          // 10
+		s.Add("e", btf.KindEnum, 0, false, 4)                                                     // 11
+		return s
+	}
+	for _, c := range []struct {
+		rule         string
+		comment      string // "" for no .comment
+		outer, inner uint32
+	}{
+		{"gcc 12 in .comment: dimensions reversed, INT CHAR cleared, array index int, FWD used by value an enum", "GCC: (Debian 12.2.0-14+deb12u1) 12.2.0", 2, 3},
+		{"gcc 14 in .comment: dimensions as written, the other rules all the same", "GCC: (Debian 14.2.0-19) 14.2.0", 3, 2},
+		{"no .comment: dimensions as written", "", 3, 2},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			archive := append(member1(), member2()...)
+			secs := []testelf.Section{{Header: elf.SectionHeader{Name: ".BTF", Type: elf.SHT_PROGBITS, Addralign: 4}, Data: archive}}
+			if c.comment != "" {
+				secs = append(secs, testelf.Section{
+					Header: elf.SectionHeader{Name: ".comment", Type: elf.SHT_PROGBITS, Flags: elf.SHF_MERGE | elf.SHF_STRINGS, Addralign: 1, Entsize: 1},
+					Data:   append([]byte(c.comment), 0),
+				})
+			}
+			f, err := elfx.NewFile(testelf.Build(elf.ET_REL, elf.EM_X86_64, secs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Encode(f, Options{Features: encode.DefaultFeatures, Jobs: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := diff.Compare(got, want(c.outer, c.inner), diff.Options{}); !r.Equal() {
+				t.Errorf("differs from the DWARF route's types:\n%s", strings.Join(r.Diffs, "\n"))
+			}
+			if err := got.Check(); err != nil {
+				t.Errorf("the kernel would refuse it: %v", err)
 			}
 		})
 	}
