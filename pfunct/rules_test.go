@@ -245,13 +245,22 @@ func TestOptionRulesDWARF(t *testing.T) {
 		allProtos = append(allProtos, p)
 		verbose = append(verbose, fmt.Sprintf("%s\n/* definitions: %d */\n\n", p, defs))
 	}
+	params := []string{"twice: 1", "kept: 1", "once: 1", "labels: 1", "two_vars: 2", "list_len: 1", "slow: 1", "use_slow: 1", "dup: 1", "dup: 1", "shared_fn: 1", "first_pt: 1", "count: 1"}
+	var externalSizes []string
+	for _, n := range []string{"labels", "two_vars", "list_len", "use_slow", "shared_fn", "first_pt", "count"} {
+		externalSizes = append(externalSizes, fmt.Sprintf("%s: %d", n, ours[n].size))
+	}
 	src1, _ := filepath.Abs(filepath.Join("testdata", "rules.c"))
 	src0, _ := filepath.Abs(filepath.Join("testdata", "rules0.c"))
 	labelsAt := ours["labels"].value
 	rows := []ruleRow{
 		{rule: "no option: every named top-level function once, by name (pfunct.c fn_stats_fmtr)", set: names},
 		{rule: "-p: name: parameters, every function (pfunct.c fn_stats_nr_parms_fmtr)", args: []string{"-p"},
-			set: []string{"twice: 1", "kept: 1", "once: 1", "labels: 1", "two_vars: 2", "list_len: 1", "slow: 1", "use_slow: 1", "dup: 1", "dup: 1", "shared_fn: 1", "first_pt: 1", "count: 1"}},
+			set: params},
+		{rule: "-s -p: the last listing option wins (pfunct.c: each sets formatter)", args: []string{"-s", "-p"}, set: params},
+		{rule: "-p -s: the last listing option wins", args: []string{"-p", "-s"}, set: sizes},
+		{rule: "-s -E: a filter with a listing: the external functions' sizes", args: []string{"-s", "-E"},
+			set: externalSizes},
 		{rule: "-N: name: length of the name, every function (pfunct.c fn_stats_name_len_fmtr)", args: []string{"-N"},
 			set: []string{"twice: 5", "kept: 4", "once: 4", "labels: 6", "two_vars: 8", "list_len: 8", "slow: 4", "use_slow: 8", "dup: 3", "dup: 3", "shared_fn: 9", "first_pt: 8", "count: 5"}},
 		{rule: "-g: name: goto labels, functions with labels (pfunct.c fn_stats_labels_fmtr)", args: []string{"-g"},
@@ -310,9 +319,16 @@ func TestOptionRulesDWARF(t *testing.T) {
 			contains: []string{"\ttwice(int v);", "\tonce(int v);", "/* definitions: 1 */", "inline expansions: 3"}},
 		{rule: "-P -l: where each function was declared (dwarves_fprintf.c tag__fprintf_decl_info)", args: []string{"-P", "-l"},
 			contains: []string{
-				fmt.Sprintf("rules.c:%d */\nint labels(int a);\n", declLine(t, "rules.c", "int labels(")),
-				fmt.Sprintf("rules0.c:%d */\nint slow(int v);\n", declLine(t, "rules0.c", "static inline int slow(")),
+				fmt.Sprintf("/* Used at: %s */\n/* <", src1),
+				fmt.Sprintf(" %s:%d */\nint labels(int a);\n", src1, declLine(t, "rules.c", "int labels(")),
+				fmt.Sprintf(" %s:%d */\nint slow(int v);\n", src0, declLine(t, "rules0.c", "static inline int slow(")),
 			}},
+		{rule: "-i -f: one function's block with its inline expansions (pfunct.c function__show)", args: []string{"-i", "-f", "two_vars"},
+			contains: []string{"int two_vars(struct point * p, long int n);\n{", "\ttwice(int v);", "\tonce(int v);", "inline expansions: 3"}},
+		{rule: "-b: every function, the types its prototype needs first, each type once (pfunct.c cu_function_iterator, type_emissions)", args: []string{"-b"},
+			contains: []string{"struct point {\n", "struct list {\n", "int list_len(struct list * l);\n"}},
+		{rule: "--expand_types: -b's long name", args: []string{"--expand_types", "-f", "list_len"},
+			contains: []string{"struct list {\n", "};\n\nint list_len(struct list * l);\n"}},
 		{rule: "-l alone: names (decl info is part of prototypes only)", args: []string{"-l"}, set: names},
 		{rule: "-b -f: the types the prototype needs, before it (pfunct.c function__emit_type_definitions)", args: []string{"-b", "-f", "two_vars"},
 			contains: []string{"struct point {\n\tint                        x;                    /*     0     4 */\n", "};\n\nint two_vars(struct point * p, long int n);\n"}},
@@ -410,6 +426,15 @@ func TestOptionRulesBTF(t *testing.T) {
 		{rule: "-E -F dwarf,btf: filtered", args: []string{"-F", "dwarf,btf", "-E"}, exact: str("")},
 		{rule: "-H, BTF by the default formats: filtered, no FUNC is DW_INL_inlined", args: []string{"-H"}, exact: str("")},
 		{rule: "-s: BTF has no sizes: nothing", args: f("-s"), exact: str("")},
+		{rule: "-a: BTF has no addresses: no function there, exit 1", args: f("-a", "0x10"), exact: str(""), code: 1},
+		// dwarves_fprintf.c tag__fprintf prints "/* Used at: CU */" and
+		// tag__fprintf_decl_info "/* <ORIG_ID> FILE:LINE */": from BTF
+		// no DWARF offset, a NULL file (glibc's "(null)"), line 0; the
+		// unit is the file.
+		{rule: "-P -l: from BTF the unit's name and an empty declaration site (dwarves_fprintf.c tag__fprintf_decl_info)", args: f("-P", "-l"),
+			contains: []string{"/* Used at: rules.btf */\n/* <0> (null):0 */\nvoid reset(void);\n"}},
+		{rule: "-A: every FUNC's prototype (pfunct_stealer, show_all_matches)", args: f("-A"), set: protos},
+
 		{rule: "-g: BTF has no labels: nothing", args: f("-g"), exact: str("")},
 		{rule: "-S: BTF has no variables: nothing", args: f("-S"), exact: str("")},
 		{rule: "-I: nothing", args: f("-I"), exact: str("")},
