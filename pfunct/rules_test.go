@@ -350,6 +350,8 @@ func TestOptionRulesDWARF(t *testing.T) {
 			contains: []string{"int labels(int a)\n{\n}\n", "struct list {\n", "int list_len(struct list * l)\n{\n}\n", "int use_slow(int v)\n{\n}\n"}},
 		{rule: "--symtab: .symtab's functions (pfunct.c elf_symtab__show)", args: []string{"--symtab"},
 			exact: str(symtabListing(funcs, nsyms))},
+		{rule: "--symtab of a table the file lacks: nothing, exit 1 (pfunct.c elf_symtab__show: elf_symtab__new fails)", args: []string{"--symtab=.nonesuch"},
+			exact: str(""), code: 1},
 		{rule: "--symtab=.dynsym: the named table", args: []string{"--symtab=.dynsym"},
 			exact: str(symtabListing(dynFuncs, nDyn))},
 	}
