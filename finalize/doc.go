@@ -34,9 +34,12 @@
 // small 7.2.13 with sid's pahole 1.32 and keeps each BTF step's input;
 // scripts/finalize-check compares): vmlinux (35,004 types in, 54 _impl
 // twins added, 35,120 out; 1,498,166 bytes) and its 2,468-byte .BTF_ids,
-// four in-tree modules (sorted only: none has .BTF_ids) and an out-of-tree
-// module with its distilled base are byte for byte what resolve_btfids
-// writes and what the build embedded.
+// four in-tree modules (sorted only: none has .BTF_ids), and two
+// out-of-tree modules with their distilled bases, one of them
+// (testdata/kfuncmod) with kfuncs with and without KF_IMPLICIT_ARGS, a
+// legacy _impl, a BTF_ID_LIST naming base, own and missing types and a
+// BTF_SET, are byte for byte what resolve_btfids writes (with and without
+// --distill_base) and what the build embedded.
 //
 // Where the kernel's tool is silent or warns (an unresolved name, a name
 // found twice), Finalize records a warning and goes on as it does.
