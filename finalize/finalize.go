@@ -52,7 +52,7 @@ func Finalize(s *btf.Spec, ids *IDs, o Options) (*Result, error) {
 	w := copySpec(s)
 	r := &Result{}
 	if ids != nil {
-		if err := btf2btf(w, ids, r); err != nil {
+		if err := btf2btf(w, ids, r, o.DistillBase); err != nil {
 			return nil, err
 		}
 	}
@@ -111,7 +111,7 @@ type kfunc struct {
 }
 
 // btf2btf is the tool's btf2btf: the KF_IMPLICIT_ARGS rewrite.
-func btf2btf(s *btf.Spec, ids *IDs, r *Result) error {
+func btf2btf(s *btf.Spec, ids *IDs, r *Result, distilling bool) error {
 	// Every DECL_TAG, base types included, in ID order.
 	var tags []btf.TypeID
 	for id := btf.TypeID(1); id < s.NextID(); id++ {
@@ -140,7 +140,7 @@ func btf2btf(s *btf.Spec, ids *IDs, r *Result) error {
 		if k.flags&KFImplicitArgs == 0 {
 			continue
 		}
-		if err := implicitArgs(s, tags, k, r); err != nil {
+		if err := implicitArgs(s, tags, k, r, distilling); err != nil {
 			return err
 		}
 	}
@@ -148,12 +148,13 @@ func btf2btf(s *btf.Spec, ids *IDs, r *Result) error {
 }
 
 // implicitArgs is process_kfunc_with_implicit_args.
-func implicitArgs(s *btf.Spec, tags []btf.TypeID, k kfunc, r *Result) error {
-	if k.id < s.FirstID() {
-		// The tool would change a base type in place, which the BTF it
-		// writes does not show; a module listing a vmlinux kfunc
-		// with KF_IMPLICIT_ARGS is not followed here.
-		return fmt.Errorf("finalize: kfunc %s with KF_IMPLICIT_ARGS is a base type [%d]; not supported", k.name, k.id)
+func implicitArgs(s *btf.Spec, tags []btf.TypeID, k kfunc, r *Result, distilling bool) error {
+	inBase := k.id < s.FirstID()
+	if inBase && distilling {
+		// The tool changes the base FUNC in memory (to point at the
+		// new prototype in the split BTF) and distills that base: not
+		// followed.
+		return fmt.Errorf("finalize: kfunc %s with KF_IMPLICIT_ARGS is a base type [%d]; distilling after rewriting it is not supported", k.name, k.id)
 	}
 	fn := s.Type(k.id)
 	linkage := fn.Vlen()
@@ -199,8 +200,13 @@ func implicitArgs(s *btf.Spec, tags []btf.TypeID, k kfunc, r *Result) error {
 		params = append(params, off, uint32(p.Type))
 	}
 	pid := s.AddRaw(0, btf.Info(btf.KindFuncProto, len(params)/2, false), proto.SizeType(), params...)
-	name, info, _, ext := s.RawType(k.id)
-	s.SetRaw(k.id, name, info, uint32(pid), ext...)
+	// A base FUNC (a module listing a vmlinux kfunc) is changed by the
+	// tool only in its copy of the base, which it does not write: the
+	// split BTF just gains the prototype.
+	if !inBase {
+		name, info, _, ext := s.RawType(k.id)
+		s.SetRaw(k.id, name, info, uint32(pid), ext...)
+	}
 	r.Rewritten = append(r.Rewritten, k.name)
 	return nil
 }

@@ -150,3 +150,40 @@ func TestNoIDs(t *testing.T) {
 		t.Error("without .BTF_ids, Finalize is not SortByName")
 	}
 }
+
+// A module whose kfunc set lists a vmlinux kfunc with KF_IMPLICIT_ARGS:
+// the tool finds bpf_foo_impl in the base, changes the base FUNC only in
+// its own copy, and the module's BTF gains the trimmed prototype.
+func TestBaseKfunc(t *testing.T) {
+	vm, err := Finalize(kfuncSpec(), kfuncIDs(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := vm.BTF
+	mod := btf.NewSplitSpec(base)
+	mod.Add("mod_struct", btf.KindStruct, 0, false, 4)
+	le := binary.LittleEndian
+	data := make([]byte, 16)
+	le.PutUint32(data[4:], 1)
+	le.PutUint32(data[12:], KFImplicitArgs)
+	ids := &IDs{Data: data, Addr: 0, Order: le,
+		Entries: []*IDEntry{
+			{Kind: IDSet8, Name: "modset", Addrs: []uint64{0}, Count: 1},
+			{Kind: IDFunc, Name: "bpf_foo", Addrs: []uint64{8}},
+		},
+		Symbols: [IDSet8 + 1]int{IDFunc: 1, IDSet8: 1},
+	}
+	r, err := Finalize(mod, ids, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.BTF.NumTypes() != 2 || len(r.Twins) != 0 {
+		t.Fatalf("%d types, twins %v; want the struct and one FUNC_PROTO", r.BTF.NumTypes(), r.Twins)
+	}
+	if _, err := Finalize(mod, ids, Options{DistillBase: true}); err == nil {
+		t.Error("distilling after rewriting a base kfunc: no error")
+	}
+	if id := le.Uint32(r.IDs[8:]); base.Type(btf.TypeID(id)).Name() != "bpf_foo" {
+		t.Errorf("bpf_foo resolved to %d", id)
+	}
+}
