@@ -49,6 +49,9 @@ func Finalize(s *btf.Spec, ids *IDs, o Options) (*Result, error) {
 	if o.DistillBase && s.Base() == nil {
 		return nil, fmt.Errorf("finalize: distilling a base needs split BTF (a module's, with its base)")
 	}
+	if e := ids.patched(); e != nil {
+		return nil, fmt.Errorf("finalize: .BTF_ids is resolved already (set %s has its count): give the ELF as the linker left it, before resolve_btfids --patch_btfids (.tmp_vmlinux1, a module before its BTF step)", e.Name)
+	}
 	w := copySpec(s)
 	r := &Result{}
 	if ids != nil {

@@ -216,3 +216,22 @@ func (ids *IDs) kfuncFlags(fn *IDEntry) uint32 {
 	}
 	return 0
 }
+
+// patched returns a set whose count word is not zero: the BTF_SET and
+// BTF_SET8 macros leave it zero, resolve_btfids writes the count. Such a
+// section has its sets sorted, so its symbols no longer name their
+// entries: it cannot be resolved again. nil for an unpatched section.
+func (ids *IDs) patched() *IDEntry {
+	if ids == nil || ids.Data == nil {
+		return nil
+	}
+	for _, e := range ids.Entries {
+		if e.Kind != IDSet && e.Kind != IDSet8 || len(e.Addrs) == 0 || e.Addrs[0] < ids.Addr {
+			continue
+		}
+		if w, ok := ids.word(e.Addrs[0] - ids.Addr); ok && w != 0 {
+			return e
+		}
+	}
+	return nil
+}

@@ -45,8 +45,9 @@ OUT gets the BTF (raw; resolve_btfids' ELF.BTF), --ids-out the contents of
 (ELF.BTF_ids, which the build patches into ELF), --base-out the distilled
 base (ELF.BTF.base). IN may be raw BTF or an ELF file's .BTF; B (raw or
 ELF, such as vmlinux) is the base of a module's split BTF. ELF is the
-file IN was made from (.tmp_vmlinux1, a module); without .BTF_ids it only
-sorts (and distills).
+file IN was made from (.tmp_vmlinux1, a module) as the linker left it:
+its .BTF_ids must not be resolved yet (a built vmlinux's or module's is,
+and is refused). Without .BTF_ids, finalize only sorts (and distills).
 
 Names resolve_btfids warns about (unresolved, or found twice) are printed
 to standard error as it prints them.`,
