@@ -37,7 +37,7 @@ type Result struct {
 	// arguments, in the order they were rewritten; Twins the _impl
 	// FUNCs added (not the legacy ones that were there).
 	Rewritten, Twins []string
-	// Warnings are what the tool prints as WARN (unresolved names, a
+	// Warnings are what the tool prints after "WARN: " (unresolved names, a
 	// name found twice): with --fatal_warnings they fail the build.
 	Warnings []string
 }
@@ -317,7 +317,7 @@ func patchIDs(s *btf.Spec, ids *IDs) ([]byte, []string, error) {
 			}
 			v, ok := resolved[e]
 			if !ok {
-				warns = append(warns, "unresolved symbol "+e.Name)
+				warns = append(warns, "resolve_btfids: unresolved symbol "+e.Name)
 			}
 			if err := put(e, v); err != nil {
 				return nil, nil, err

@@ -108,7 +108,7 @@ func (o *finalizeFlags) run(s *btf.Spec, elfPath string, stderr io.Writer) (*btf
 		return nil, fmt.Errorf("%s: %w", elfPath, err)
 	}
 	for _, w := range r.Warnings {
-		fmt.Fprintf(stderr, "WARN: resolve_btfids: %s\n", w)
+		fmt.Fprintf(stderr, "WARN: %s\n", w)
 	}
 	if o.idsOut != "" {
 		if r.IDs == nil {
