@@ -160,6 +160,9 @@ func runEncode(cmd *cobra.Command, args []string) error {
 	if spec, err = encodePost(spec, os.Stderr); err != nil {
 		return fmt.Errorf("%s: %w", args[0], err)
 	}
+	if spec, err = encodeFinalize(spec, args[0], os.Stderr); err != nil { // encode_finalize.go
+		return err
+	}
 	t1 := time.Now()
 	if err := stats.timeWrite(func() error { return writeOutput(encodeOpts.out, spec.Marshal(nil)) }); err != nil {
 		return err

@@ -116,6 +116,9 @@ func runEncodeModules(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if spec, err = encodeFinalize(spec, args[0], stderr); err != nil { // encode_finalize.go
+			return err
+		}
 		err = stats.timeWrite(func() error { return writeOutput(encodeOpts.out, spec.Marshal(nil)) })
 		stats.print(stderr)
 		return err
