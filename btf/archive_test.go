@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // archiveSources writes n small, distinct C files into dir and returns

@@ -8,7 +8,7 @@ import (
 
 	cbtf "github.com/cilium/ebpf/btf"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // benchInput is the BTF the load benchmarks read: a recent x86-64 vmlinux

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 	"golang.org/x/sys/unix"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // libbpfLayouts is libbpf v1.8.0's table of kind layouts (src/btf.c,

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // referenceBTFFiles returns the paths of the reference BTF files

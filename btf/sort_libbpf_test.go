@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testc/libbpfsorted"
+	"github.com/btfkit/btfkit/internal/testsupport/testc/libbpfsorted"
 )
 
 // TestSortLibbpfDetects: libbpf (1.7 or newer, the first to detect sorted

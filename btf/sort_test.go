@@ -12,8 +12,8 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/btf/distill"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 func loadRef(t *testing.T, name string, base *btf.Spec) *btf.Spec {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // BenchmarkBytes618 measures the dump alone (parsing excluded) on the 6.18

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // FuzzBytes: any BTF the parser accepts prints without a panic or a hang

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 func smallSpec(fieldName string) *btf.Spec {

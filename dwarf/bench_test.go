@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // cpuTime is the CPU time (user + system, all threads) the process has used.

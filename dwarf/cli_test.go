@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // parseStats parses `btfkit dwarf-stats` output and checks its order.

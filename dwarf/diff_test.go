@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // diffStats is what a differential comparison saw.

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // TestDWZ links two executables from the corpus, lets dwz move their

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // exercise drives every reader entry point over d, as an encoder would:

@@ -5,7 +5,7 @@ import (
 	"path"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // TestLineFiles checks each unit's line program file names against

@@ -3,7 +3,7 @@ package dwarf
 import (
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestMain removes the btfkit binary the command tests (cli_test.go) build

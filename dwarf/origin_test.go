@@ -5,7 +5,7 @@ import (
 	"debug/elf"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // TestName checks Data.Name on every subprogram, inlined subroutine and

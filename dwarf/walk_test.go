@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 var digestSeed = maphash.MakeSeed()

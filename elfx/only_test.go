@@ -36,9 +36,9 @@ func TestOnlyElfxOpensELF(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
 			base := d.Name()
-			// internal/testelf writes ELF images for tests and never
+			// internal/testsupport/testelf writes ELF images for tests and never
 			// reads one; internal/offheap maps anonymous memory, no file.
-			if rel == "elfx" || rel == "internal/testelf" || rel == "internal/offheap" || base == "testdata" || (strings.HasPrefix(base, ".") && rel != ".") {
+			if rel == "elfx" || rel == "internal/testsupport/testelf" || rel == "internal/offheap" || base == "testdata" || (strings.HasPrefix(base, ".") && rel != ".") {
 				return filepath.SkipDir
 			}
 			return nil

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // loadedSrc keeps 48 bytes in an allocated, read-only section named

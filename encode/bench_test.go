@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 func BenchmarkFragmentsVmlinux(b *testing.B) {

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/dwarf"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // Fixtures whose expected BTF is pahole 1.32's (Debian sid's package,

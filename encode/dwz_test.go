@@ -12,7 +12,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // Fixtures for pahole 1.32's DWARF loader additions around dwz

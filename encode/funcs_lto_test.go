@@ -10,8 +10,8 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/encode/internal/funcvar"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // An LTO build: gcc -flto keeps each source file's early debug info as a

@@ -8,7 +8,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/diff"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // requireModules returns the directory of the Debian modules, or stops

@@ -9,8 +9,8 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode/internal/funcvar"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // The expectations below follow pahole 1.31's documented rules for each

@@ -17,7 +17,7 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // encodeVmlinux encodes the Debian vmlinux once per feature set for the

@@ -10,8 +10,8 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testelf"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testelf"
 )
 
 // fuzzSeed is a compiled object taken apart for FuzzEncode: its sections

@@ -13,8 +13,8 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestEncodeLayout encodes a linked C fixture with and without the layout

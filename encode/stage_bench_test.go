@@ -14,7 +14,7 @@ import (
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/atomicfile"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // One benchmark per stage that btfkit encode --stats times (stats.go):

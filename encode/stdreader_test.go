@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf/diff"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // TestReadersAgree encodes every corpus object twice, through the dwarf

@@ -14,7 +14,7 @@ import (
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode/internal/funcvar"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // sectionNames lays out names as a .debug_str does (each NUL-terminated,

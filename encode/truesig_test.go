@@ -8,7 +8,7 @@ import (
 
 	"github.com/btfkit/btfkit/dwarf"
 	"github.com/btfkit/btfkit/encode/internal/funcvar"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // TestSyntheticTrueSignatureMember: with true_signature, pahole 1.31

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestMapUnitsOrder: MapUnits hands emit every unit of xfs.ko once, in

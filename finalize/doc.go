@@ -1,6 +1,6 @@
 // Package finalize is the BTF stage of the Linux kernel's resolve_btfids
 // (tools/bpf/resolve_btfids/main.c, `resolve_btfids --btf BTF ELF`) as of
-// Linux 7.2: what a 7.x build does to pahole's BTF (scripts/gen-btf.sh)
+// Linux 7.2: what a 7.x build does to pahole's BTF (the kernel's gen-btf.sh)
 // before it is linked into vmlinux or objcopied into a module, and the
 // .BTF_ids contents it computes against the result.
 //
@@ -36,7 +36,7 @@
 // twins added, 35,120 out; 1,498,166 bytes) and its 2,468-byte .BTF_ids,
 // four in-tree modules (sorted only: none has .BTF_ids), and two
 // out-of-tree modules with their distilled bases, one of them
-// (testdata/kfuncmod) with kfuncs with and without KF_IMPLICIT_ARGS, a
+// (finalize/testdata/kfuncmod) with kfuncs with and without KF_IMPLICIT_ARGS, a
 // legacy _impl, a BTF_ID_LIST naming base, own and missing types and a
 // BTF_SET, are byte for byte what resolve_btfids writes (with and without
 // --distill_base) and what the build embedded.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // Multi-dimensional arrays, which pahole 1.32 encodes as one BTF ARRAY

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 	"github.com/btfkit/btfkit/layout"
 )
 

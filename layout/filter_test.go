@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 	"github.com/btfkit/btfkit/layout"
 )
 

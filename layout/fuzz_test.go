@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/btfgen"
+	"github.com/btfkit/btfkit/internal/testsupport/btfgen"
 	"github.com/btfkit/btfkit/layout"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 	"github.com/btfkit/btfkit/layout"
 )
 

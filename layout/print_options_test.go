@@ -10,8 +10,8 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 	"github.com/btfkit/btfkit/layout"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // checkReorganized reorganizes every struct of a unit as -R does and

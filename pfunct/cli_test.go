@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // TestCommandLine: argp's messages and exit statuses for bad command

@@ -3,7 +3,7 @@ package pfunct_test
 import (
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // The tests run the btfkit binary as pfunct, to see what a user sees;

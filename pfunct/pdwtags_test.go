@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // pdwtags (package pfunct's Tags, `btfkit pdwtags`) against the pdwtags on

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestSplitBTF: pfunct on modules' split BTF (pfunct 1.32's --btf_base):

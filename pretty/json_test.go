@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/prettytest"
+	"github.com/btfkit/btfkit/internal/testsupport/prettytest"
 	"github.com/btfkit/btfkit/pretty"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/cdump"
-	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
+	"github.com/btfkit/btfkit/internal/testsupport/testc/libbpfdedup"
 )
 
 // Hand-built units, each a standalone Spec as a compiler would emit for one

@@ -11,9 +11,9 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc/libbpfdedup"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // embedded returns the path and bytes of the Debian vmlinux's .BTF, the

@@ -8,8 +8,8 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/cdump"
-	"github.com/btfkit/btfkit/internal/btfgen"
-	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
+	"github.com/btfkit/btfkit/internal/testsupport/btfgen"
+	"github.com/btfkit/btfkit/internal/testsupport/testc/libbpfdedup"
 )
 
 // FuzzDedup deduplicates random valid BTF (btfgen.Random: every kind,

@@ -9,8 +9,8 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/diff"
-	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc/libbpfdedup"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestModulesAgainstBase: real module BTF, split against the vmlinux BTF

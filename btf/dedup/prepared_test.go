@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestPreparedBaseEqualsDedup: a prepared base gives Dedup's result byte for

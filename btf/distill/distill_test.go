@@ -11,7 +11,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/dedup"
 	"github.com/btfkit/btfkit/btf/diff"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // distilledModules are the modules of distilled-pahole-1.32.tar.xz.

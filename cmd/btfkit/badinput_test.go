@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testelf"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testelf"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // badInput is one hand-made bad input: the file's name and bytes, and

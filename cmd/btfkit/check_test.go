@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // runBtfkit runs the command and returns its output and exit status.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestDedupCommandEmbeddedTwice: 'btfkit dedup' over an archive of two

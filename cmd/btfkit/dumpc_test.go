@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestDumpCMatchesBpftool: 'btfkit dump --format c' prints bpftool's header

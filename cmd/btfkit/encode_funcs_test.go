@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // TestEncodeVerboseSkipReport: `btfkit encode -v` prints each function

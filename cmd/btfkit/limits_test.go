@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // Resource bounds every command must keep on hostile input (ROBUSTNESS.md):

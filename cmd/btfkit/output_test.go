@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // runOut runs btfkit with args, standard output going to stdout (nil: a

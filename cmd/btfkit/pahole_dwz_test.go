@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // dwzWarning is the first line of pahole 1.32's warning for a file whose

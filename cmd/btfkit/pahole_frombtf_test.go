@@ -12,7 +12,7 @@ import (
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/encode/frombtf"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // linkedArchive compiles three C files, with gcc -gbtf when withBTF, and

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // paholeHelpFlags returns the flag set --help is made from.

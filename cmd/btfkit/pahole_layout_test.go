@@ -10,8 +10,8 @@ import (
 
 	"github.com/ulikunitz/xz"
 
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // paholeOracle runs the pahole on PATH (1.32: testenv puts sid's first)

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestPaholeLayoutsLTO: pahole prints the types of a file whose units

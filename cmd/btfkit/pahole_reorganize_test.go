@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // reorgFixture is layout/testdata/reorg.c compiled by gcc, whose -R, -S

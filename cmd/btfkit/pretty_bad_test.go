@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btfkit/btfkit/internal/prettytest"
+	"github.com/btfkit/btfkit/internal/testsupport/prettytest"
 )
 
 // runPaholeDeadline runs btfkit's pahole in-process, failing the test if

@@ -20,8 +20,8 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/internal/prettytest"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/prettytest"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // prettyFixture compiles a C fixture of pretty/testdata with gcc -g and

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // runPrettyCmd runs the built `btfkit pretty` with stdin from a file when

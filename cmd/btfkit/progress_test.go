@@ -15,7 +15,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // runOnTerminal runs bin with args, its standard error a pseudo-terminal

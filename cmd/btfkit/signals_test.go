@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 	"github.com/btfkit/btfkit/kmod"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestStdinInputs: "-" and /dev/stdin fed through a pipe are read as the

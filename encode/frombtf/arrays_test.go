@@ -10,7 +10,7 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // arraysSrc has multi-dimensional arrays of every shape C gives them:

@@ -13,9 +13,9 @@ import (
 	"github.com/btfkit/btfkit/encode/internal/funcvar"
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/btfkit/btfkit/internal/routediff"
-	"github.com/btfkit/btfkit/internal/testc"
-	"github.com/btfkit/btfkit/internal/testc/libbpfdedup"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc/libbpfdedup"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // corpusArchive compiles the C corpus and 30 member sources with gcc

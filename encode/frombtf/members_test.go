@@ -14,7 +14,7 @@ import (
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 )
 
 // gbtf is how the tests compile objects with BTF: gcc's -gbtf beside

@@ -11,7 +11,7 @@ import (
 	"github.com/btfkit/btfkit/btf/diff"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
-	"github.com/btfkit/btfkit/internal/testelf"
+	"github.com/btfkit/btfkit/internal/testsupport/testelf"
 )
 
 // The per-member fix-up rules of doc.go, one table row each, on a member
@@ -716,7 +716,7 @@ func TestExtractRules(t *testing.T) {
 }
 
 // TestEncodeArchiveRules: the rules through Encode, on an ELF file made
-// by hand (internal/testelf) whose .BTF is an archive of two members as
+// by hand (internal/testsupport/testelf) whose .BTF is an archive of two members as
 // gcc 12 writes them, with or without a .comment naming gcc: the result
 // is compared (btf/diff, by names and shapes, not IDs) with the types
 // the DWARF route writes for the same C, written by hand:

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 func TestLoadKernelOwnBTF(t *testing.T) {

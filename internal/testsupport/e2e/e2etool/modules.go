@@ -10,7 +10,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/btf/distill"
-	"github.com/btfkit/btfkit/internal/e2e"
+	"github.com/btfkit/btfkit/internal/testsupport/e2e"
 )
 
 func parseFile(path string, base *btf.Spec) (*btf.Spec, error) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestRandomIsValid: Random makes BTF that Check accepts, whatever the

@@ -8,5 +8,5 @@
 //
 // It must not know what the files contain (BTF, DWARF) nor how btfkit
 // works; it only finds, unpacks and builds things. Only tests and their
-// helpers (internal/testc) import it.
+// helpers (internal/testsupport/testc) import it.
 package testenv

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 var (

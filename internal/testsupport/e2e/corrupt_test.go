@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestCorruptNameRejected: the running kernel's verifier must reject the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestFindTypeOnHost asks the running kernel's CO-RE relocation for types

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // Compiler names a C compiler found on PATH.

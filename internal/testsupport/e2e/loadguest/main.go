@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/btfkit/btfkit/internal/e2e"
+	"github.com/btfkit/btfkit/internal/testsupport/e2e"
 )
 
 func main() {

@@ -20,7 +20,7 @@ import (
 	"os"
 
 	"github.com/btfkit/btfkit/elfx"
-	"github.com/btfkit/btfkit/internal/e2e"
+	"github.com/btfkit/btfkit/internal/testsupport/e2e"
 )
 
 func main() {

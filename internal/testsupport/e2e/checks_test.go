@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestChecksOnHost runs the guest checks against the running kernel: they

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/btfkit/btfkit/internal/testenv"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // DefaultDir is where scripts/libbpf-static installs the static libbpf.

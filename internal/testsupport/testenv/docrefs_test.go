@@ -442,12 +442,12 @@ func TestDocReferenceRules(t *testing.T) {
 			t.Errorf("%s: %q, want bad=%v", c.name, msg, c.bad)
 		}
 	}
-	here := filepath.Join(root, "internal", "testenv")
+	here := filepath.Join(root, "internal", "testsupport", "testenv")
 	for _, c := range []struct {
 		path string
 		bad  bool
 	}{
-		{"internal/testenv/root.go", false}, {"cmd/btfkit", false}, {"cmd/btfkit/", false},
+		{"internal/testsupport/testenv/root.go", false}, {"cmd/btfkit", false}, {"cmd/btfkit/", false},
 		{"cmd/btfkit/*.go", false}, {"cmd/btfkit/pahole.go:12", false}, {"root.go", false}, {"pahole.go", false},
 		{"/sys/kernel/btf/vmlinux", false}, {"kernel/bpf/btf.c", false}, {"vmlinux.h", false},
 		{"cmd/btfkit/nosuch.go", true}, {"cmd/nosuch/*.go", true}, {"nosuch.go", true}, {"./nosuch.md", true}, {"./doc.go", false},
