@@ -122,6 +122,6 @@ func ExampleOpen() {
 		fmt.Println()
 	}
 	// Output:
-	// internal/testsupport/testc/corpus/types.c:
-	// internal/testsupport/testc/corpus/funcs.c: weak_func no_params varargs_func use_constprop constprop_me take_big global_func helper_static
+	// internal/testc/corpus/types.c:
+	// internal/testc/corpus/funcs.c: weak_func no_params varargs_func use_constprop constprop_me take_big global_func helper_static
 }

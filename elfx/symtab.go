@@ -49,6 +49,22 @@ func (f *File) SymbolTable(name string) (syms []Symbol, found bool, err error) {
 			break
 		}
 	}
+	return f.symbolsOf(sec)
+}
+
+// LastSymbolTable is SymbolTable of the file's last SHT_SYMTAB section,
+// whatever its name (the one resolve_btfids reads).
+func (f *File) LastSymbolTable() (syms []Symbol, found bool, err error) {
+	var sec *elf.Section
+	for _, s := range f.Sections {
+		if s.Type == elf.SHT_SYMTAB {
+			sec = s
+		}
+	}
+	return f.symbolsOf(sec)
+}
+
+func (f *File) symbolsOf(sec *elf.Section) (syms []Symbol, found bool, err error) {
 	if sec == nil || sec.Entsize == 0 || int(sec.Link) >= len(f.Sections) {
 		return nil, false, nil
 	}

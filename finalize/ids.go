@@ -61,15 +61,17 @@ func ReadIDs(path string) (*IDs, error) {
 func ReadIDsFile(f *elfx.File) (*IDs, error) {
 	// The tool keeps the last SHT_SYMTAB and the last section named
 	// .BTF_ids.
-	idx, symtab := -1, -1
+	idx := -1
 	for i, s := range f.Sections {
-		if s.Type == elf.SHT_SYMTAB {
-			symtab = i
-		} else if s.Name == elfx.IDsSection {
+		if s.Name == elfx.IDsSection {
 			idx = i
 		}
 	}
-	if idx < 0 || symtab < 0 {
+	syms, found, err := f.LastSymbolTable()
+	if err != nil {
+		return nil, err
+	}
+	if idx < 0 || !found {
 		return nil, nil
 	}
 	sec := f.Sections[idx]
@@ -80,10 +82,6 @@ func ReadIDsFile(f *elfx.File) (*IDs, error) {
 			return nil, err
 		}
 		ids.Data = append([]byte(nil), raw...)
-	}
-	syms, err := f.Symbols()
-	if err != nil {
-		return nil, err
 	}
 	byKey := map[[2]string]*IDEntry{}
 	sets := map[string]bool{}
@@ -112,7 +110,7 @@ var kindPrefixes = []struct {
 	{"set8", IDSet8}, {"set", IDSet},
 }
 
-func (ids *IDs) collect(s elf.Symbol, byKey map[[2]string]*IDEntry, sets map[string]bool) (*IDEntry, error) {
+func (ids *IDs) collect(s elfx.Symbol, byKey map[[2]string]*IDEntry, sets map[string]bool) (*IDEntry, error) {
 	rest := s.Name[len("__BTF_ID__"):]
 	for _, p := range kindPrefixes {
 		if !strings.HasPrefix(rest, p.prefix) {

@@ -1,8 +1,8 @@
 package finalize
 
 import (
-	"debug/elf"
 	"encoding/binary"
+	"github.com/btfkit/btfkit/elfx"
 	"testing"
 )
 
@@ -12,7 +12,7 @@ func TestCollect(t *testing.T) {
 	ids := &IDs{Order: binary.LittleEndian}
 	byKey := map[[2]string]*IDEntry{}
 	sets := map[string]bool{}
-	syms := []elf.Symbol{
+	syms := []elfx.Symbol{
 		{Name: "__BTF_ID__set8__bpf_kfuncs", Value: 0x100, Size: 8 + 3*8},
 		{Name: "__BTF_ID__func__bpf_foo__12", Value: 0x108},
 		{Name: "__BTF_ID__func__bpf_foo__13", Value: 0x200},
@@ -51,7 +51,7 @@ func TestCollect(t *testing.T) {
 		t.Errorf("%d func symbols, want 3", ids.Symbols[IDFunc])
 	}
 	for _, bad := range []string{"__BTF_ID__set8__bpf_kfuncs", "__BTF_ID__set__bpf_kfuncs", "__BTF_ID__func__nosuffix", "__BTF_ID__enum__e__1"} {
-		if _, err := ids.collect(elf.Symbol{Name: bad}, byKey, sets); err == nil {
+		if _, err := ids.collect(elfx.Symbol{Name: bad}, byKey, sets); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}
