@@ -35,6 +35,21 @@ func (p *TypePrinter) Tag(out []byte, id btf.TypeID, showDeclInfo bool, unitName
 	return b
 }
 
+// TagIndent is Tag at indent tabs (a tag inside a C++ namespace, as
+// pdwtags prints it), without declaration info.
+func (p *TypePrinter) TagIndent(out []byte, id btf.TypeID, indent int) []byte {
+	b := buf(out)
+	if t, ok := p.u.typ(id); !ok {
+		return out
+	} else if t.IsStruct() {
+		p.u.class(id).findHoles()
+	}
+	// tag__fprintf hands the namespace's conf on: a union is spaced as
+	// a struct there, not with a union's own default.
+	p.u.printTop(&b, id, conf{emitStats: true, indent: indent, nameSpacing: defaultNameSpacing, typeSpacing: defaultTypeSpacing})
+	return b
+}
+
 // SetParamAttrs gives the printer the decl tags to print before the
 // parameters of its FUNC_PROTOs (BTF's DECL_TAGs, as pahole's BTF loader
 // attaches them).

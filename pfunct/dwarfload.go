@@ -140,6 +140,14 @@ func (l *dwarfLoader) loadUnit(du *dwarf.Unit) (*unit, error) {
 			}
 			continue
 		}
+		if l.flags.types && e.Tag == dwarf.TagNamespace {
+			ns, err := l.namespace()
+			if err != nil {
+				return nil, err
+			}
+			u.namespaces = append(u.namespaces, ns)
+			continue
+		}
 		if e.Tag == dwarf.TagVariable && l.flags.globals {
 			it, err := l.variable()
 			if err != nil {

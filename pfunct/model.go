@@ -34,6 +34,8 @@ type unit struct {
 	funcs []*function
 	vars  []*item     // pglobal: every variable, in the order of pahole's tags table (loadFlags.globals)
 	types []typeEntry // pdwtags: the type entries, in the order of pahole's types table (loadFlags.types)
+	// pdwtags: the unit's top-level C++ namespaces (loadFlags.types).
+	namespaces []*namespace
 
 	// BTF decl tags: on functions (by index in funcs) and on the
 	// parameters of FUNC_PROTOs (shared by every FUNC of that proto, as

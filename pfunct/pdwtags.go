@@ -80,6 +80,66 @@ func (l *dwarfLoader) typeTag() error {
 	return nil
 }
 
+// namespace is a DW_TAG_namespace as pahole's loader keeps it: its name
+// and, in entry order, the types (their types-table indexes) and
+// namespaces it holds. The types also join the unit's types table.
+type namespace struct {
+	name  string
+	items []nsItem
+}
+
+// nsItem is one tag of a namespace: a type (types-table index) or a
+// nested namespace.
+type nsItem struct {
+	typ int
+	ns  *namespace
+}
+
+// namespace reads the DW_TAG_namespace entry just returned and its
+// children, as pahole's die__process_namespace does for the types and
+// namespaces in it (other children, functions included, are not read).
+func (l *dwarfLoader) namespace() (*namespace, error) {
+	e := &l.e
+	ns := &namespace{}
+	ns.name, _ = l.str(dwarf.AttrName)
+	ns.name = strings.Clone(ns.name)
+	if ns.name == "" {
+		ns.name = "(null)" // an anonymous namespace: glibc's printf of NULL
+	}
+	if !e.Children {
+		return ns, nil
+	}
+	for {
+		ok, err := l.r.Next(e)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || e.Tag == 0 {
+			return ns, nil
+		}
+		switch {
+		case isTypeTag(e.Tag):
+			off := uint64(e.Offset)
+			if err := l.typeTag(); err != nil {
+				return nil, err
+			}
+			if n := len(l.u.types); n > 0 && l.u.types[n-1].off == off {
+				ns.items = append(ns.items, nsItem{typ: n - 1})
+			}
+		case e.Tag == dwarf.TagNamespace:
+			inner, err := l.namespace()
+			if err != nil {
+				return nil, err
+			}
+			ns.items = append(ns.items, nsItem{typ: -1, ns: inner})
+		default:
+			if err := l.skip(); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
 // TagsOptions are pdwtags's options.
 type TagsOptions struct {
 	Format   string // -F: formats to try, comma separated ("" is dwarf,btf)
@@ -179,7 +239,38 @@ func (p *printer) emitTags(u *unit) {
 		b.Str(" */\n\n")
 	}
 	b.Str("\n\n/* Constants: */\n\n")
+	if len(u.namespaces) > 0 {
+		if tp == nil {
+			tp = layout.NewTypePrinter(u.spec, u.facts, layout.Options{})
+		}
+		b.Str("\n\n/* Namespaces: */\n\n")
+		for _, ns := range u.namespaces {
+			b = p.printNamespace(b, tp, u, ns, 0)
+			b.Str("\n\n")
+		}
+	}
 	p.w.Write(b)
+}
+
+// printNamespace is pahole's namespace__fprintf through tag__fprintf: the
+// header and closing brace at indent, each tag one deeper, followed by a
+// blank line; the ';' tag__fprintf puts after it.
+func (p *printer) printNamespace(b buf, tp *layout.TypePrinter, u *unit, ns *namespace, indent int) buf {
+	b.Tabs(indent)
+	b.Str("namespace ")
+	b.Str(ns.name)
+	b.Str(" {\n")
+	for _, it := range ns.items {
+		if it.ns != nil {
+			b = p.printNamespace(b, tp, u, it.ns, indent+1)
+		} else if id, ok := u.facts.TypeAt(u.types[it.typ].off); ok {
+			b = tp.TagIndent(b, id, indent+1)
+		}
+		b.Str("\n\n")
+	}
+	b.Tabs(indent)
+	b.Str("};")
+	return b
 }
 
 // sizeString is a size_t printed with %zd.

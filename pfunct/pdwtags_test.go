@@ -92,3 +92,27 @@ func TestTagsClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestTagsNamespaces: C++ namespaces holding types (testdata/namespaces.cc)
+// from g++ and clang++: the types join the types table in entry order and
+// pdwtags lists each top-level namespace with its types and nested
+// namespaces after the constants, as pdwtags 1.32 does (pahole's suite's
+// cpp_namespace checks the blocks). Functions and variables defined in a
+// namespace are not read yet.
+func TestTagsNamespaces(t *testing.T) {
+	testc.Require(t, "pdwtags")
+	ours := toolLink(t, "pdwtags")
+	src, err := filepath.Abs(filepath.Join("testdata", "namespaces.cc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cc := range []testc.Compiler{"g++", "clang++"} {
+		for _, dw := range []string{"-gdwarf-4", "-gdwarf-5"} {
+			v := testc.Variant{CC: cc, Flags: []string{dw, "-O0"}}
+			t.Run(v.Name(), func(t *testing.T) {
+				obj := testc.Compile(t, src, v)
+				comparePdwtags(t, ours, filepath.Dir(obj), [][]string{{obj}, {"-V", obj}})
+			})
+		}
+	}
+}
