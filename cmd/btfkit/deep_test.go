@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/internal/testsupport/btfgen"
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testsupport/btfgen"
 	"github.com/btfkit/btfkit/internal/testsupport/testc"
 	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
