@@ -90,7 +90,7 @@ func SplitArchive(data []byte) ([][]byte, error) {
 // gets /sys/kernel/btf/vmlinux as its base automatically. A BTF archive is
 // an error (*ArchiveError); see LoadArchive.
 func LoadFile(path string, base *Spec) (*Spec, error) {
-	if base == nil && isSysfsModule(path) {
+	if base == nil && IsSysfsModule(path) {
 		b, err := LoadFile(filepath.Join(SysfsDir, "vmlinux"), nil)
 		if err != nil {
 			return nil, fmt.Errorf("loading base for %s: %w", path, err)
@@ -143,7 +143,9 @@ func LoadArchive(path string, base *Spec) ([]*Spec, error) {
 // LoadKernel reads the running kernel's BTF from /sys/kernel/btf/vmlinux.
 func LoadKernel() (*Spec, error) { return LoadFile(filepath.Join(SysfsDir, "vmlinux"), nil) }
 
-func isSysfsModule(path string) bool {
+// IsSysfsModule reports whether path is a module's BTF under SysfsDir,
+// split against SysfsDir/vmlinux.
+func IsSysfsModule(path string) bool {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return false

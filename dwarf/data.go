@@ -119,7 +119,7 @@ func (d *Data) openAlt(f *elfx.File) error {
 		// The link's build ID (after the name) must be the file's: a
 		// dwz file of another build would resolve references into the
 		// wrong entries.
-		if id := buildID(alt.file); len(wantID) > 0 && id != nil && !bytes.Equal(id, wantID) {
+		if id := alt.file.BuildID(); len(wantID) > 0 && id != nil && !bytes.Equal(id, wantID) {
 			alt.Close()
 			continue
 		}
@@ -128,28 +128,6 @@ func (d *Data) openAlt(f *elfx.File) error {
 		break
 	}
 	return nil
-}
-
-// buildID returns the GNU build ID note of f (.note.gnu.build-id), or nil.
-func buildID(f *elfx.File) []byte {
-	if f == nil {
-		return nil
-	}
-	s := f.Section(".note.gnu.build-id")
-	if s == nil {
-		return nil
-	}
-	raw, err := f.Raw(s)
-	if err != nil || len(raw) < 16 {
-		return nil
-	}
-	bo := f.ByteOrder
-	namesz, descsz, typ := bo.Uint32(raw[0:]), bo.Uint32(raw[4:]), bo.Uint32(raw[8:])
-	off := 12 + (uint64(namesz)+3)&^3
-	if typ != 3 || namesz != 4 || off+uint64(descsz) > uint64(len(raw)) || string(raw[12:15]) != "GNU" {
-		return nil
-	}
-	return raw[off : off+uint64(descsz)]
 }
 
 // AltMissing reports whether the file names a dwz alternate file

@@ -131,6 +131,14 @@ func ReadSection(path, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return f.SectionCopy(name)
+}
+
+// SectionCopy is SectionData whose bytes stay valid after Close: a
+// private copy where SectionData would return a view of the file's
+// mapping (read from the file, not through the mapping), else the same
+// bytes.
+func (f *File) SectionCopy(name string) ([]byte, error) {
 	s, err := f.lookup(name)
 	if err != nil {
 		return nil, err

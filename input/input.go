@@ -31,7 +31,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/btfkit/btfkit/btf"
@@ -45,6 +44,7 @@ import (
 // archive member 2 of 5").
 type Member struct {
 	Label string
+	Where string // the input's BTF ("FILE: section .BTF"), the same for every member
 	Raw   []byte
 	Base  *btf.Spec
 }
@@ -56,45 +56,48 @@ type Member struct {
 // relocated BTF, as the kernel would hold it. Bytes that are not a clean
 // archive come back whole, for the caller's parser to report.
 func Members(path string, base *btf.Spec) ([]Member, error) {
-	ms, _, err := members(path, base)
-	return ms, err
-}
-
-func members(path string, base *btf.Spec) (ms []Member, where string, err error) {
-	if m, ok, err := distilled(path, base); ok || err != nil {
-		if len(m) > 0 {
-			where = m[0].Label
+	src, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	data, where, err := src.btf()
+	if err != nil {
+		return nil, err
+	}
+	dist, err := src.section(".BTF.base")
+	switch {
+	case err == nil:
+		m, err := distilled(path, where, data, dist, base)
+		return []Member{m}, err
+	case !errors.Is(err, elfx.ErrNoSection) && !errors.Is(err, elfx.ErrNotELF):
+		return nil, err
+	}
+	if base == nil && btf.IsSysfsModule(path) {
+		if base, err = kernelBase(path); err != nil {
+			return nil, err
 		}
-		return m, where, err
-	}
-	base, err = sysfsBase(path, base)
-	if err != nil {
-		return nil, "", err
-	}
-	data, where, err := ReadBytes(path)
-	if err != nil {
-		return nil, where, err
 	}
 	blobs, err := btf.SplitArchive(data)
 	if err != nil || len(blobs) == 1 {
-		return []Member{{Label: where, Raw: data, Base: base}}, where, nil
+		return []Member{{Label: where, Where: where, Raw: data, Base: base}}, nil
 	}
-	ms = make([]Member, len(blobs))
+	ms := make([]Member, len(blobs))
 	for i, b := range blobs {
-		ms[i] = Member{Label: fmt.Sprintf("%s: archive member %d of %d", where, i, len(blobs)), Raw: b, Base: base}
+		ms[i] = Member{Label: fmt.Sprintf("%s: archive member %d of %d", where, i, len(blobs)), Where: where, Raw: b, Base: base}
 	}
-	return ms, where, nil
+	return ms, nil
 }
 
 // Load reads one BTF from path (see the package doc), split against base
 // when base is not nil. A BTF archive is an error (*btf.ArchiveError).
 func Load(path string, base *btf.Spec) (*btf.Spec, error) {
-	ms, where, err := members(path, base)
+	ms, err := Members(path, base)
 	if err != nil {
 		return nil, err
 	}
 	if len(ms) > 1 {
-		return nil, &btf.ArchiveError{Path: where, Members: len(ms)}
+		return nil, &btf.ArchiveError{Path: ms[0].Where, Members: len(ms)}
 	}
 	return ms[0].Spec()
 }
@@ -151,23 +154,9 @@ func LooksSplit(data []byte) bool {
 	return h.StrLen > 0 && off < uint64(len(data)) && data[off] != 0
 }
 
-// IsSysfsModule reports whether path is a module's BTF under
-// /sys/kernel/btf (split against /sys/kernel/btf/vmlinux).
-func IsSysfsModule(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
-	}
-	dir, name := filepath.Split(abs)
-	return strings.TrimSuffix(dir, "/") == btf.SysfsDir && name != "vmlinux"
-}
-
-// sysfsBase is the base of path: base when given, the running kernel's
-// vmlinux BTF for a module under /sys/kernel/btf, else nil.
-func sysfsBase(path string, base *btf.Spec) (*btf.Spec, error) {
-	if base != nil || !IsSysfsModule(path) {
-		return base, nil
-	}
+// kernelBase is the running kernel's vmlinux BTF, the base of the module
+// path under /sys/kernel/btf, loaded once for the process.
+func kernelBase(path string) (*btf.Spec, error) {
 	kernel.Do(func() { kernel.spec, kernel.err = btf.LoadKernel() })
 	if kernel.err != nil {
 		return nil, fmt.Errorf("%s: loading its base %s: %w", path, filepath.Join(btf.SysfsDir, "vmlinux"), kernel.err)
@@ -183,35 +172,25 @@ var kernel struct {
 	err  error
 }
 
-// distilled reads an ELF with .BTF.base (ok false when path has none).
-func distilled(path string, base *btf.Spec) (ms []Member, ok bool, err error) {
-	distRaw, err := readSection(path, ".BTF.base")
-	if errors.Is(err, elfx.ErrNoSection) || errors.Is(err, elfx.ErrNotELF) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, true, err
-	}
+// distilled is the member of a module whose ELF holds .BTF.base (dist):
+// its BTF (raw, at where) against dist, or relocated onto base when given.
+func distilled(path, where string, raw, distRaw []byte, base *btf.Spec) (Member, error) {
 	dist, err := btf.Parse(distRaw, nil)
 	if err != nil {
-		return nil, true, fmt.Errorf("%s: section .BTF.base: %w", path, err)
-	}
-	raw, where, err := ReadBytes(path)
-	if err != nil {
-		return nil, true, err
+		return Member{}, fmt.Errorf("%s: section .BTF.base: %w", path, err)
 	}
 	if base == nil {
-		return []Member{{Label: where, Raw: raw, Base: dist}}, true, nil
+		return Member{Label: where, Where: where, Raw: raw, Base: dist}, nil
 	}
 	split, err := btf.Parse(raw, dist)
 	if err != nil {
-		return nil, true, fmt.Errorf("%s (split against section .BTF.base): %w", where, err)
+		return Member{}, fmt.Errorf("%s (split against section .BTF.base): %w", where, err)
 	}
 	moved, err := distill.Relocate(split, base)
 	if err != nil {
-		return nil, true, fmt.Errorf("%s: relocating its BTF from .BTF.base onto the base: %w", path, err)
+		return Member{}, fmt.Errorf("%s: relocating its BTF from .BTF.base onto the base: %w", path, err)
 	}
-	return []Member{{Label: where + " (relocated from .BTF.base onto the base)", Raw: moved.Marshal(split.ByteOrder()), Base: base}}, true, nil
+	return Member{Label: where + " (relocated from .BTF.base onto the base)", Where: where, Raw: moved.Marshal(split.ByteOrder()), Base: base}, nil
 }
 
 // Stdin is the name of standard input as an input.
@@ -294,80 +273,100 @@ func label(path string) string {
 	return path
 }
 
+// source is an input opened once: an ELF image, or raw bytes.
+type source struct {
+	label string     // the input in messages: its path, or "standard input"
+	elf   *elfx.File // nil for raw BTF
+	raw   []byte     // the whole input when it is not ELF
+	path  string     // a regular file that is not ELF, read on demand
+}
+
+// open opens path: a regular ELF file mapped (elfx.Open), standard input
+// and other streams read whole, anything else read as raw BTF by btf().
+func open(path string) (*source, error) {
+	src := &source{label: label(path)}
+	d, ok, err := stream(path)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if !elfx.IsELF(d) {
+			src.raw = d
+			return src, nil
+		}
+		if src.elf, err = elfx.NewFile(d); err != nil {
+			return nil, fmt.Errorf("%s: %w", src.label, err)
+		}
+		return src, nil
+	}
+	src.elf, err = elfx.Open(path)
+	if errors.Is(err, elfx.ErrNotELF) {
+		src.path = path
+		return src, nil
+	}
+	return src, err
+}
+
+func (src *source) close() {
+	if src.elf != nil {
+		src.elf.Close()
+	}
+}
+
+// btf returns the input's BTF bytes, valid after close: the whole input
+// when it is raw BTF, its .BTF section when it is ELF; where names the
+// place ("FILE", "FILE: section .BTF").
+func (src *source) btf() (data []byte, where string, err error) {
+	switch {
+	case src.elf != nil:
+		data, err = src.section(".BTF")
+		return data, src.label + ": section .BTF", err
+	case src.path != "":
+		data, err = os.ReadFile(src.path)
+		return data, src.label, err
+	}
+	return src.raw, src.label, nil
+}
+
+// section returns a copy of section name of an ELF input; an *elfx.Error
+// with ErrNotELF for raw BTF, ErrNoSection when it has none.
+func (src *source) section(name string) ([]byte, error) {
+	if src.elf == nil {
+		return nil, &elfx.Error{Path: src.label, Err: elfx.ErrNotELF}
+	}
+	data, err := src.elf.SectionCopy(name)
+	var ee *elfx.Error
+	if errors.As(err, &ee) && ee.Path == "" {
+		ee.Path = src.label // an image read from a stream
+	}
+	return data, err
+}
+
 // ReadBytes returns the BTF bytes of an input: the whole input when it is
 // raw BTF, its .BTF section when it is an ELF file, with where naming the
 // place for messages ("FILE", "FILE: section .BTF"). A regular ELF file
-// is not read whole (see btf.ReadBTFBytes); standard input and other
+// is not read whole (see elfx.ReadSection); standard input and other
 // streams are.
 func ReadBytes(path string) (data []byte, where string, err error) {
-	d, ok, err := stream(path)
+	src, err := open(path)
 	if err != nil {
 		return nil, label(path), err
 	}
-	if !ok {
-		return btf.ReadBTFBytes(path)
-	}
-	if !elfMagic(d) {
-		return d, label(path), nil
-	}
-	sec, err := streamSection(path, d, ".BTF")
-	return sec, label(path) + ": section .BTF", err
+	defer src.close()
+	return src.btf()
 }
-
-// readSection returns section name of the ELF input path.
-func readSection(path, name string) ([]byte, error) {
-	d, ok, err := stream(path)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return elfx.ReadSection(path, name)
-	}
-	if !elfMagic(d) {
-		return nil, &elfx.Error{Path: label(path), Err: elfx.ErrNotELF}
-	}
-	return streamSection(path, d, name)
-}
-
-func streamSection(path string, d []byte, name string) ([]byte, error) {
-	f, err := elfx.NewFile(d)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", label(path), err)
-	}
-	defer f.Close()
-	sec, err := f.SectionData(name)
-	if err != nil {
-		var ee *elfx.Error
-		if errors.As(err, &ee) && ee.Path == "" {
-			ee.Path = label(path)
-		}
-		return nil, err
-	}
-	return append([]byte(nil), sec...), nil
-}
-
-func elfMagic(d []byte) bool { return elfx.IsELF(d) }
 
 // PointerSize is the size of a pointer the input's ELF class says: 4 for
 // ELFCLASS32, 8 for ELFCLASS64, 0 when path is not an ELF file (raw BTF).
 // libbpf takes a BTF's pointer size from the ELF it came from, and guesses
 // it from the types otherwise (ctype.PointerSize).
 func PointerSize(path string) int {
-	var f *elfx.File
-	var err error
-	if d, ok, _ := stream(path); ok {
-		if !elfMagic(d) {
-			return 0
-		}
-		f, err = elfx.NewFile(d)
-	} else {
-		f, err = elfx.Open(path)
-	}
-	if err != nil {
+	src, err := open(path)
+	if err != nil || src.elf == nil {
 		return 0
 	}
-	defer f.Close()
-	switch f.Class {
+	defer src.close()
+	switch src.elf.Class {
 	case elf.ELFCLASS32:
 		return 4
 	case elf.ELFCLASS64:

@@ -207,10 +207,3 @@ func loadDumpItems(path string, base *btf.Spec) ([]dumpItem, error) {
 	}
 	return items, nil
 }
-
-// looksSplit reports whether path holds split BTF: its string section does
-// not start with the empty string, which only a base BTF's must.
-func looksSplit(path string) bool {
-	data, _, err := input.ReadBytes(path)
-	return err == nil && input.LooksSplit(data)
-}

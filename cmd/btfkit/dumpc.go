@@ -144,7 +144,7 @@ func loadCInputs(basePath string, args []string) (*btf.Spec, int, error) {
 	sysVmlinux := filepath.Join(btf.SysfsDir, "vmlinux")
 	if basePath == "" {
 		for _, a := range args {
-			if input.IsSysfsModule(a) {
+			if btf.IsSysfsModule(a) {
 				basePath = sysVmlinux
 				break
 			}

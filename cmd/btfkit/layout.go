@@ -328,23 +328,27 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 // btfFile lists the BTF of a raw BTF file or of an ELF file's .BTF
 // section, every member of an archive; ok is false when there is none.
 func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	data, where, err := input.ReadBytes(path)
-	if err != nil {
-		return false, false, nil
-	}
-	if _, _, _, err := btf.ParseHeader(data); err != nil {
-		return false, false, nil
-	}
-	if _, err := btf.SplitArchive(data); err != nil {
-		r.btfErr = fmt.Errorf("%s: %w", where, err)
-		return false, false, nil
-	}
 	// The members with their bases (package input: a sysfs module's
 	// vmlinux, a module's .BTF.base relocated onto --base).
 	ms, err := input.Members(path, r.baseBTF)
 	if err != nil {
-		r.btfErr = err
+		// A file without BTF has none to list; one whose BTF cannot be
+		// used (a .BTF.base that does not fit the base) says why.
+		if _, _, rerr := input.ReadBytes(path); rerr == nil {
+			r.btfErr = err
+		}
 		return false, false, nil
+	}
+	where := ms[0].Where
+	if len(ms) == 1 {
+		// Members hands bytes that are no clean archive back whole.
+		if _, _, _, err := btf.ParseHeader(ms[0].Raw); err != nil {
+			return false, false, nil
+		}
+		if _, err := btf.SplitArchive(ms[0].Raw); err != nil {
+			r.btfErr = fmt.Errorf("%s: %w", where, err)
+			return false, false, nil
+		}
 	}
 	// Parse every member first: pahole reads a file whole or not at all.
 	specs := make([]*btf.Spec, len(ms))
