@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,18 +78,6 @@ func TestDistilledModuleInputs(t *testing.T) {
 // alone (standard error goes to the test log) and exit status.
 func runBtfkitOut(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	cmd := exec.Command(testenv.Btfkit(t), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), 0
-	case errors.As(err, &ee):
-		t.Logf("btfkit %s: %s", strings.Join(args, " "), errb.String())
-		return out.String(), ee.ExitCode()
-	}
-	t.Fatalf("btfkit %s: %v", strings.Join(args, " "), err)
-	return "", -1
+	r := runWithStdin(t, nil, args...)
+	return r.out, r.code
 }
