@@ -46,6 +46,11 @@ type Data struct {
 
 	ctxs []atomic.Pointer[unitCtx]
 
+	// UsesForm's answers (forms.go), and the bytes it scanned.
+	formsMu   sync.Mutex
+	forms     map[formsKey]bool
+	formsWork int64
+
 	sigOnce sync.Once
 	sigs    map[uint64]int // type signature -> unit index
 
@@ -57,16 +62,20 @@ type Data struct {
 
 // New indexes the units of the given sections. It reads every unit header
 // but no DIE.
-func New(s Sections) (*Data, error) {
+func New(s Sections) (*Data, error) { return newData(s, nil) }
+
+// newData is New with the unit headers read through peek (see
+// parseUnits), when not nil.
+func newData(s Sections, peek func(p, view []byte, off int) int) (*Data, error) {
 	if len(s.Abbrev) == 0 && (len(s.Info) > 0 || len(s.Types) > 0) {
 		return nil, errorf(".debug_abbrev", 0, "missing or empty section")
 	}
 	d := &Data{sec: s, abbrevs: map[abbrevKey]*abbrevTable{}}
-	if err := d.parseUnits(s.Info, ".debug_info", 0); err != nil {
+	if err := d.parseUnits(s.Info, ".debug_info", 0, peek); err != nil {
 		return nil, err
 	}
 	d.nInfo = len(d.units)
-	if err := d.parseUnits(s.Types, ".debug_types", TypesBase); err != nil {
+	if err := d.parseUnits(s.Types, ".debug_types", TypesBase, peek); err != nil {
 		return nil, err
 	}
 	d.ctxs = make([]atomic.Pointer[unitCtx], len(d.units))
@@ -183,7 +192,10 @@ func FromELF(f *elfx.File) (*Data, error) {
 	if s.Info == nil {
 		return nil, errors.New("no DWARF: no .debug_info section")
 	}
-	d, err := New(s)
+	// The unit headers are read from the file, not through the mapping:
+	// a reader that looks at a few units (a -C lookup) then has only
+	// those units' pages resident, not the page around every header.
+	d, err := newData(s, f.ReadView)
 	if err != nil {
 		return nil, err
 	}

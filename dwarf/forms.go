@@ -5,9 +5,21 @@ import "fmt"
 // UsesForm reports whether the abbreviation table of unit u declares some
 // attribute in form f: say DW_FORM_ref_addr, the form of references into
 // other units (LTO), without reading the unit's entries.
+//
+// The table's bytes are only scanned, without building the unit's
+// decoding context (its parsed table and root entry, which Walk builds
+// in its workers when it reads the unit): asked of every unit of a file
+// before reading any (encode's merged-units check), building them made
+// every unit's first page and its names in .debug_str resident, for a
+// reader that may then look at one unit only (a -C lookup). A table the
+// scan does not find clean is parsed in full, which reports what is
+// wrong with it.
 func (d *Data) UsesForm(u *Unit, f Form) (bool, error) {
 	if u.Index < 0 || u.Index >= len(d.units) || &d.units[u.Index] != u {
 		return false, fmt.Errorf("dwarf: unit %d does not belong to this Data", u.Index)
+	}
+	if uses, ok := d.scanForms(u.AbbrevOffset, f); ok {
+		return uses, nil
 	}
 	c, err := d.ctx(u.Index)
 	if err != nil {
@@ -35,4 +47,73 @@ func (d *Data) UsesForm(u *Unit, f Form) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// formsKey is a table offset and a form UsesForm was asked about.
+type formsKey struct {
+	off  uint64
+	form Form
+}
+
+// scanForms reports whether the abbreviation table at off declares an
+// attribute in form f, reading only the declarations' bytes; ok is false
+// when the table is not one parseAbbrev accepts (then UsesForm parses it
+// in full and reports why), or when the tables scanned overlap so much
+// that scanning them all would take quadratic time (as parseAbbrev
+// bounds its own work). Answers are kept by offset: units may share a
+// table.
+func (d *Data) scanForms(off uint64, f Form) (uses, ok bool) {
+	key := formsKey{off, f}
+	d.formsMu.Lock()
+	defer d.formsMu.Unlock()
+	if v, seen := d.forms[key]; seen {
+		return v, true
+	}
+	sec := d.sec.Abbrev
+	if off >= uint64(len(sec)) {
+		return false, false
+	}
+	b := reader{data: sec, pos: int(off), end: len(sec)}
+	for {
+		code := b.uleb()
+		if b.bad {
+			return false, false
+		}
+		if code == 0 {
+			break
+		}
+		tag := b.uleb()
+		if b.bad || tag > 0xffff || b.pos >= b.end || sec[b.pos] > 1 {
+			return false, false
+		}
+		b.pos++ // DW_CHILDREN
+		for {
+			at, fm := b.uleb(), b.uleb()
+			if b.bad || at > 0xffff || fm > 0xffff {
+				return false, false
+			}
+			if at == 0 && fm == 0 {
+				break
+			}
+			form := Form(fm)
+			if form == FormImplicitConst {
+				if b.sleb(); b.bad {
+					return false, false
+				}
+			}
+			if !knownForm(form) {
+				return false, false
+			}
+			uses = uses || form == f
+		}
+	}
+	d.formsWork += int64(b.pos) - int64(off)
+	if d.formsWork > 8*int64(len(sec))+1<<20 {
+		return false, false
+	}
+	if d.forms == nil {
+		d.forms = make(map[formsKey]bool)
+	}
+	d.forms[key] = uses
+	return uses, true
 }

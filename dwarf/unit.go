@@ -25,11 +25,22 @@ func (u *Unit) secOff(o Offset) uint64 {
 	return uint64(o)
 }
 
-// parseUnits appends the units of one section to d.units.
-func (d *Data) parseUnits(sec []byte, name string, base Offset) error {
-	b := reader{data: sec, end: len(sec), big: d.sec.BigEndian}
-	for b.pos < b.end {
-		start := b.pos
+// parseUnits appends the units of one section to d.units. With peek not
+// nil, each header is read through it (elfx.File.ReadView: from the
+// file, leaving the section's pages alone) instead of from sec, which is
+// then touched only where a header runs into padding.
+func (d *Data) parseUnits(sec []byte, name string, base Offset, peek func(p, view []byte, off int) int) error {
+	// A header is at most 12 (length) + 2 (version) + 1 + 1 + 8 (DWARF
+	// 5: unit type, address size, abbreviation offset) + 8 + 8 (type
+	// unit: signature, type offset) = 40 bytes.
+	var win [64]byte
+	for pos := 0; pos < len(sec); {
+		start := pos
+		hdr := sec[start:min(len(sec), start+len(win))]
+		if peek != nil {
+			hdr = win[:peek(win[:], sec, start)]
+		}
+		b := reader{data: hdr, end: len(hdr), big: d.sec.BigEndian}
 		length := uint64(b.u32())
 		offSize := 4
 		if length == 0xffffffff {
@@ -41,14 +52,18 @@ func (d *Data) parseUnits(sec []byte, name string, base Offset) error {
 		if b.bad {
 			return errorf(name, uint64(start), "truncated unit header")
 		}
+		pos = start + b.pos
 		if length == 0 {
-			continue // padding
+			// Padding. Real files have none in .debug_info; read any
+			// further from sec rather than one system call a word.
+			peek = nil
+			continue
 		}
-		if length > uint64(b.end-b.pos) {
-			return errorf(name, uint64(start), "unit length 0x%x beyond end of section (0x%x bytes left)", length, b.end-b.pos)
+		if left := len(sec) - pos; length > uint64(left) {
+			return errorf(name, uint64(start), "unit length 0x%x beyond end of section (0x%x bytes left)", length, left)
 		}
-		end := b.pos + int(length)
-		hb := reader{data: sec, pos: b.pos, end: end, big: b.big}
+		end := pos + int(length)
+		hb := reader{data: hdr, pos: b.pos, end: min(len(hdr), end-start), big: b.big}
 		u := Unit{Index: len(d.units), Section: name, Offset: base + Offset(start), End: base + Offset(end), OffsetSize: offSize}
 		u.Version = int(hb.u16())
 		if u.Version < 2 || u.Version > 5 {
@@ -90,9 +105,9 @@ func (d *Data) parseUnits(sec []byte, name string, base Offset) error {
 			}
 			u.TypeOffset += u.Offset
 		}
-		u.First = base + Offset(hb.pos)
+		u.First = base + Offset(start+hb.pos)
 		d.units = append(d.units, u)
-		b.pos = end
+		pos = end
 	}
 	return nil
 }

@@ -26,6 +26,17 @@ import (
 // error of the lowest-indexed unit that failed (emit having seen every
 // unit before it), so the outcome does not depend on scheduling.
 func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit func(u *Unit, res R) error) error {
+	return WalkAhead(d, workers, nil, work, emit)
+}
+
+// WalkAhead is Walk with the number of units taken ahead of the next one
+// to emit given by ahead, called with the number of units emitted so far
+// (at least 1 is taken; nil means MaxAhead(workers) always). A caller
+// that expects emit to end the walk soon (a lookup that stops once it
+// has found what it wants) starts with few units ahead, so that units
+// past the one it stops at are not read, and lets more run ahead as the
+// walk goes on.
+func WalkAhead[R any](d *Data, workers int, ahead func(emitted int) int, work func(r *UnitReader) (R, error), emit func(u *Unit, res R) error) error {
 	units := d.units
 	n := len(units)
 	if workers < 1 {
@@ -43,7 +54,10 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 		done bool
 	}
 	results := make([]result, n)
-	ahead := MaxAhead(workers)
+	if ahead == nil {
+		maxAhead := MaxAhead(workers)
+		ahead = func(int) int { return maxAhead }
+	}
 	var (
 		mu   sync.Mutex
 		cond = sync.NewCond(&mu)
@@ -73,7 +87,7 @@ func Walk[R any](d *Data, workers int, work func(r *UnitReader) (R, error), emit
 			if i >= n {
 				return -1
 			}
-			if i < emitted+ahead {
+			if i < emitted+max(1, ahead(emitted)) {
 				next = i + 1
 				return i
 			}

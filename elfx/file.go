@@ -279,6 +279,36 @@ func (f *File) Release(b []byte) {
 	unix.Madvise(f.data[lo:hi], unix.MADV_DONTNEED)
 }
 
+// ReadView copies into p the bytes of view from offset off on, as many
+// as both have room for, and returns how many it copied. view is a
+// section's bytes as the section accessors return them (or part of
+// them). When view lies in the mapping of a mapped file, the bytes are
+// read from the file (pread) instead of the mapping, so that the pages
+// they are on do not become resident: for a reader that looks at a few
+// bytes here and there of a large section it does not otherwise read
+// (the unit headers of a vmlinux's .debug_info, one every 75 KB, each
+// of which would fault in 64 KiB around it). Anything else (a
+// decompressed or relocated copy, a file that is not mapped) is copied
+// from memory.
+func (f *File) ReadView(p, view []byte, off int) int {
+	if off < 0 || off >= len(view) {
+		return 0
+	}
+	n := min(len(p), len(view)-off)
+	if f.mapped && f.fd != nil && len(f.data) > 0 {
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(f.data)))
+		q := uintptr(unsafe.Pointer(unsafe.SliceData(view))) + uintptr(off)
+		if q >= start && q+uintptr(n) <= start+uintptr(len(f.data)) {
+			if m, err := f.fd.ReadAt(p[:n], int64(q-start)); m == n && (err == nil || err == io.EOF) {
+				return n
+			}
+			// The file changed under the mapping, or cannot be read:
+			// the mapping has what the reader would see otherwise.
+		}
+	}
+	return copy(p[:n], view[off:])
+}
+
 // Bytes returns the whole file image (decompressed, for a compressed file).
 func (f *File) Bytes() []byte { return f.data }
 

@@ -54,6 +54,14 @@ type Options struct {
 	// about on its way (a dwz alternate file that is missing); the
 	// encoding goes on without what is missing.
 	Warnings io.Writer
+	// Lookup tells EachUnit and MapUnits that the caller is looking
+	// for a few things and will likely end the walk early (its emit
+	// returns an error once every -C name was found, as pahole stops
+	// loading units then): units are converted one at a time at first
+	// and further ahead of emit only as the walk goes on without
+	// ending (lookupAhead), so that the units past the one where it
+	// ends are not read at all. The output does not depend on it.
+	Lookup bool
 }
 
 // EncodeFile converts the DWARF of the ELF file at path (vmlinux, a module,

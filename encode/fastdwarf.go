@@ -80,7 +80,11 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 		return f, nil
 	}
-	err := dwarf.Walk(d, jobs, func(r *dwarf.UnitReader) (*fragment, error) {
+	var ahead func(int) int
+	if cfg.Lookup {
+		ahead = lookupAhead(jobs)
+	}
+	err := dwarf.WalkAhead(d, jobs, ahead, func(r *dwarf.UnitReader) (*fragment, error) {
 		f, err := convert(r)
 		if err == nil && cfg.unitDone != nil {
 			err = cfg.unitDone(r.Unit(), f)
@@ -133,6 +137,20 @@ func walkFast(d *dwarf.Data, cfg walkConfig, jobs int, convs *convList, emit fun
 		}
 	}
 	return err
+}
+
+// lookupAhead is how far ahead of emit a walk for a lookup
+// (Options.Lookup) converts units, given the units emitted so far: one
+// unit at a time while the lookup may end at any moment (a -C name of
+// the kernel's headers is in its first unit: task_struct in the Debian
+// vmlinux's), then a unit more for every four emitted up to the walk's
+// usual bound (dwarf.MaxAhead), so that a lookup that goes on (a rare
+// name, or one missing: every unit) runs on every worker. A unit taken
+// ahead and not needed costs its conversion, and the walk waits for it
+// before it returns.
+func lookupAhead(jobs int) func(emitted int) int {
+	most := dwarf.MaxAhead(jobs)
+	return func(emitted int) int { return min(most, 1+emitted/4) }
 }
 
 // wanted reports whether the converter looks at the attributes of an
