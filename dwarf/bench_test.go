@@ -145,3 +145,24 @@ func BenchmarkWalk(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkOpenUsesForm is what a reader pays before the first unit of
+// the Debian vmlinux when it asks every unit whether it uses
+// DW_FORM_ref_addr (encode's merged-units check, before a -C lookup):
+// the unit headers read from the file (FromELF) and every unit's
+// abbreviation table scanned.
+func BenchmarkOpenUsesForm(b *testing.B) {
+	vmlinux, _ := testenv.KernelInputs(b)
+	for i := 0; i < b.N; i++ {
+		d, err := Open(vmlinux)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range d.Units() {
+			if _, err := d.UsesForm(&d.Units()[j], FormRefAddr); err != nil {
+				b.Fatal(err)
+			}
+		}
+		d.Close()
+	}
+}

@@ -6,6 +6,8 @@ import "fmt"
 // attribute in form f: say DW_FORM_ref_addr, the form of references into
 // other units (LTO), without reading the unit's entries.
 //
+// Every declaration of the table counts, as in pahole's walk of it
+// (dwarf_getabbrev): one whose code an earlier declaration took too.
 // The table's bytes are only scanned, without building the unit's
 // decoding context (its parsed table and root entry, which Walk builds
 // in its workers when it reads the unit): asked of every unit of a file
@@ -25,28 +27,30 @@ func (d *Data) UsesForm(u *Unit, f Form) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	uses := func(a *abbrev) bool {
-		if a == nil {
-			return false
-		}
-		for i := range a.tmpl {
-			if a.tmpl[i].Form == f {
-				return true
-			}
-		}
-		return false
-	}
 	for _, a := range c.abbrevs.dense {
-		if uses(a) {
+		if a.uses(f) {
 			return true, nil
 		}
 	}
 	for _, a := range c.abbrevs.sparse {
-		if uses(a) {
+		if a.uses(f) {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// uses reports whether a declares an attribute in form f.
+func (a *abbrev) uses(f Form) bool {
+	if a == nil {
+		return false
+	}
+	for i := range a.tmpl {
+		if a.tmpl[i].Form == f {
+			return true
+		}
+	}
+	return false
 }
 
 // formsKey is a table offset and a form UsesForm was asked about.
@@ -73,31 +77,47 @@ func (d *Data) scanForms(off uint64, f Form) (uses, ok bool) {
 	if off >= uint64(len(sec)) {
 		return false, false
 	}
-	b := reader{data: sec, pos: int(off), end: len(sec)}
+	// The loop is parseAbbrev's first pass and parseDecl's checks, with
+	// the one-byte cases of the numbers read inline: a vmlinux has 5 MB
+	// of tables to scan.
+	p, n := int(off), len(sec)
 	for {
-		code := b.uleb()
-		if b.bad {
+		code, q := ulebAt(sec, p)
+		if q < 0 {
 			return false, false
 		}
+		p = q
 		if code == 0 {
 			break
 		}
-		tag := b.uleb()
-		if b.bad || tag > 0xffff || b.pos >= b.end || sec[b.pos] > 1 {
+		tag, q := ulebAt(sec, p)
+		if q < 0 || tag > 0xffff || q >= n || sec[q] > 1 {
 			return false, false
 		}
-		b.pos++ // DW_CHILDREN
+		p = q + 1 // DW_CHILDREN
 		for {
-			at, fm := b.uleb(), b.uleb()
-			if b.bad || at > 0xffff || fm > 0xffff {
-				return false, false
+			var at, fm uint64
+			if p+1 < n && sec[p]|sec[p+1] < 0x80 {
+				at, fm = uint64(sec[p]), uint64(sec[p+1])
+				p += 2
+			} else {
+				if at, p = ulebAt(sec, p); p < 0 {
+					return false, false
+				}
+				if fm, p = ulebAt(sec, p); p < 0 {
+					return false, false
+				}
 			}
 			if at == 0 && fm == 0 {
 				break
 			}
+			if at > 0xffff || fm > 0xffff {
+				return false, false
+			}
 			form := Form(fm)
 			if form == FormImplicitConst {
-				if b.sleb(); b.bad {
+				// An SLEB128 ends where a ULEB128 does.
+				if _, p = ulebAt(sec, p); p < 0 {
 					return false, false
 				}
 			}
@@ -107,7 +127,7 @@ func (d *Data) scanForms(off uint64, f Form) (uses, ok bool) {
 			uses = uses || form == f
 		}
 	}
-	d.formsWork += int64(b.pos) - int64(off)
+	d.formsWork += int64(p) - int64(off)
 	if d.formsWork > 8*int64(len(sec))+1<<20 {
 		return false, false
 	}
@@ -116,4 +136,18 @@ func (d *Data) scanForms(off uint64, f Form) (uses, ok bool) {
 	}
 	d.forms[key] = uses
 	return uses, true
+}
+
+// ulebAt reads the ULEB128 at b[p:] and returns it and the position
+// after it, or -1 for the position when it runs past the end of b.
+func ulebAt(b []byte, p int) (uint64, int) {
+	if p < len(b) && b[p] < 0x80 {
+		return uint64(b[p]), p + 1
+	}
+	r := reader{data: b, pos: p, end: len(b)}
+	v := r.uleb()
+	if r.bad {
+		return 0, -1
+	}
+	return v, r.pos
 }

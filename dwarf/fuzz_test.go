@@ -2,6 +2,7 @@ package dwarf
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/btfkit/btfkit/elfx"
@@ -103,6 +104,7 @@ func FuzzUnit(f *testing.F) {
 			s.Info = info
 		}
 		d, err := New(s)
+		samePeeked(t, s, d, err)
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) {
@@ -110,6 +112,62 @@ func FuzzUnit(f *testing.F) {
 			}
 			return
 		}
+		scanAgrees(t, d)
 		exercise(t, d)
 	})
+}
+
+// copyPeek reads as elfx.File.ReadView does for a view that is not of a
+// mapping.
+func copyPeek(p, view []byte, off int) int {
+	if off < 0 || off >= len(view) {
+		return 0
+	}
+	return copy(p, view[off:])
+}
+
+// samePeeked checks that reading s's unit headers through a peek
+// function (FromELF reads them from the file) finds what New, reading
+// them in place, found: the same units, or the same error.
+func samePeeked(t *testing.T, s Sections, d *Data, err error) {
+	t.Helper()
+	dp, perr := newData(s, copyPeek)
+	if (err == nil) != (perr == nil) || err != nil && err.Error() != perr.Error() {
+		t.Fatalf("unit headers read in place: %v; through peek: %v", err, perr)
+	}
+	if err == nil && !reflect.DeepEqual(d.units, dp.units) {
+		t.Fatalf("unit headers read in place and through peek differ:\n%+v\n%+v", d.units, dp.units)
+	}
+}
+
+// scanAgrees checks UsesForm's scan of each unit's abbreviation table
+// against the table parsed in full: a table the scan finds clean parses,
+// and a form the parsed table declares the scan finds (it may find more:
+// a declaration whose code an earlier one of the table took, which the
+// parsed table drops and pahole's walk of the table sees).
+func scanAgrees(t *testing.T, d *Data) {
+	t.Helper()
+	for i := range d.units {
+		u := &d.units[i]
+		for _, f := range []Form{FormRefAddr, FormStrp, FormData1} {
+			uses, ok := d.scanForms(u.AbbrevOffset, f)
+			if !ok {
+				continue
+			}
+			tab, err := parseAbbrev(d.sec.Abbrev, u.AbbrevOffset, unitFormat{version: u.Version, offSize: u.OffsetSize, addrSize: u.AddrSize})
+			if err != nil {
+				t.Fatalf("unit %d: the scan finds the table at 0x%x clean, parsing it fails: %v", i, u.AbbrevOffset, err)
+			}
+			declared := false
+			for _, a := range tab.dense {
+				declared = declared || a.uses(f)
+			}
+			for _, a := range tab.sparse {
+				declared = declared || a.uses(f)
+			}
+			if declared && !uses {
+				t.Fatalf("unit %d: the table at 0x%x declares form 0x%x, the scan does not find it", i, u.AbbrevOffset, f)
+			}
+		}
+	}
 }

@@ -76,3 +76,57 @@ func TestRelease(t *testing.T) {
 		t.Errorf("reading the released pages again raised RssFile by only %d KiB", (back-after)>>10)
 	}
 }
+
+// TestReadView: ReadView gives the bytes of a view of the mapping, up to
+// the end of the view, without making the pages it reads resident; and
+// copies from memory what is not a view of the mapping.
+func TestReadView(t *testing.T) {
+	const size = 48 << 20
+	img := make([]byte, 64+size)
+	copy(img, "\x7fELF\x02\x01\x01")
+	binary.LittleEndian.PutUint16(img[16:], 1)  // ET_REL
+	binary.LittleEndian.PutUint16(img[18:], 62) // x86-64
+	binary.LittleEndian.PutUint32(img[20:], 1)
+	binary.LittleEndian.PutUint16(img[52:], 64) // e_ehsize
+	binary.LittleEndian.PutUint16(img[58:], 64) // e_shentsize
+	for i := 64; i < len(img); i++ {
+		img[i] = byte(i * 7 >> 3)
+	}
+	path := filepath.Join(t.TempDir(), "big.o")
+	if err := os.WriteFile(path, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	view := f.Bytes()[100 : 100+size-200] // as a section would be
+	want := img[100 : 100+size-200]
+	before := rssFile(t)
+	var p [64]byte
+	for off := 0; off < len(view); off += 64 << 10 {
+		n := f.ReadView(p[:], view, off)
+		if n != min(len(p), len(view)-off) || !bytes.Equal(p[:n], want[off:off+n]) {
+			t.Fatalf("ReadView at %d: %d bytes %x, want %x", off, n, p[:n], want[off:min(off+len(p), len(want))])
+		}
+	}
+	if after := rssFile(t); before >= 0 && after-before > 4<<20 {
+		t.Errorf("reading 64 bytes every 64 KiB of %d MiB raised RssFile by %d KiB", size>>20, (after-before)>>10)
+	}
+	for _, off := range []int{len(view) - 10, len(view) - 1, len(view), len(view) + 5, -1} {
+		n := f.ReadView(p[:], view, off)
+		wantN := max(0, min(len(p), len(view)-off))
+		if off < 0 {
+			wantN = 0
+		}
+		if n != wantN || (n > 0 && !bytes.Equal(p[:n], want[off:off+n])) {
+			t.Errorf("ReadView at %d of %d: %d bytes, want %d", off, len(view), n, wantN)
+		}
+	}
+	// Not a view of the mapping: copied.
+	own := []byte("not the file's bytes")
+	if n := f.ReadView(p[:], own, 4); n != len(own)-4 || string(p[:n]) != string(own[4:]) {
+		t.Errorf("ReadView of another slice: %q", p[:n])
+	}
+}
