@@ -212,3 +212,51 @@ func TestLayoutClassNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPaholeLayoutLookupDWARF: -C from DWARF, where btfkit stops reading
+// units at the one where the last name is found (a lookup walk, as
+// pahole stops loading): pahole's command line and `btfkit layout -C`
+// print what pahole 1.32 prints, on a program linked from three gcc
+// units (layout/testdata/lookup*.c: names defined alike, differently
+// and once; -E; missing names) and, when it is installed, on the Debian
+// vmlinux (task_struct is in its second unit).
+func TestPaholeLayoutLookupDWARF(t *testing.T) {
+	testc.Require(t, "pahole", "gcc")
+	var srcs []string
+	for _, f := range []string{"lookup1.c", "lookup2.c", "lookup3.c"} {
+		src, err := filepath.Abs(filepath.Join("..", "..", "layout", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	prog := filepath.Join(t.TempDir(), "lookup")
+	testc.Run(t, "gcc", append([]string{"-g", "-O2", "-o", prog}, srcs...)...)
+	lookups := [][]string{
+		{"-C", "outer"},
+		{"-C", "variant,second_only"},
+		{"-C", "third_only,variant"},
+		{"-E", "-C", "first_only"},
+		{"--expand_types", "-C", "second_only,outer"},
+		{"-C", "second_only,missing_one,third_only"},
+		{"-C", "no_such_type"},
+	}
+	for _, args := range lookups {
+		runBoth(t, append(args, prog)...)
+	}
+	// btfkit layout takes -C and -E (pahole's --expand_types) alike.
+	for _, args := range [][]string{{"-C", "variant,second_only"}, {"-C", "third_only,variant"}, {"-E", "-C", "first_only"}} {
+		_, want, _ := paholeOracle(t, append(args, prog)...)
+		got, code := runBtfkitOut(t, append(append([]string{"layout"}, args...), prog)...)
+		if code != 0 || got != want {
+			t.Errorf("btfkit layout %s: status %d\n--- got\n%s\n--- want\n%s", strings.Join(args, " "), code, got, want)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	for _, args := range [][]string{{"-C", "task_struct"}, {"-C", "task_struct,sk_buff"}, {"-E", "-C", "sk_buff"}} {
+		runBoth(t, append(args, vmlinux)...)
+	}
+}
