@@ -355,12 +355,11 @@ func walk(f *elfx.File, cfg walkConfig, emit func(*fragment) error, onOpen func(
 	if merged || cfg.Features.Has(FeatForceCUMerging) {
 		return walkMerged(d, cfg, &convs, emit)
 	}
-	// Reading the unit headers (dwarf.FromELF) faulted in a page per
-	// unit, and the kernel maps the cached pages around each fault too
-	// (fault-around, 64 KiB): most of .debug_info was resident (~70 MiB
-	// of a vmlinux's 164) before the first unit was converted. The walk
-	// brings back what it reads.
-	f.Release(d.Sections().Info)
+	// Nothing of .debug_info is resident yet: dwarf.FromELF reads the
+	// unit headers from the file and mergesUnits only the abbreviation
+	// tables (through the mapping, each header would fault in the 64 KiB
+	// around it: ~70 MiB of a vmlinux's 164 before the first unit). The
+	// walk brings in what it reads, and releases it behind itself.
 	cfg.done = releasePages(f, d.Sections())
 	return walkFast(d, cfg, jobs, &convs, emit)
 }
