@@ -300,9 +300,10 @@ func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err erro
 		name  string
 	}
 	err = encode.MapUnits(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs, Warnings: r.warn,
-		// -C stops at the unit where the last name is found (errStop):
-		// the units past it are not read.
-		Lookup: len(r.opts.ClassNames) > 0,
+		// -C stops at the unit where the last name is found, and
+		// --first_obj_only after the first (errStop): the units past it
+		// are not read.
+		Lookup: len(r.opts.ClassNames) > 0 || r.opts.FirstObjOnly,
 		// -D compares declaration files; -I prints them; -P names an
 		// anonymous struct without a typedef by its declaration.
 		DeclInfo: r.opts.DeclExcludePrefix != nil || r.opts.ShowDeclInfo || (r.opts.Packable && r.opts.AnonInclude)},
