@@ -84,7 +84,7 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 				return err
 			}
 		}
-		formats, err := layoutFormats(layoutOpts.formats)
+		formats, err := input.ParseFormats(layoutOpts.formats)
 		if err != nil {
 			return err
 		}
@@ -158,27 +158,13 @@ func layoutClassNames(list string) ([]string, error) {
 	return names, nil
 }
 
-// layoutFormats parses a format list ("dwarf,btf").
-func layoutFormats(list string) ([]string, error) {
-	var out []string
-	for _, f := range strings.Split(list, ",") {
-		switch f {
-		case "dwarf", "btf":
-			out = append(out, f)
-		default:
-			return nil, fmt.Errorf("unknown debug format %q (dwarf or btf)", f)
-		}
-	}
-	return out, nil
-}
-
 // layoutRun is one listing over files.
 type layoutRun struct {
 	opts    layout.Options
-	formats []string    // formats to try, in order
-	base    string      // base BTF for split BTF inputs
-	jobs    int         // DWARF units converted in parallel; 0: one per CPU
-	tables  *tableStats // --ptr_table_stats (pahole_stats.go), or nil
+	formats input.Formats // formats to try, in order
+	base    string        // base BTF for split BTF inputs
+	jobs    int           // DWARF units converted in parallel; 0: one per CPU
+	tables  *tableStats   // --ptr_table_stats (pahole_stats.go), or nil
 	listing *layout.Listing
 	baseBTF *btf.Spec
 	btfErr  error     // why the last file's BTF could not be parsed
@@ -188,9 +174,12 @@ type layoutRun struct {
 // errNoInfo says a file is missing or has none of the formats asked for.
 type errNoInfo struct {
 	path    string
-	formats []string
+	formats input.Formats
 	missing error // the file cannot be read
-	reason  error // why the file's BTF could not be read, if it has some
+	// unsupported: pahole's loader gave up at a format it has no
+	// loader for (input.Unknown)
+	unsupported bool
+	reason      error // why the file's BTF could not be read, if it has some
 }
 
 func (e *errNoInfo) Error() string {
@@ -200,7 +189,11 @@ func (e *errNoInfo) Error() string {
 	if e.reason != nil {
 		return e.reason.Error()
 	}
-	return fmt.Sprintf("%s: no %s type information", e.path, strings.Join(e.formats, " or "))
+	names := make([]string, len(e.formats))
+	for i, f := range e.formats {
+		names[i] = f.String()
+	}
+	return fmt.Sprintf("%s: no %s type information", e.path, strings.Join(names, " or "))
 }
 
 // errStop ends a walk early: every -C name was found.
@@ -217,10 +210,10 @@ func (r *layoutRun) run(w io.Writer, files []string) error {
 	}
 	if len(files) == 0 {
 		files = []string{filepath.Join(btf.SysfsDir, "vmlinux")}
-		if !slicesContains(r.formats, "btf") {
+		if !r.formats.Has(input.BTF) {
 			return fmt.Errorf("no FILE given: the running kernel's BTF needs -F btf")
 		}
-		r.formats = []string{"btf"}
+		r.formats = input.Formats{input.BTF}
 	}
 	for _, path := range files {
 		stop, err := r.file(w, path)
@@ -234,15 +227,6 @@ func (r *layoutRun) run(w io.Writer, files []string) error {
 	return r.listing.Finish(w)
 }
 
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // file lists one file in the first format it has.
 func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 	if err := input.Readable(path); err != nil {
@@ -251,19 +235,19 @@ func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
 	for _, f := range r.formats {
 		var ok bool
 		switch f {
-		case "dwarf":
+		case input.DWARF:
 			// DWARF is read in place: standard input and pipes have
 			// only their BTF read (whole).
 			if !input.IsStream(path) {
 				ok, stop, err = r.dwarfFile(w, path)
 			}
-		case "btf":
+		case input.BTF:
 			ok, stop, err = r.btfFile(w, path)
-		case "ctf":
+		case input.CTF:
 			// pahole's CTF loader; btfkit reads no CTF: next format.
 		default:
 			// pahole gives up at a format it has no loader for.
-			return false, &errNoInfo{path: path, formats: r.formats}
+			return false, &errNoInfo{path: path, formats: r.formats, unsupported: true}
 		}
 		if err != nil || ok {
 			return stop, err

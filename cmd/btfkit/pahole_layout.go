@@ -28,6 +28,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/layout"
 )
 
@@ -266,14 +267,11 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pahole: -T/nr_definitions doesn't work with --class_name/-C, it shows all classes and the number of times they are defined")
 		return 1
 	}
-	formats := []string{"dwarf", "btf"}
 	fp := l.formats
 	if l.base != "" {
 		fp = "btf" // pahole reads only BTF when given a base
 	}
-	if fp != "" {
-		formats = strings.Split(fp, ",")
-	}
+	formats := input.PaholeFormats(fp)
 	files := l.files
 	classes := l.classNames
 	hasClasses := l.hasClasses
@@ -322,6 +320,10 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stderr, "pahole: couldn't find any%s debug information on this system.\n", fp)
 			return 1
+		case errors.As(err, &ni) && ni.unsupported:
+			// -F named a format pahole has no loader for.
+			fmt.Fprintf(stderr, "pahole: %s: Operation not supported\n", ni.path)
+			return 1
 		case errors.As(err, &ni):
 			fmt.Fprintf(stderr, "pahole: %s: Invalid argument\n", ni.path)
 			return 1
@@ -341,7 +343,7 @@ func (r *layoutRun) runPahole(w io.Writer, files []string, formatPath string) er
 	sysfs := filepath.Join(btf.SysfsDir, "vmlinux")
 	if formatPath == "" || strings.Contains(formatPath, "btf") {
 		if _, err := os.Stat(sysfs); err == nil {
-			r.formats = []string{"btf"}
+			r.formats = input.Formats{input.BTF}
 			err := r.run(w, []string{sysfs})
 			var ni *errNoInfo
 			if err == nil || !errors.As(err, &ni) {
@@ -349,13 +351,13 @@ func (r *layoutRun) runPahole(w io.Writer, files []string, formatPath string) er
 			}
 		}
 		if formatPath == "btf" {
-			return &errNoInfo{path: sysfs, formats: []string{"btf"}}
+			return &errNoInfo{path: sysfs, formats: input.Formats{input.BTF}}
 		}
 	}
 	vmlinux := paholeRunningVmlinux()
 	if vmlinux == "" {
-		return &errNoInfo{formats: []string{"dwarf"}}
+		return &errNoInfo{formats: input.Formats{input.DWARF}}
 	}
-	r.formats = []string{"dwarf"}
+	r.formats = input.Formats{input.DWARF}
 	return r.run(w, []string{vmlinux})
 }
