@@ -15,10 +15,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/layout"
 	"github.com/btfkit/btfkit/pfunct"
@@ -96,8 +98,15 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 		if err != nil {
 			return err
 		}
-		if name, ok := listing.Missing(); ok {
-			return fmt.Errorf("type '%s' not found", name)
+		if name, ok := listing.Unfound(); ok {
+			// The inputs' error form, FILE: what went wrong; with
+			// --sort too, where pahole says nothing.
+			files := args
+			if len(files) == 0 {
+				files = []string{filepath.Join(btf.SysfsDir, "vmlinux")}
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "btfkit layout: %s: type '%s' not found\n", strings.Join(files, ", "), name)
+			return exitError{1}
 		}
 		return nil
 	},

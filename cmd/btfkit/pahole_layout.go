@@ -297,6 +297,9 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 		case err == nil:
 			if name, ok := listing.Missing(); ok {
 				fmt.Fprintf(stderr, "pahole: type '%s' not found\n", name)
+			} else if name, ok := listing.Unfound(); ok {
+				// pahole 1.32 says nothing (--sort); its status, 0, is kept.
+				fmt.Fprintf(stderr, "pahole: type '%s' not found (btfkit's note: pahole 1.32 prints nothing here)\n", name)
 			}
 			return 0
 		case errors.As(err, &ni) && !hasClasses && len(files) > 0:
