@@ -127,3 +127,25 @@ func (e *Entry) Flag(a Attr) bool {
 	f := e.Field(a)
 	return f != nil && f.Class == ClassFlag && f.Val != 0
 }
+
+// Take is how readers of entries keep a numeric attribute (a reference,
+// a constant, an address), one rule for all of them: when f's value is of
+// class c, it goes to *dst and bit is set in *has; Take reports whether
+// it did. encode's type converter and encode/internal/funcvar's entries
+// decode their attributes through it.
+func Take[F ~uint32](f *Field, c Class, dst *uint64, has *F, bit F) bool {
+	if f.Class != c {
+		return false
+	}
+	*dst = f.Val
+	*has |= bit
+	return true
+}
+
+// TakeFlag sets bit in *has when f's value, a flag's (or a code's the
+// caller compared), is not zero: DW_FORM_flag 0 says false.
+func TakeFlag[F ~uint32](f *Field, has *F, bit F) {
+	if f.Val != 0 {
+		*has |= bit
+	}
+}

@@ -320,8 +320,10 @@ var fastAttrs = func() (t [0x100]bool) {
 	return t
 }()
 
-// fastField decodes one attribute of an entry the converter wants into d.
+// fastField decodes one attribute of an entry the converter wants into d
+// (the numbers by dwarf.Take's rule, as funcvar's entries are).
 func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
+	const c = dwarf.ClassConstant
 	switch f.Attr {
 	case dwarf.AttrName:
 		s, err := data.String(f)
@@ -331,30 +333,15 @@ func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 		d.name = s
 		d.has |= hasName
 	case dwarf.AttrType:
-		if f.Class == dwarf.ClassReference {
-			d.typ = f.Val
-			d.has |= hasType
-		}
+		dwarf.Take(f, dwarf.ClassReference, &d.typ, &d.has, hasType)
 	case dwarf.AttrByteSize:
-		if f.Class == dwarf.ClassConstant {
-			d.byteSize = f.Val
-			d.has |= hasByteSize
-		}
+		dwarf.Take(f, c, &d.byteSize, &d.has, hasByteSize)
 	case dwarf.AttrBitSize:
-		if f.Class == dwarf.ClassConstant {
-			d.bitSize = f.Val
-			d.has |= hasBitSize
-		}
+		dwarf.Take(f, c, &d.bitSize, &d.has, hasBitSize)
 	case dwarf.AttrBitOffset:
-		if f.Class == dwarf.ClassConstant {
-			d.bitOffset = f.Val
-			d.has |= hasBitOffset
-		}
+		dwarf.Take(f, c, &d.bitOffset, &d.has, hasBitOffset)
 	case dwarf.AttrDataBitOffset:
-		if f.Class == dwarf.ClassConstant {
-			d.dataBitOff = f.Val
-			d.has |= hasDataBitOffset
-		}
+		dwarf.Take(f, c, &d.dataBitOff, &d.has, hasDataBitOffset)
 	case dwarf.AttrDataMemberLocation:
 		switch f.Class {
 		case dwarf.ClassConstant:
@@ -364,17 +351,11 @@ func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 		}
 		d.has |= hasMemberLoc
 	case dwarf.AttrUpperBound:
-		if f.Class == dwarf.ClassConstant {
-			d.upperBound = f.Val
-			d.has |= hasUpperBound
-		} else {
+		if !dwarf.Take(f, c, &d.upperBound, &d.has, hasUpperBound) {
 			d.has |= hasUpperBoundVar
 		}
 	case dwarf.AttrCount:
-		if f.Class == dwarf.ClassConstant {
-			d.count = f.Val
-			d.has |= hasCount
-		}
+		dwarf.Take(f, c, &d.count, &d.has, hasCount)
 	case dwarf.AttrConstValue:
 		switch f.Class {
 		case dwarf.ClassString, dwarf.ClassStringAlt:
@@ -390,22 +371,14 @@ func fastField(data *dwarf.Data, d *die, f *dwarf.Field) error {
 			d.has |= hasConstValue
 		}
 	case dwarf.AttrDeclaration:
-		if f.Val != 0 {
-			d.has |= hasDeclaration
-		}
+		dwarf.TakeFlag(f, &d.has, hasDeclaration)
 	case dwarf.AttrAlignment:
-		if f.Class == dwarf.ClassConstant {
-			d.alignment = f.Val
-			d.has |= hasAlignment
-		}
+		dwarf.Take(f, c, &d.alignment, &d.has, hasAlignment)
 	case dwarf.AttrEncoding:
 		d.encoding = dwarf.Encoding(f.Val)
 		d.has |= hasEncoding
 	case dwarf.AttrGNUAnnotation:
-		if f.Class == dwarf.ClassReference {
-			d.annotation = f.Val
-			d.has |= hasGNUAnnotation
-		}
+		dwarf.Take(f, dwarf.ClassReference, &d.annotation, &d.has, hasGNUAnnotation)
 	}
 	return nil
 }

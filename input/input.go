@@ -22,6 +22,11 @@
 //     a *btf.ArchiveError, LoadArchive and Members read every member.
 //
 // Errors name the file, the section and the offset where they are known.
+//
+// The -F lists that say which formats to read an input in (dwarf, btf,
+// tried in order) are parsed here too, one way for every command:
+// ParseFormats for btfkit's own, PaholeFormats as pahole and pfunct read
+// them.
 package input
 
 import (

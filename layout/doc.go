@@ -7,7 +7,10 @@
 // A caller makes a Listing (NewListing, with Options such as ClassNames,
 // pahole's -C) and hands it each input's btf.Spec (Unit, with the
 // input's *dwarffacts.Facts or nil), then calls Finish; Missing says
-// which -C name was never found. ExampleListing prints one struct.
+// which -C name was never found. ExampleListing prints one struct. A
+// caller with files rather than Specs calls ListFiles, which reads them
+// as pahole's loader does (DWARF unit by unit through package encode, BTF
+// through package input, in the first -F format each file has).
 //
 // It reads the btf model only (btf.Spec), so BTF from any source and DWARF
 // converted by package encode share one printer. What DWARF knows and BTF

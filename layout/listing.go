@@ -109,6 +109,17 @@ func (l *Listing) Missing() (string, bool) {
 	return l.pending[0], true
 }
 
+// Unfound returns the first -C name no input had, whatever the options:
+// Missing is pahole's report of it, which pahole leaves out when it sorts
+// layouts. (Without SkipMissing a listing looks no further in an input
+// than a name it lacks, so only the first name is known to be missing.)
+func (l *Listing) Unfound() (string, bool) {
+	if len(l.pending) == 0 {
+		return "", false
+	}
+	return l.pending[0], true
+}
+
 // flushAt is how much output is collected before it is written.
 const flushAt = 256 << 10
 

@@ -35,7 +35,7 @@ const (
 
 // Options are pfunct's options, by its long names.
 type Options struct {
-	Format           string    // -F: formats to try, comma separated ("" is dwarf,btf; btf with BTFBase)
+	Format           string    // -F: formats to try, comma separated, read by input.PaholeFormats ("" is dwarf,btf; btf with BTFBase)
 	BTFBase          string    // --btf_base: the base of the split BTF files read
 	Addr             uint64    // -a: show the function at this address
 	All              bool      // -A: every function that matches, all when nothing is asked
@@ -381,14 +381,10 @@ func (p *printer) loadRunningKernel() error {
 
 // loadFile tries the formats in order on one file.
 func (p *printer) loadFile(path string) (stop bool, err error) {
-	formats := []string{"dwarf", "btf"}
-	if p.o.Format != "" {
-		formats = strings.Split(p.o.Format, ",")
-	}
 	var last error
-	for _, f := range formats {
+	for _, f := range input.PaholeFormats(p.o.Format) {
 		switch f {
-		case "dwarf":
+		case input.DWARF:
 			stop, err := p.loadDWARF(path)
 			if err == nil {
 				return stop, nil
@@ -397,13 +393,16 @@ func (p *printer) loadFile(path string) (stop bool, err error) {
 				return false, err
 			}
 			last = err
-		case "btf":
+		case input.BTF:
 			stop, err := p.loadBTF(path)
 			if err == nil {
 				return stop, nil
 			}
 			last = err
+		case input.CTF:
+			// pahole's CTF loader; btfkit reads no CTF: next format.
 		default:
+			// pahole gives up at a format it has no loader for.
 			return false, &NoInfoError{Path: path, Format: p.o.Format, Err: last}
 		}
 	}

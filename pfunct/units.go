@@ -5,23 +5,18 @@ import (
 	"io"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/dwarffacts"
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
+	"github.com/btfkit/btfkit/layout"
 )
 
 // UnitFunctions is one DWARF compile unit as pahole's loader hands it to a
 // printer that counts functions (pahole -m): its name, its types as
 // package encode converts them with their facts, and the types of the
 // parameters of each of its functions, IDs of Spec, in the order of
-// pahole's functions table.
-type UnitFunctions struct {
-	Index  int // the unit's position in the file, from 0
-	Name   string
-	Spec   *btf.Spec
-	Facts  *dwarffacts.Facts
-	Params [][]btf.TypeID
-}
+// pahole's functions table. It is layout's, so that EachUnitFunctions is
+// a layout.Inputs.UnitFunctions.
+type UnitFunctions = layout.UnitFunctions
 
 // EachUnitFunctions calls fn with each compile unit of the ELF file at
 // path that has DWARF, in order; jobs units are converted at a time (0:

@@ -95,6 +95,13 @@ func requireSemanticEqual(t testing.TB, what string, a, b *btf.Spec, opts diff.O
 // is byte-identical to libbpf's btf__dedup on the same archive; the kernel
 // accepts the output; the bytes do not depend on load parallelism.
 func TestEmbeddedTwice(t *testing.T) {
+	if testing.Short() {
+		// scripts/test runs -short under the race detector only, where this
+		// takes minutes; the archives of TestGCCArchive and
+		// TestLoadMembersParallel take the same goroutines (parallel member
+		// loading, the staged tail) there, and the full run runs this.
+		t.Skip("-short: two copies of the vmlinux BTF under the race detector take minutes; the full run runs this")
+	}
 	_, data := embedded(t)
 	in := mustParse(t, data, nil)
 	archive := writeTemp(t, "2x.btf", append(append([]byte(nil), data...), data...))

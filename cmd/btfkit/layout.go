@@ -5,12 +5,9 @@ package main
 // printer is package layout. `btfkit pahole` without -J maps pahole's
 // command line onto the same run (pahole_layout.go).
 //
-// Inputs are read as pahole reads them: each file with the first format
-// of the list (-F, default dwarf then btf) it has; DWARF compile unit by
-// compile unit through the encoder (encode.EachUnit), BTF whole (a split
-// BTF with its base: --base, or /sys/kernel/btf/vmlinux for a module under
-// /sys/kernel/btf) and a BTF archive member by member. Without a file, the
-// running kernel's BTF.
+// Inputs are read by the listing itself (layout.Listing.ListFiles): each
+// file with the first format of the list (-F, default dwarf then btf) it
+// has. Without a file, the running kernel's BTF.
 
 import (
 	"bufio"
@@ -19,15 +16,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/layout"
+	"github.com/btfkit/btfkit/pfunct"
 )
 
 var layoutOpts struct {
@@ -84,26 +80,33 @@ unit or file is not printed again. Without FILE, the running kernel's BTF
 				return err
 			}
 		}
-		formats, err := layoutFormats(layoutOpts.formats)
+		formats, err := input.ParseFormats(layoutOpts.formats)
 		if err != nil {
 			return err
 		}
-		r := layoutRun{opts: o, formats: formats, base: layoutOpts.base, jobs: layoutOpts.jobs, warn: cmd.ErrOrStderr()}
+		listing := layout.NewListing(o)
 		w := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-		err = r.run(w, args)
+		err = listing.ListFiles(w, args, layoutFileInputs(formats, layoutOpts.base, layoutOpts.jobs, cmd.ErrOrStderr(), nil))
 		if ferr := w.Flush(); err == nil {
 			err = ferr
 		}
-		var ni *errNoInfo
-		if errors.As(err, &ni) && ni.missing != nil && !strings.ContainsAny(ni.path, "/.") {
+		var ni *layout.NoInfoError
+		if errors.As(err, &ni) && ni.Missing != nil && !strings.ContainsAny(ni.Path, "/.") {
 			// `btfkit layout sk_buff`: a type name where a file goes.
-			return fmt.Errorf("%w (to list a type, name it with -C: btfkit layout -C %s [FILE]; without a FILE, the running kernel's BTF)", err, ni.path)
+			return fmt.Errorf("%w (to list a type, name it with -C: btfkit layout -C %s [FILE]; without a FILE, the running kernel's BTF)", err, ni.Path)
 		}
 		if err != nil {
 			return err
 		}
-		if name, ok := r.listing.Missing(); ok {
-			return fmt.Errorf("type '%s' not found", name)
+		if name, ok := listing.Unfound(); ok {
+			// The inputs' error form, FILE: what went wrong; with
+			// --sort too, where pahole says nothing.
+			files := args
+			if len(files) == 0 {
+				files = []string{filepath.Join(btf.SysfsDir, "vmlinux")}
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "btfkit layout: %s: type '%s' not found\n", strings.Join(files, ", "), name)
+			return exitError{1}
 		}
 		return nil
 	},
@@ -158,226 +161,15 @@ func layoutClassNames(list string) ([]string, error) {
 	return names, nil
 }
 
-// layoutFormats parses a format list ("dwarf,btf").
-func layoutFormats(list string) ([]string, error) {
-	var out []string
-	for _, f := range strings.Split(list, ",") {
-		switch f {
-		case "dwarf", "btf":
-			out = append(out, f)
-		default:
-			return nil, fmt.Errorf("unknown debug format %q (dwarf or btf)", f)
-		}
+// layoutFileInputs is how btfkit layout and btfkit pahole read their files:
+// -F, --base, -j, the DWARF loader's warnings on stderr, -m's functions
+// read by pfunct's loader and, when set, --ptr_table_stats.
+func layoutFileInputs(formats input.Formats, base string, jobs int, stderr io.Writer, tables *tableStats) layout.Inputs {
+	in := layout.Inputs{Formats: formats, BasePath: base, Jobs: jobs, Warnings: stderr, UnitFunctions: pfunct.EachUnitFunctions}
+	if tables != nil {
+		in.Stats = tables
 	}
-	return out, nil
-}
-
-// layoutRun is one listing over files.
-type layoutRun struct {
-	opts    layout.Options
-	formats []string    // formats to try, in order
-	base    string      // base BTF for split BTF inputs
-	jobs    int         // DWARF units converted in parallel; 0: one per CPU
-	tables  *tableStats // --ptr_table_stats (pahole_stats.go), or nil
-	listing *layout.Listing
-	baseBTF *btf.Spec
-	btfErr  error     // why the last file's BTF could not be parsed
-	warn    io.Writer // the DWARF loader's warnings (stderr)
-}
-
-// errNoInfo says a file is missing or has none of the formats asked for.
-type errNoInfo struct {
-	path    string
-	formats []string
-	missing error // the file cannot be read
-	reason  error // why the file's BTF could not be read, if it has some
-}
-
-func (e *errNoInfo) Error() string {
-	if e.missing != nil {
-		return e.missing.Error()
-	}
-	if e.reason != nil {
-		return e.reason.Error()
-	}
-	return fmt.Sprintf("%s: no %s type information", e.path, strings.Join(e.formats, " or "))
-}
-
-// errStop ends a walk early: every -C name was found.
-var errStop = errors.New("all types found")
-
-func (r *layoutRun) run(w io.Writer, files []string) error {
-	r.listing = layout.NewListing(r.opts)
-	if r.base != "" {
-		b, err := input.Load(r.base, nil)
-		if err != nil {
-			return fmt.Errorf("base: %w", err)
-		}
-		r.baseBTF = b
-	}
-	if len(files) == 0 {
-		files = []string{filepath.Join(btf.SysfsDir, "vmlinux")}
-		if !slicesContains(r.formats, "btf") {
-			return fmt.Errorf("no FILE given: the running kernel's BTF needs -F btf")
-		}
-		r.formats = []string{"btf"}
-	}
-	for _, path := range files {
-		stop, err := r.file(w, path)
-		if err != nil {
-			return err
-		}
-		if stop {
-			break
-		}
-	}
-	return r.listing.Finish(w)
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// file lists one file in the first format it has.
-func (r *layoutRun) file(w io.Writer, path string) (stop bool, err error) {
-	if err := input.Readable(path); err != nil {
-		return false, &errNoInfo{path: path, formats: r.formats, missing: err}
-	}
-	for _, f := range r.formats {
-		var ok bool
-		switch f {
-		case "dwarf":
-			// DWARF is read in place: standard input and pipes have
-			// only their BTF read (whole).
-			if !input.IsStream(path) {
-				ok, stop, err = r.dwarfFile(w, path)
-			}
-		case "btf":
-			ok, stop, err = r.btfFile(w, path)
-		case "ctf":
-			// pahole's CTF loader; btfkit reads no CTF: next format.
-		default:
-			// pahole gives up at a format it has no loader for.
-			return false, &errNoInfo{path: path, formats: r.formats}
-		}
-		if err != nil || ok {
-			return stop, err
-		}
-	}
-	return false, &errNoInfo{path: path, formats: r.formats, reason: r.btfErr}
-}
-
-// dwarfFile lists the compile units of an ELF file with DWARF; ok is false
-// when the file has no DWARF.
-func (r *layoutRun) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	// The live heap is small (the units in flight and the keys listed:
-	// ~30 MiB for the Debian vmlinux) and the garbage large (every unit's
-	// Spec and types): collecting at 5x live instead of 2x takes a third
-	// off the CPU time there for ~100 MiB more peak RSS (~330 MiB in all,
-	// the file's mapped pages included; pahole 1.31 peaks at 2.6 GiB).
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	}
-	// The units are converted and prepared for the listing in parallel,
-	// and written in unit order (layout.Batch says which options print
-	// in parallel too).
-	if r.opts.NrMethods && len(r.opts.ClassNames) == 0 {
-		return r.dwarfMethods(w, path) // pahole_stats.go
-	}
-	counts, err := r.tables.dwarf(path, r.jobs) // pahole_stats.go
-	if err != nil {
-		return false, false, ignoreNoDWARF(err)
-	}
-	batch := r.listing.NewBatch()
-	type prepared struct {
-		p     *layout.Prepared
-		index int
-		name  string
-	}
-	err = encode.MapUnits(path, encode.Options{Features: encode.DefaultFeatures, Jobs: r.jobs, Warnings: r.warn,
-		// -C stops at the unit where the last name is found, and
-		// --first_obj_only after the first (errStop): the units past it
-		// are not read.
-		Lookup: len(r.opts.ClassNames) > 0 || r.opts.FirstObjOnly,
-		// -D compares declaration files; -I prints them; -P names an
-		// anonymous struct without a typedef by its declaration.
-		DeclInfo: r.opts.DeclExcludePrefix != nil || r.opts.ShowDeclInfo || (r.opts.Packable && r.opts.AnonInclude)},
-		func(u encode.Unit) (prepared, error) {
-			return prepared{batch.Prepare(u.Index, u.Name, u.Spec, u.Facts), u.Index, u.Name}, nil
-		}, func(u prepared) error {
-			r.tables.print(r.listing, u.name, counts, u.index)
-			s, err := batch.Write(w, u.p)
-			if err != nil {
-				return err
-			}
-			if s {
-				return errStop
-			}
-			return nil
-		})
-	switch {
-	case errors.Is(err, encode.ErrNoDWARF):
-		return false, false, nil
-	case errors.Is(err, errStop):
-		return true, true, nil
-	}
-	return true, false, err
-}
-
-// btfFile lists the BTF of a raw BTF file or of an ELF file's .BTF
-// section, every member of an archive; ok is false when there is none.
-func (r *layoutRun) btfFile(w io.Writer, path string) (ok, stop bool, err error) {
-	// The members with their bases (package input: a sysfs module's
-	// vmlinux, a module's .BTF.base relocated onto --base).
-	ms, err := input.Members(path, r.baseBTF)
-	if err != nil {
-		// A file without BTF has none to list; one whose BTF cannot be
-		// used (a .BTF.base that does not fit the base) says why.
-		if _, _, rerr := input.ReadBytes(path); rerr == nil {
-			r.btfErr = err
-		}
-		return false, false, nil
-	}
-	where := ms[0].Where
-	if len(ms) == 1 {
-		// Members hands bytes that are no clean archive back whole.
-		if _, _, _, err := btf.ParseHeader(ms[0].Raw); err != nil {
-			return false, false, nil
-		}
-		if _, err := btf.SplitArchive(ms[0].Raw); err != nil {
-			r.btfErr = fmt.Errorf("%s: %w", where, err)
-			return false, false, nil
-		}
-	}
-	// Parse every member first: pahole reads a file whole or not at all.
-	specs := make([]*btf.Spec, len(ms))
-	for i, m := range ms {
-		s, err := btf.Parse(m.Raw, m.Base)
-		if err != nil {
-			if m.Base == nil && input.LooksSplit(m.Raw) {
-				err = fmt.Errorf("%w (this is split BTF, a module's: give its base)", err)
-			}
-			if len(ms) > 1 {
-				err = fmt.Errorf("archive member %d: %w", i, err)
-			}
-			r.btfErr = fmt.Errorf("%s: %w", where, err)
-			return false, false, nil
-		}
-		specs[i] = s
-	}
-	for _, s := range specs {
-		r.tables.printBTF(r.listing, path, s) // pahole_stats.go
-		// pahole names a BTF input's unit by the file's path.
-		if stop, err := r.listing.NamedUnitFunctions(w, path, s, nil, nil); err != nil || stop {
-			return true, stop, err
-		}
-	}
-	return true, false, nil
+	return in
 }
 
 // expansionsCutNote says on w that a -p listing stopped expanding

@@ -65,10 +65,10 @@ func TestPaholeFilterCommandLines(t *testing.T) {
 		runBoth(t, args...)
 	}
 	// A missing type: pahole says so and exits 0; with --sort it says
-	// nothing.
+	// nothing, and btfkit adds a note (notfound_test.go).
 	runBoth(t, "-F", "btf", "-i", "no_such_type", embedded)
 	runBoth(t, "-F", "btf", "-f", "list_head,no_such_type,rb_node", embedded)
-	runBoth(t, "-F", "btf", "--sort", "-C", "list_head,no_such_type", embedded)
+	runBothNote(t, "no_such_type", "-F", "btf", "--sort", "-C", "list_head,no_such_type", embedded)
 }
 
 // TestPaholeFilterOptions: what Debian's pahole 1.24 lacks, as pahole's

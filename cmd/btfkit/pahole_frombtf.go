@@ -15,6 +15,7 @@ import (
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/encode/frombtf"
+	"github.com/btfkit/btfkit/input"
 )
 
 // paholeFromBTFHelp is --help's word on -J -F btf.
@@ -38,13 +39,16 @@ func paholeEncodeFormats(c *paholeConfig, formats []string) error {
 	}
 	list := formats[len(formats)-1]
 	var from []string
-	for _, f := range strings.Split(list, ",") {
-		switch f = strings.TrimSpace(f); f {
-		case "dwarf", "btf":
-			from = append(from, f)
-		case "ctf", "":
-		default:
-			return &paholeError{1, fmt.Sprintf("pahole: unknown format %q in -F %s", f, list)}
+	fs := input.PaholeFormats(list)
+	if strings.Trim(list, ", ") == "" {
+		fs = nil // no format named (not the default order): none to encode from
+	}
+	for _, f := range fs {
+		switch f {
+		case input.DWARF, input.BTF:
+			from = append(from, f.String())
+		case input.Unknown:
+			return &paholeError{1, fmt.Sprintf("pahole: unknown format %q in -F %s", input.UnknownFormat(list), list)}
 		}
 	}
 	if len(from) == 0 {

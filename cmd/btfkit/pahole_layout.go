@@ -28,6 +28,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/layout"
 )
 
@@ -266,14 +267,11 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "pahole: -T/nr_definitions doesn't work with --class_name/-C, it shows all classes and the number of times they are defined")
 		return 1
 	}
-	formats := []string{"dwarf", "btf"}
 	fp := l.formats
 	if l.base != "" {
 		fp = "btf" // pahole reads only BTF when given a base
 	}
-	if fp != "" {
-		formats = strings.Split(fp, ",")
-	}
+	formats := input.PaholeFormats(fp)
 	files := l.files
 	classes := l.classNames
 	hasClasses := l.hasClasses
@@ -288,33 +286,37 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 			}
 			o.ClassNames = names
 		}
-		r := layoutRun{opts: o, formats: formats, base: l.base, jobs: l.jobs, warn: stderr}
+		var tables *tableStats
 		if l.tableStats {
-			r.tables = &tableStats{w: stderr}
+			tables = &tableStats{w: stderr}
 		}
-		err := r.runPahole(stdout, files, fp)
-		var ni *errNoInfo
+		listing := layout.NewListing(o)
+		err := paholeListFiles(stdout, listing, files, fp, layoutFileInputs(formats, l.base, l.jobs, stderr, tables))
+		var ni *layout.NoInfoError
 		switch {
 		case err == nil:
-			if name, ok := r.listing.Missing(); ok {
+			if name, ok := listing.Missing(); ok {
 				fmt.Fprintf(stderr, "pahole: type '%s' not found\n", name)
+			} else if name, ok := listing.Unfound(); ok {
+				// pahole 1.32 says nothing (--sort); its status, 0, is kept.
+				fmt.Fprintf(stderr, "pahole: type '%s' not found (btfkit's note: pahole 1.32 prints nothing here)\n", name)
 			}
 			return 0
 		case errors.As(err, &ni) && !hasClasses && len(files) > 0:
 			// pahole: a FILE it cannot read is a type name to look
 			// for in the running kernel.
-			if _, serr := os.Stat(ni.path); serr == nil {
-				if ni.reason != nil {
-					fmt.Fprintf(stderr, "pahole: %v\n", ni.reason)
+			if _, serr := os.Stat(ni.Path); serr == nil {
+				if ni.Reason != nil {
+					fmt.Fprintf(stderr, "pahole: %v\n", ni.Reason)
 				}
 				what := fp
 				if what == "" {
 					what = "supported"
 				}
-				fmt.Fprintf(stderr, "pahole: file '%s' has no %s type information.\n", ni.path, what)
+				fmt.Fprintf(stderr, "pahole: file '%s' has no %s type information.\n", ni.Path, what)
 				return 1
 			}
-			classes, hasClasses, files = ni.path, true, nil
+			classes, hasClasses, files = ni.Path, true, nil
 			continue
 		case errors.As(err, &ni) && len(files) == 0:
 			if fp != "" {
@@ -322,8 +324,12 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stderr, "pahole: couldn't find any%s debug information on this system.\n", fp)
 			return 1
+		case errors.As(err, &ni) && ni.Unsupported:
+			// -F named a format pahole has no loader for.
+			fmt.Fprintf(stderr, "pahole: %s: Operation not supported\n", ni.Path)
+			return 1
 		case errors.As(err, &ni):
-			fmt.Fprintf(stderr, "pahole: %s: Invalid argument\n", ni.path)
+			fmt.Fprintf(stderr, "pahole: %s: Invalid argument\n", ni.Path)
 			return 1
 		default:
 			fmt.Fprintf(stderr, "pahole: %v\n", err)
@@ -332,30 +338,32 @@ func (l *paholeLayout) run(stdout, stderr io.Writer) int {
 	}
 }
 
-// runPahole is run with pahole's choice of input when there is no FILE:
-// the running kernel's BTF, then its vmlinux with DWARF.
-func (r *layoutRun) runPahole(w io.Writer, files []string, formatPath string) error {
+// paholeListFiles is ListFiles with pahole's choice of input when there
+// is no FILE: the running kernel's BTF, then its vmlinux with DWARF. A
+// choice that has none of its format lists nothing, so the next one
+// starts the same listing afresh.
+func paholeListFiles(w io.Writer, l *layout.Listing, files []string, formatPath string, in layout.Inputs) error {
 	if len(files) > 0 {
-		return r.run(w, files)
+		return l.ListFiles(w, files, in)
 	}
 	sysfs := filepath.Join(btf.SysfsDir, "vmlinux")
 	if formatPath == "" || strings.Contains(formatPath, "btf") {
 		if _, err := os.Stat(sysfs); err == nil {
-			r.formats = []string{"btf"}
-			err := r.run(w, []string{sysfs})
-			var ni *errNoInfo
+			in.Formats = input.Formats{input.BTF}
+			err := l.ListFiles(w, []string{sysfs}, in)
+			var ni *layout.NoInfoError
 			if err == nil || !errors.As(err, &ni) {
 				return err
 			}
 		}
 		if formatPath == "btf" {
-			return &errNoInfo{path: sysfs, formats: []string{"btf"}}
+			return &layout.NoInfoError{Path: sysfs, Formats: input.Formats{input.BTF}}
 		}
 	}
 	vmlinux := paholeRunningVmlinux()
 	if vmlinux == "" {
-		return &errNoInfo{formats: []string{"dwarf"}}
+		return &layout.NoInfoError{Formats: input.Formats{input.DWARF}}
 	}
-	r.formats = []string{"dwarf"}
-	return r.run(w, []string{vmlinux})
+	in.Formats = input.Formats{input.DWARF}
+	return l.ListFiles(w, []string{vmlinux}, in)
 }

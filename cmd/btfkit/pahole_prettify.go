@@ -26,6 +26,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/pretty"
 )
 
@@ -187,10 +188,7 @@ func paholePrettify(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
-	formats, err := parseTypeFormats(c.formats)
-	if err != nil {
-		return fail(err)
-	}
+	formats := input.PaholeFormats(c.formats)
 	file := ""
 	if len(c.files) == 1 {
 		file = c.files[0]

@@ -7,14 +7,12 @@ package main
 // for `btfkit layout` with native ones.
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/btfkit/btfkit/btf"
-	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/layout"
 	"github.com/btfkit/btfkit/pfunct"
 )
@@ -45,62 +43,33 @@ func init() {
 	})
 }
 
-// dwarfMethods is dwarfFile for -m: each unit's functions are read too.
-func (r *layoutRun) dwarfMethods(w io.Writer, path string) (ok, stop bool, err error) {
-	counts, err := r.tables.dwarf(path, r.jobs)
-	if err != nil {
-		return false, false, ignoreNoDWARF(err)
-	}
-	err = pfunct.EachUnitFunctions(path, r.jobs, func(u pfunct.UnitFunctions) error {
-		r.tables.print(r.listing, u.Name, counts, u.Index)
-		s, err := r.listing.NamedUnitFunctions(w, u.Name, u.Spec, u.Facts, u.Params)
-		if err != nil {
-			return err
-		}
-		if s {
-			return errStop
-		}
-		return nil
-	})
-	switch {
-	case errors.Is(err, encode.ErrNoDWARF):
-		return false, false, nil
-	case errors.Is(err, errStop):
-		return true, true, nil
-	}
-	return true, false, err
-}
-
 // tableStats is --ptr_table_stats: before each unit is listed, the sizes
 // of the tables pahole's loader filled for it (pfunct.DWARFTables,
-// pfunct.BTFTables) as a line of CSV on stderr, after a header line.
+// pfunct.BTFTables) as a line of CSV on stderr, after a header line; the
+// listing (layout.Inputs.Stats) calls it but for units it leaves out
+// (pahole's cu__filter comes first).
 type tableStats struct {
 	w      io.Writer
-	header bool // printed
+	header bool                 // printed
+	counts []pfunct.TableCounts // the last DWARF file's units'
 }
 
-// dwarf returns the counts of path's units when t is on (t may be nil).
-func (t *tableStats) dwarf(path string, jobs int) ([]pfunct.TableCounts, error) {
-	if t == nil {
-		return nil, nil
-	}
-	return pfunct.DWARFTables(path, jobs)
+// DWARFFile reads the counts of path's units (layout.UnitStats).
+func (t *tableStats) DWARFFile(path string, jobs int) error {
+	counts, err := pfunct.DWARFTables(path, jobs)
+	t.counts = counts
+	return err
 }
 
-// print prints unit index's counts unless the listing leaves the unit
-// out (pahole's cu__filter comes first).
-func (t *tableStats) print(l *layout.Listing, name string, counts []pfunct.TableCounts, index int) {
-	if t == nil || index >= len(counts) || l.UnitExcluded(name) {
-		return
+// DWARFUnit prints unit index's counts.
+func (t *tableStats) DWARFUnit(name string, index int) {
+	if index < len(t.counts) {
+		t.row(name, t.counts[index])
 	}
-	t.row(name, counts[index])
 }
 
-// printBTF prints a BTF input's counts.
-func (t *tableStats) printBTF(l *layout.Listing, name string, s *btf.Spec) {
-	if t == nil || l.UnitExcluded(name) {
-		return
-	}
+// BTFUnit prints a BTF input's counts.
+func (t *tableStats) BTFUnit(name string, s *btf.Spec) {
 	t.row(name, pfunct.BTFTables(s))
 }
 
@@ -111,12 +80,4 @@ func (t *tableStats) row(name string, c pfunct.TableCounts) {
 	}
 	fmt.Fprintf(t.w, "%s,%d,%d,%d,%d,%d,%d\n", name, c.Tags, pfunct.Allocated(c.Tags),
 		c.Types, pfunct.Allocated(c.Types), c.Functions, pfunct.Allocated(c.Functions))
-}
-
-// ignoreNoDWARF is err unless it says the file has no DWARF.
-func ignoreNoDWARF(err error) error {
-	if errors.Is(err, encode.ErrNoDWARF) {
-		return nil
-	}
-	return err
 }

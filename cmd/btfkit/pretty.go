@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/pretty"
 )
 
@@ -87,9 +88,9 @@ Memory does not grow with the data: records are read one at a time.`,
 		if len(args) == 2 {
 			types, data = args[0], args[1]
 		}
-		formats, err := parseTypeFormats(o.from)
+		formats, err := input.ParseFormats(o.from)
 		if err != nil {
-			return fmt.Errorf("--from: %w", err)
+			return err
 		}
 		spec, ptrSize, err := loadTypeSource(types, formats, o.base)
 		if err != nil {

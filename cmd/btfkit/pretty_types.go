@@ -20,36 +20,14 @@ import (
 	"github.com/btfkit/btfkit/input"
 )
 
-// typeFormats are the type sources pretty can read, in pahole's default
-// order.
-var typeFormats = []string{"dwarf", "btf"}
-
-// parseTypeFormats parses a -F list ("dwarf,btf"); an empty list is the
-// default order. pahole's "ctf" is accepted and never matches.
-func parseTypeFormats(list string) ([]string, error) {
-	if strings.TrimSpace(list) == "" {
-		return typeFormats, nil
-	}
-	var out []string
-	for _, f := range strings.Split(list, ",") {
-		switch f = strings.TrimSpace(f); f {
-		case "dwarf", "btf", "ctf":
-			out = append(out, f)
-		default:
-			return nil, fmt.Errorf("unknown debug format '%s' (known: dwarf, btf, ctf)", f)
-		}
-	}
-	return out, nil
-}
-
 // loadTypeSource loads the types in path with the first of formats that
 // the file has; basePath, when set, is the base BTF of split BTF (a
 // module's). No path means the running kernel's BTF. It also returns the
 // pointer size the file's ELF class says (0 when unknown).
-func loadTypeSource(path string, formats []string, basePath string) (*btf.Spec, int, error) {
+func loadTypeSource(path string, formats input.Formats, basePath string) (*btf.Spec, int, error) {
 	if path == "" {
 		path = filepath.Join(btf.SysfsDir, "vmlinux")
-		formats = []string{"btf"}
+		formats = input.Formats{input.BTF}
 	}
 	if err := input.Readable(path); err != nil {
 		return nil, 0, err
@@ -70,21 +48,25 @@ func loadTypeSource(path string, formats []string, basePath string) (*btf.Spec, 
 			err error
 		)
 		switch f {
-		case "dwarf":
+		case input.DWARF:
 			if !sections[".debug_info"] {
 				tried = append(tried, "dwarf")
 				continue
 			}
 			s, err = loadDWARFTypes(path, base)
-		case "btf":
+		case input.BTF:
 			if ptrSize != 0 && !sections[".BTF"] {
 				tried = append(tried, "btf")
 				continue
 			}
 			s, err = loadBTFTypes(path, base)
-		default:
-			tried = append(tried, f)
+		case input.CTF:
+			// pahole's CTF loader; btfkit reads no CTF: next format.
+			tried = append(tried, "ctf")
 			continue
+		default:
+			// pahole gives up at a format it has no loader for.
+			return nil, 0, fmt.Errorf("%s: Operation not supported", path)
 		}
 		if err != nil {
 			return nil, 0, err

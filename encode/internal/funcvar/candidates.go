@@ -318,8 +318,9 @@ func isArtefactName(name string) bool {
 	return false
 }
 
-// btfNameValid is the kernel's rule for names of variables: a C
-// identifier (dots allowed) shorter than 128 characters.
+// btfNameValid is the kernel's rule for names of variables, as pahole's
+// btf_name_valid checks it: a C identifier (dots allowed) of at most
+// KSYM_NAME_LEN (128) characters.
 func btfNameValid(s string) bool {
 	if s == "" {
 		return false

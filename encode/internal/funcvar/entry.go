@@ -87,10 +87,7 @@ func (e *Entry) Read(r *dwarf.UnitReader, f *dwarf.Field) error {
 		}
 		e.Name = s
 	case dwarf.AttrType:
-		if f.Class == dwarf.ClassReference {
-			e.Type = f.Val
-			e.Has |= HasType
-		}
+		dwarf.Take(f, dwarf.ClassReference, &e.Type, &e.Has, HasType)
 	case dwarf.AttrConstValue:
 		e.Has |= HasConstValue
 		if f.Class == dwarf.ClassString || f.Class == dwarf.ClassStringAlt {
@@ -101,42 +98,22 @@ func (e *Entry) Read(r *dwarf.UnitReader, f *dwarf.Field) error {
 			e.ConstString = s
 		}
 	case dwarf.AttrLowPC:
-		if f.Class == dwarf.ClassAddress {
-			e.LowPC = f.Val
-			e.Has |= HasLowPC
-		}
+		dwarf.Take(f, dwarf.ClassAddress, &e.LowPC, &e.Has, HasLowPC)
 	case dwarf.AttrAbstractOrigin:
-		if f.Class == dwarf.ClassReference {
-			e.Origin = f.Val
-			e.Has |= HasOrigin
-		}
+		dwarf.Take(f, dwarf.ClassReference, &e.Origin, &e.Has, HasOrigin)
 	case dwarf.AttrSpecification:
-		if f.Class == dwarf.ClassReference {
-			e.Spec = f.Val
-			e.Has |= HasSpec
-		}
+		dwarf.Take(f, dwarf.ClassReference, &e.Spec, &e.Has, HasSpec)
 	case dwarf.AttrGNUAnnotation:
-		if f.Class == dwarf.ClassReference {
-			e.Annotation = f.Val
-			e.Has |= HasAnnotation
-		}
+		dwarf.Take(f, dwarf.ClassReference, &e.Annotation, &e.Has, HasAnnotation)
 	case dwarf.AttrDeclaration:
 		e.Has |= HasDeclaration
-		if f.Val != 0 {
-			e.Has |= Declaration
-		}
+		dwarf.TakeFlag(f, &e.Has, Declaration)
 	case dwarf.AttrExternal:
-		if f.Val != 0 {
-			e.Has |= External
-		}
+		dwarf.TakeFlag(f, &e.Has, External)
 	case dwarf.AttrArtificial:
-		if f.Val != 0 {
-			e.Has |= Artificial
-		}
+		dwarf.TakeFlag(f, &e.Has, Artificial)
 	case dwarf.AttrInline:
-		if f.Val != 0 {
-			e.Has |= Inline
-		}
+		dwarf.TakeFlag(f, &e.Has, Inline)
 	case dwarf.AttrCallingConvention:
 		if f.Val == dwarf.CCNocall {
 			e.Has |= NoCall
