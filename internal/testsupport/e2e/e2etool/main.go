@@ -10,8 +10,9 @@
 //	e2etool relocate SPLIT DIST_BASE VMLINUX OUT     the BTF the kernel holds for a module with a distilled base
 //	e2etool distill SPLIT VMLINUX OUT_SPLIT OUT_BASE what distilled_base writes as .BTF and .BTF.base
 //	e2etool module-types VMLINUX FILE...             per module BTF, a type only it defines, and its ID
-//	e2etool route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF
-//	                                                 the differences of the DWARF and BTF-archive routes, by cause
+//	e2etool route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF [ARCHIVE_ELF]
+//	                                                 the differences of the DWARF and BTF-archive routes, by cause;
+//	                                                 ELF has the DWARF, ARCHIVE_ELF (default ELF) the .BTF archive
 package main
 
 import (
@@ -32,7 +33,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA | corrupt-name IN OUT | relocate SPLIT DIST_BASE VMLINUX OUT | distill SPLIT VMLINUX OUT_SPLIT OUT_BASE | module-types VMLINUX FILE... | route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF")
+		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA | corrupt-name IN OUT | relocate SPLIT DIST_BASE VMLINUX OUT | distill SPLIT VMLINUX OUT_SPLIT OUT_BASE | module-types VMLINUX FILE... | route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF [ARCHIVE_ELF]")
 	}
 	switch {
 	case args[0] == "corrupt" && len(args) == 3:
@@ -59,8 +60,12 @@ func run(args []string) error {
 		return distillCmd(args[1], args[2], args[3], args[4])
 	case args[0] == "module-types" && len(args) >= 3:
 		return moduleTypes(args[1], args[2:])
-	case args[0] == "route-causes" && len(args) == 6:
-		return routeCauses(args[1], args[2], args[3], args[4], args[5])
+	case args[0] == "route-causes" && (len(args) == 6 || len(args) == 7):
+		archiveELF := args[5]
+		if len(args) == 7 {
+			archiveELF = args[6]
+		}
+		return routeCauses(args[1], args[2], args[3], args[4], args[5], archiveELF)
 	}
 	return fmt.Errorf("bad arguments %q", args)
 }

@@ -18,7 +18,7 @@ import (
 // and variables (FUNC, VAR, DATASEC), one "GROUP\tN\tCAUSE" line per
 // cause; GROUP\t0\tno difference when a group has none. The lines no
 // cause explains go to stderr, and make it fail.
-func routeCauses(dwarfPath, archivePath, dwarfReport, archiveReport, elfPath string) error {
+func routeCauses(dwarfPath, archivePath, dwarfReport, archiveReport, elfPath, archiveELF string) error {
 	a, err := btf.LoadFile(dwarfPath, nil)
 	if err != nil {
 		return err
@@ -34,7 +34,7 @@ func routeCauses(dwarfPath, archivePath, dwarfReport, archiveReport, elfPath str
 	if in.ArchiveReport, err = readReport(archiveReport); err != nil {
 		return err
 	}
-	if in.MultiDefined, err = routediff.MultiDefined(elfPath); err != nil {
+	if in.MultiDefined, err = routediff.MultiDefined(archiveELF); err != nil {
 		return err
 	}
 	if in.Local, err = routediff.LocalTypes(elfPath); err != nil {
