@@ -1,14 +1,10 @@
 package dwarf
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -232,7 +228,7 @@ func TestWalkAllocs(t *testing.T) {
 // process and checks its peak RSS (mapped file pages included) is at most
 // 300 MiB.
 func TestWalkRSS(t *testing.T) {
-	if os.Getenv("BTFKIT_RSS_CHILD") == "1" {
+	if testenv.InPeakRSSChild() {
 		d, err := Open(os.Getenv("VMLINUX"))
 		if err != nil {
 			t.Fatal(err)
@@ -240,46 +236,17 @@ func TestWalkRSS(t *testing.T) {
 		if err := Walk(d, 2, fullWalk, func(*Unit, int) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		// VmHWM, not the rusage the parent gets: ru_maxrss of a child
-		// includes the parent's pages it shared between vfork and exec.
-		status, err := os.ReadFile("/proc/self/status")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(string(status), "\n") {
-			if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-				fmt.Printf("VmHWM_KB=%s\n", strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			}
-		}
+		testenv.ReportPeakRSS(t)
 		return
 	}
 	if raceEnabled {
 		t.Skip("SKIP: -race")
 	}
 	v, _ := testenv.KernelInputs(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestWalkRSS$")
-	cmd.Env = append(os.Environ(), "BTFKIT_RSS_CHILD=1", "VMLINUX="+v)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		var ee *exec.ExitError
-		errors.As(err, &ee)
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "PASS") {
-		t.Fatalf("child did not run the walk:\n%s", out)
-	}
-	var kb int
-	for _, l := range strings.Split(string(out), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM_KB="); ok {
-			kb, _ = strconv.Atoi(v)
-		}
-	}
-	if kb == 0 {
-		t.Fatalf("child reported no VmHWM:\n%s", out)
-	}
+	kb, state := testenv.PeakRSS(t, "TestWalkRSS", "VMLINUX="+v)
 	mib := float64(kb) / 1024
 	t.Logf("peak RSS of a 2-worker full walk of vmlinux: %.0f MiB (user %v, sys %v)", mib,
-		cmd.ProcessState.UserTime(), cmd.ProcessState.SystemTime())
+		state.UserTime(), state.SystemTime())
 	if mib > 300 {
 		t.Errorf("peak RSS %.0f MiB > 300 MiB", mib)
 	}

@@ -3,11 +3,8 @@ package layout_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -171,42 +168,20 @@ func countUnits(t *testing.T, path string) int {
 // unit header (pahole 1.32 peaks at ~125 MiB). A memory bound, not a
 // timing.
 func TestLookupVmlinux(t *testing.T) {
-	if os.Getenv("BTFKIT_LOOKUP_CHILD") == "1" {
+	if testenv.InPeakRSSChild() {
 		o := layout.Options{ClassNames: []string{"task_struct"}}
 		out, missing := listFiles(t, os.Getenv("VMLINUX"), o, 2)
 		if !strings.HasPrefix(out, "struct task_struct {") || missing != "" {
 			t.Fatalf("-C task_struct: missing %q, printed:\n%.300s", missing, out)
 		}
-		status, err := os.ReadFile("/proc/self/status")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(string(status), "\n") {
-			if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-				fmt.Printf("VmHWM_KB=%s\n", strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			}
-		}
+		testenv.ReportPeakRSS(t)
 		return
 	}
 	if testing.Short() {
 		t.Skip("SKIP: -short (reads the vmlinux)")
 	}
 	v, _ := testenv.KernelInputs(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLookupVmlinux$")
-	cmd.Env = append(os.Environ(), "BTFKIT_LOOKUP_CHILD=1", "VMLINUX="+v)
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "PASS") {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	kb := 0
-	for _, l := range strings.Split(string(out), "\n") {
-		if s, ok := strings.CutPrefix(l, "VmHWM_KB="); ok {
-			kb, _ = strconv.Atoi(s)
-		}
-	}
-	if kb == 0 {
-		t.Fatalf("child reported no VmHWM:\n%s", out)
-	}
+	kb, _ := testenv.PeakRSS(t, "TestLookupVmlinux", "VMLINUX="+v)
 	_, _, converted := lookupDWARF(t, v, layout.Options{ClassNames: []string{"task_struct"}}, 2)
 	t.Logf("-C task_struct of %s: %d units converted, peak RSS %d KiB", v, converted, kb)
 	if converted != 2 {
