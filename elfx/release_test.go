@@ -31,25 +31,12 @@ func rssFile(t *testing.T) int64 {
 // leaves alone what is not a view of the mapping.
 func TestRelease(t *testing.T) {
 	const size = 48 << 20
-	img := make([]byte, 64+size)
-	copy(img, "\x7fELF\x02\x01\x01")
-	binary.LittleEndian.PutUint16(img[16:], 1)  // ET_REL
-	binary.LittleEndian.PutUint16(img[18:], 62) // x86-64
-	binary.LittleEndian.PutUint32(img[20:], 1)
-	binary.LittleEndian.PutUint16(img[52:], 64) // e_ehsize
-	binary.LittleEndian.PutUint16(img[58:], 64) // e_shentsize
-	for i := 64; i < len(img); i += 4096 {
-		img[i] = byte(i >> 12)
-	}
-	path := filepath.Join(t.TempDir(), "big.o")
-	if err := os.WriteFile(path, img, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	img, f := bigELF(t, size, func(i int) byte {
+		if i%4096 == 64 {
+			return byte(i >> 12)
+		}
+		return 0
+	})
 	data := f.Bytes()
 	sum := 0
 	for i := 0; i < len(data); i += 4096 {
@@ -82,25 +69,7 @@ func TestRelease(t *testing.T) {
 // copies from memory what is not a view of the mapping.
 func TestReadView(t *testing.T) {
 	const size = 48 << 20
-	img := make([]byte, 64+size)
-	copy(img, "\x7fELF\x02\x01\x01")
-	binary.LittleEndian.PutUint16(img[16:], 1)  // ET_REL
-	binary.LittleEndian.PutUint16(img[18:], 62) // x86-64
-	binary.LittleEndian.PutUint32(img[20:], 1)
-	binary.LittleEndian.PutUint16(img[52:], 64) // e_ehsize
-	binary.LittleEndian.PutUint16(img[58:], 64) // e_shentsize
-	for i := 64; i < len(img); i++ {
-		img[i] = byte(i * 7 >> 3)
-	}
-	path := filepath.Join(t.TempDir(), "big.o")
-	if err := os.WriteFile(path, img, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	img, f := bigELF(t, size, func(i int) byte { return byte(i * 7 >> 3) })
 	view := f.Bytes()[100 : 100+size-200] // as a section would be
 	want := img[100 : 100+size-200]
 	before := rssFile(t)
@@ -129,4 +98,31 @@ func TestReadView(t *testing.T) {
 	if n := f.ReadView(p[:], own, 4); n != len(own)-4 || string(p[:n]) != string(own[4:]) {
 		t.Errorf("ReadView of another slice: %q", p[:n])
 	}
+}
+
+// bigELF writes an ELF header (an x86-64 relocatable file without
+// sections) followed by size bytes, byte i of the file being fill(i), and
+// opens it (mapped); it returns the image written and the file.
+func bigELF(t *testing.T, size int, fill func(i int) byte) ([]byte, *File) {
+	t.Helper()
+	img := make([]byte, 64+size)
+	copy(img, "\x7fELF\x02\x01\x01")
+	binary.LittleEndian.PutUint16(img[16:], 1)  // ET_REL
+	binary.LittleEndian.PutUint16(img[18:], 62) // x86-64
+	binary.LittleEndian.PutUint32(img[20:], 1)
+	binary.LittleEndian.PutUint16(img[52:], 64) // e_ehsize
+	binary.LittleEndian.PutUint16(img[58:], 64) // e_shentsize
+	for i := 64; i < len(img); i++ {
+		img[i] = fill(i)
+	}
+	path := filepath.Join(t.TempDir(), "big.o")
+	if err := os.WriteFile(path, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return img, f
 }
