@@ -102,25 +102,27 @@ func PaholeFormats(list string) Formats {
 	}
 	fs := make(Formats, len(names))
 	for i, n := range names {
-		switch n {
-		case "dwarf":
-			fs[i] = DWARF
-		case "btf":
-			fs[i] = BTF
-		case "ctf":
-			fs[i] = CTF
-		default:
-			fs[i] = Unknown
-		}
+		fs[i] = formatNamed(n)
 	}
 	return fs
+}
+
+// formatNamed is the format of an -F name; Unknown for a name pahole
+// has no loader for.
+func formatNamed(name string) Format {
+	for f := DWARF; f < Unknown; f++ {
+		if f.String() == name {
+			return f
+		}
+	}
+	return Unknown
 }
 
 // UnknownFormat returns the first name of an -F list that is no format
 // pahole knows (neither dwarf, btf nor ctf), "" when there is none.
 func UnknownFormat(list string) string {
 	for _, n := range formatNames(list) {
-		if PaholeFormats(n)[0] == Unknown {
+		if formatNamed(n) == Unknown {
 			return n
 		}
 	}

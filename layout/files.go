@@ -86,11 +86,7 @@ func (e *NoInfoError) Error() string {
 	if e.Reason != nil {
 		return e.Reason.Error()
 	}
-	names := make([]string, len(e.Formats))
-	for i, f := range e.Formats {
-		names[i] = f.String()
-	}
-	return fmt.Sprintf("%s: no %s type information", e.Path, strings.Join(names, " or "))
+	return fmt.Sprintf("%s: no %s type information", e.Path, strings.ReplaceAll(e.Formats.String(), ",", " or "))
 }
 
 func (e *NoInfoError) Unwrap() error {
@@ -192,14 +188,14 @@ func (r *files) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	o := &r.l.opts
-	if o.NrMethods && len(o.ClassNames) == 0 && r.in.UnitFunctions != nil {
-		return r.dwarfMethods(w, path)
-	}
 	if r.in.Stats != nil {
 		if err := r.in.Stats.DWARFFile(path, r.in.Jobs); err != nil {
 			return false, false, ignoreNoDWARF(err)
 		}
+	}
+	o := &r.l.opts
+	if o.NrMethods && len(o.ClassNames) == 0 && r.in.UnitFunctions != nil {
+		return r.dwarfMethods(w, path)
 	}
 	// The units are converted and prepared for the listing in parallel,
 	// and written in unit order (Batch says which options print in
@@ -222,38 +218,28 @@ func (r *files) dwarfFile(w io.Writer, path string) (ok, stop bool, err error) {
 			return prepared{batch.Prepare(u.Index, u.Name, u.Spec, u.Facts), u.Index, u.Name}, nil
 		}, func(u prepared) error {
 			r.dwarfUnitStats(u.name, u.index)
-			s, err := batch.Write(w, u.p)
-			if err != nil {
-				return err
-			}
-			if s {
-				return errStop
-			}
-			return nil
+			return stopWhen(batch.Write(w, u.p))
 		})
 	return dwarfDone(err)
 }
 
-// dwarfMethods is dwarfFile for NrMethods: each unit's functions are read
-// too.
+// dwarfMethods is dwarfFile for NrMethods (after Stats.DWARFFile): each
+// unit's functions are read too.
 func (r *files) dwarfMethods(w io.Writer, path string) (ok, stop bool, err error) {
-	if r.in.Stats != nil {
-		if err := r.in.Stats.DWARFFile(path, r.in.Jobs); err != nil {
-			return false, false, ignoreNoDWARF(err)
-		}
-	}
 	err = r.in.UnitFunctions(path, r.in.Jobs, func(u UnitFunctions) error {
 		r.dwarfUnitStats(u.Name, u.Index)
-		s, err := r.l.NamedUnitFunctions(w, u.Name, u.Spec, u.Facts, u.Params)
-		if err != nil {
-			return err
-		}
-		if s {
-			return errStop
-		}
-		return nil
+		return stopWhen(r.l.NamedUnitFunctions(w, u.Name, u.Spec, u.Facts, u.Params))
 	})
 	return dwarfDone(err)
+}
+
+// stopWhen is a unit's listing as a walk's emit returns it: errStop when
+// the listing says every name was found.
+func stopWhen(stop bool, err error) error {
+	if err == nil && stop {
+		return errStop
+	}
+	return err
 }
 
 func (r *files) dwarfUnitStats(name string, index int) {
