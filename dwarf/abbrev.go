@@ -115,6 +115,46 @@ func (t *abbrevTable) lookup(code uint64) *abbrev {
 // and looked up in the declaration cache; the ones not seen before are
 // then parsed in full (and their errors reported) by parseDecl, into
 // memory allocated once for all of them.
+// declSpecs reads the attribute specifications of an abbreviation
+// declaration, from after its DW_CHILDREN byte up to its (0, 0) end:
+// how many there are, whether one is in form f, and whether each is one
+// parseDecl accepts (attribute and form in range, the form known). b.bad
+// or b.pos > b.end after it says the declaration ran past the end.
+func (b *reader) declSpecs(f Form) (n int, uses, clean bool) {
+	clean = true
+	// The position is kept in a local: b's fields stay in memory.
+	data, p, end := b.data, b.pos, b.end
+	for p <= end {
+		// Attribute and form almost always take a byte each.
+		var at, fm uint64
+		if p+1 < end && data[p]|data[p+1] < 0x80 {
+			at, fm = uint64(data[p]), uint64(data[p+1])
+			p += 2
+		} else {
+			b.pos = p
+			at, fm = b.uleb(), b.uleb()
+			if p = b.pos; b.bad {
+				break
+			}
+		}
+		if at == 0 && fm == 0 {
+			break
+		}
+		if fm == uint64(FormImplicitConst) {
+			b.pos = p
+			b.sleb()
+			if p = b.pos; b.bad {
+				break
+			}
+		}
+		clean = clean && at <= 0xffff && fm <= 0xffff && knownForm(Form(fm))
+		uses = uses || Form(fm) == f
+		n++
+	}
+	b.pos = p
+	return n, uses, clean
+}
+
 func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 	const name = ".debug_abbrev"
 	if off >= uint64(len(sec)) {
@@ -137,24 +177,7 @@ func parseAbbrev(sec []byte, off uint64, uf unitFormat) (*abbrevTable, error) {
 		dstart := b.pos
 		b.uleb() // tag
 		b.pos++  // children
-		n := 0
-		for !b.bad && b.pos <= b.end {
-			// Attribute and form almost always take a byte each.
-			var at, fm uint64
-			if p := b.pos; p+1 < len(sec) && sec[p]|sec[p+1] < 0x80 {
-				at, fm = uint64(sec[p]), uint64(sec[p+1])
-				b.pos = p + 2
-			} else {
-				at, fm = b.uleb(), b.uleb()
-			}
-			if at == 0 && fm == 0 {
-				break
-			}
-			if fm == uint64(FormImplicitConst) {
-				b.sleb()
-			}
-			n++
-		}
+		n, _, _ := b.declSpecs(0)
 		var a *abbrev
 		if b.bad || b.pos > b.end {
 			// Malformed: parseDecl reports where.

@@ -77,57 +77,29 @@ func (d *Data) scanForms(off uint64, f Form) (uses, ok bool) {
 	if off >= uint64(len(sec)) {
 		return false, false
 	}
-	// The loop is parseAbbrev's first pass and parseDecl's checks, with
-	// the one-byte cases of the numbers read inline: a vmlinux has 5 MB
-	// of tables to scan.
-	p, n := int(off), len(sec)
+	// parseAbbrev's first pass, with parseDecl's checks: a vmlinux has
+	// 5 MB of tables to scan.
+	b := reader{data: sec, pos: int(off), end: len(sec)}
 	for {
-		code, q := ulebAt(sec, p)
-		if q < 0 {
+		code := b.uleb()
+		if b.bad {
 			return false, false
 		}
-		p = q
 		if code == 0 {
 			break
 		}
-		tag, q := ulebAt(sec, p)
-		if q < 0 || tag > 0xffff || q >= n || sec[q] > 1 {
+		tag := b.uleb()
+		if b.bad || tag > 0xffff || b.pos >= b.end || sec[b.pos] > 1 {
 			return false, false
 		}
-		p = q + 1 // DW_CHILDREN
-		for {
-			var at, fm uint64
-			if p+1 < n && sec[p]|sec[p+1] < 0x80 {
-				at, fm = uint64(sec[p]), uint64(sec[p+1])
-				p += 2
-			} else {
-				if at, p = ulebAt(sec, p); p < 0 {
-					return false, false
-				}
-				if fm, p = ulebAt(sec, p); p < 0 {
-					return false, false
-				}
-			}
-			if at == 0 && fm == 0 {
-				break
-			}
-			if at > 0xffff || fm > 0xffff {
-				return false, false
-			}
-			form := Form(fm)
-			if form == FormImplicitConst {
-				// An SLEB128 ends where a ULEB128 does.
-				if _, p = ulebAt(sec, p); p < 0 {
-					return false, false
-				}
-			}
-			if !knownForm(form) {
-				return false, false
-			}
-			uses = uses || form == f
+		b.pos++ // DW_CHILDREN
+		_, u, clean := b.declSpecs(f)
+		if b.bad || b.pos > b.end || !clean {
+			return false, false
 		}
+		uses = uses || u
 	}
-	d.formsWork += int64(p) - int64(off)
+	d.formsWork += int64(b.pos) - int64(off)
 	if d.formsWork > 8*int64(len(sec))+1<<20 {
 		return false, false
 	}
@@ -136,18 +108,4 @@ func (d *Data) scanForms(off uint64, f Form) (uses, ok bool) {
 	}
 	d.forms[key] = uses
 	return uses, true
-}
-
-// ulebAt reads the ULEB128 at b[p:] and returns it and the position
-// after it, or -1 for the position when it runs past the end of b.
-func ulebAt(b []byte, p int) (uint64, int) {
-	if p < len(b) && b[p] < 0x80 {
-		return uint64(b[p]), p + 1
-	}
-	r := reader{data: b, pos: p, end: len(b)}
-	v := r.uleb()
-	if r.bad {
-		return 0, -1
-	}
-	return v, r.pos
 }
