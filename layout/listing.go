@@ -103,10 +103,10 @@ func (l *Listing) Finish(w io.Writer) error {
 // "pahole: type 'NAME' not found" (and still exits with status 0), except
 // when it sorts layouts (Sort).
 func (l *Listing) Missing() (string, bool) {
-	if len(l.pending) == 0 || (l.opts.Sort && l.formatter == formatLayout) {
+	if l.opts.Sort && l.formatter == formatLayout {
 		return "", false
 	}
-	return l.pending[0], true
+	return l.Unfound()
 }
 
 // Unfound returns the first -C name no input had, whatever the options:
