@@ -14,6 +14,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/dwarffacts"
+	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/encode"
 	"github.com/btfkit/btfkit/input"
 )
@@ -275,9 +276,10 @@ func (r *files) btfFile(w io.Writer, path string) (ok, stop bool, err error) {
 	// vmlinux, a module's .BTF.base relocated onto the base).
 	ms, err := input.Members(path, r.base)
 	if err != nil {
-		// A file without BTF has none to list; one whose BTF cannot be
-		// used (a .BTF.base that does not fit the base) says why.
-		if _, _, rerr := input.ReadBytes(path); rerr == nil {
+		// An ELF file without .BTF has none to list; one whose BTF
+		// cannot be used (a .BTF.base that does not fit the base) says
+		// why.
+		if !errors.Is(err, elfx.ErrNoSection) {
 			r.btfErr = err
 		}
 		return false, false, nil
