@@ -18,7 +18,7 @@ import (
 // what the kernel must then hold.
 //
 //	load NAME FILE EXPECTED KIND TYPE ID
-//	refuse NAME FILE
+//	refuse NAME FILE [BREAKAGE]
 //
 // load: FILE is the module NAME; once loaded, the kernel must hold the
 // bytes of the file EXPECTED as its BTF (the module's .BTF, or for a
@@ -26,7 +26,8 @@ import (
 // and the type TYPE of kind KIND (see FindType), which no other kernel BTF
 // has, must be found as type ID (IDs of split BTF follow vmlinux's).
 // refuse: FILE is NAME with corrupted BTF, which the kernel must refuse
-// to load.
+// to load; BREAKAGE names how it was broken (the broken module tree,
+// issue 32), when there are several copies of NAME to refuse.
 type Module struct {
 	Op       string
 	Name     string
@@ -35,7 +36,16 @@ type Module struct {
 	Kind     string
 	Type     string
 	TypeID   uint32
+	Breakage string
 }
+
+// Verdicts of the kernel's module loader on a module's BTF, as the guest
+// prints them ("VERDICT FILE accepted|refused|error: ...") for the host
+// to compare with `btfkit check`.
+const (
+	Accepted = "accepted" // insmod succeeded
+	Refused  = "refused"  // EINVAL, "failed to validate module [NAME] BTF"
+)
 
 // ParseManifest reads a module manifest: one Module a line, fields
 // separated by spaces; empty lines and lines starting with # are skipped.
@@ -54,10 +64,14 @@ func ParseManifest(text string) ([]Module, error) {
 				return nil, bad("the type's ID must be a positive number")
 			}
 			out = append(out, Module{Op: "load", Name: f[1], File: f[2], Expected: f[3], Kind: f[4], Type: f[5], TypeID: uint32(id)})
-		case f[0] == "refuse" && len(f) == 3:
-			out = append(out, Module{Op: "refuse", Name: f[1], File: f[2]})
+		case f[0] == "refuse" && (len(f) == 3 || len(f) == 4):
+			m := Module{Op: "refuse", Name: f[1], File: f[2]}
+			if len(f) == 4 {
+				m.Breakage = f[3]
+			}
+			out = append(out, m)
 		default:
-			return nil, bad("want 'load NAME FILE EXPECTED KIND TYPE ID' or 'refuse NAME FILE'")
+			return nil, bad("want 'load NAME FILE EXPECTED KIND TYPE ID' or 'refuse NAME FILE [BREAKAGE]'")
 		}
 	}
 	return out, nil
@@ -65,10 +79,13 @@ func ParseManifest(text string) ([]Module, error) {
 
 // RunModule loads m's module and checks what the kernel made of its BTF:
 // for load, the checks mod_load, mod_sysfs, mod_registered and mod_type
-// (each named CHECK/MODULE); for refuse, mod_refused.
-func RunModule(m Module) []Result {
+// (each named CHECK/MODULE); for refuse, mod_refused (CHECK/MODULE, or
+// CHECK/MODULE/BREAKAGE). It also returns the loader's verdict: Accepted,
+// Refused, or what else insmod said.
+func RunModule(m Module) ([]Result, string) {
 	if m.Op == "refuse" {
-		return []Result{checkRefused(m)}
+		r, verdict := checkRefused(m)
+		return []Result{r}, verdict
 	}
 	var all []Result
 	for _, check := range []string{"mod_load", "mod_sysfs", "mod_registered", "mod_type"} {
@@ -80,7 +97,7 @@ func RunModule(m Module) []Result {
 		for i := range all {
 			all[i].Detail = err.Error()
 		}
-		return all
+		return all, "error: " + err.Error()
 	}
 	// Before the module is loaded no kernel BTF may have the type.
 	before, errBefore := FindType(m.Kind, m.Type)
@@ -89,8 +106,9 @@ func RunModule(m Module) []Result {
 		for i := range all {
 			all[i].Detail = fmt.Sprintf("insmod %s: %v", m.File, err)
 		}
-		all[0].Detail += "; kernel log: " + kernelLogAbout(m.Name)
-		return all
+		klog := kernelLogAbout(m.Name)
+		all[0].Detail += "; kernel log: " + klog
+		return all, loaderVerdict(err, m.Name, klog)
 	}
 	all[0].Pass = true
 	all[0].Detail = fmt.Sprintf("insmod %s: ok", m.File)
@@ -119,7 +137,17 @@ func RunModule(m Module) []Result {
 		all[3].Pass = true
 		all[3].Detail = fmt.Sprintf("%s %s: the kernel's CO-RE relocation gives [%d] after insmod (the expected ID), none before", m.Kind, m.Type, after)
 	}
-	return all
+	return all, Accepted
+}
+
+// loaderVerdict is the verdict on a failed insmod: Refused when the
+// kernel refused the module's BTF (EINVAL, with btf_module_notify's
+// message in klog), else the error.
+func loaderVerdict(err error, name, klog string) string {
+	if errors.Is(err, unix.EINVAL) && strings.Contains(klog, fmt.Sprintf("failed to validate module [%s] BTF", name)) {
+		return Refused
+	}
+	return "error: " + err.Error()
 }
 
 // checkModuleRegistered looks for the kernel BTF object named name and
@@ -153,16 +181,20 @@ func checkModuleRegistered(name string, expected []byte) Result {
 // checkRefused loads a module with corrupted BTF: the load must fail, the
 // kernel log must carry btf_module_notify's refusal, and neither a sysfs
 // file nor a BTF object may exist for the module.
-func checkRefused(m Module) Result {
+func checkRefused(m Module) (Result, string) {
 	r := Result{Name: "mod_refused/" + m.Name}
+	if m.Breakage != "" {
+		r.Name += "/" + m.Breakage
+	}
 	err := insmod(m.File)
 	if err == nil {
 		r.Detail = fmt.Sprintf("insmod %s succeeded: the kernel took the corrupted BTF", m.File)
-		return r
+		return r, Accepted
 	}
 	var problems []string
 	refusal := fmt.Sprintf("failed to validate module [%s] BTF", m.Name)
 	klog := kernelLogAbout(m.Name)
+	verdict := loaderVerdict(err, m.Name, klog)
 	if !strings.Contains(klog, refusal) {
 		problems = append(problems, fmt.Sprintf("no %q in the kernel log", refusal))
 	}
@@ -184,11 +216,11 @@ func checkRefused(m Module) Result {
 	}
 	if len(problems) > 0 {
 		r.Detail = strings.Join(problems, "; ") + "; kernel log: " + klog
-		return r
+		return r, verdict
 	}
 	r.Pass = true
 	r.Detail = fmt.Sprintf("insmod %s: %v; no %s, no BTF object named %s; kernel log: %s", m.File, err, sysfsPath, m.Name, klog)
-	return r
+	return r, verdict
 }
 
 // insmod loads the module file at path (finit_module, no parameters).

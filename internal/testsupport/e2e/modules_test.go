@@ -11,6 +11,7 @@ import (
 func TestParseManifest(t *testing.T) {
 	got, err := ParseManifest(`# the module negative control first
 refuse binfmt_misc /modules/binfmt_misc.bad.ko
+refuse fuse /modules/fuse.datasec-overlap.ko datasec-overlap
 
 load binfmt_misc /modules/binfmt_misc.ko /modules/binfmt_misc.expected.btf typedef Node 30718
 load fuse /modules/fuse.ko /modules/fuse.expected.btf struct fuse_forget_in 30716
@@ -20,6 +21,7 @@ load fuse /modules/fuse.ko /modules/fuse.expected.btf struct fuse_forget_in 3071
 	}
 	want := []Module{
 		{Op: "refuse", Name: "binfmt_misc", File: "/modules/binfmt_misc.bad.ko"},
+		{Op: "refuse", Name: "fuse", File: "/modules/fuse.datasec-overlap.ko", Breakage: "datasec-overlap"},
 		{Op: "load", Name: "binfmt_misc", File: "/modules/binfmt_misc.ko", Expected: "/modules/binfmt_misc.expected.btf", Kind: "typedef", Type: "Node", TypeID: 30718},
 		{Op: "load", Name: "fuse", File: "/modules/fuse.ko", Expected: "/modules/fuse.expected.btf", Kind: "struct", Type: "fuse_forget_in", TypeID: 30716},
 	}
@@ -32,6 +34,7 @@ load fuse /modules/fuse.ko /modules/fuse.expected.btf struct fuse_forget_in 3071
 		"load fuse /modules/fuse.ko /modules/fuse.expected.btf struct fuse_forget_in 0",   // ID 0
 		"load fuse /modules/fuse.ko /modules/fuse.expected.btf struct fuse_forget_in x12", // not a number
 		"refuse binfmt_misc",           // no file
+		"refuse binfmt_misc /a.ko x y", // a field too many
 		"unload fuse /modules/fuse.ko", // no such operation
 	} {
 		_, err := ParseManifest("refuse a /a.ko\n" + bad + "\n")

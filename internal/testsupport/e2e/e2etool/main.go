@@ -10,6 +10,9 @@
 //	e2etool relocate SPLIT DIST_BASE VMLINUX OUT     the BTF the kernel holds for a module with a distilled base
 //	e2etool distill SPLIT VMLINUX OUT_SPLIT OUT_BASE what distilled_base writes as .BTF and .BTF.base
 //	e2etool module-types VMLINUX FILE...             per module BTF, a type only it defines, and its ID
+//	e2etool break KIND IN OUT [BASE]                 IN broken one way (func-name, datasec-overlap,
+//	                                                 base-struct-size, grow-base; see breakBTF)
+//	e2etool set-section ELF NAME DATA                set (or add) section NAME of ELF to DATA, any size
 //	e2etool route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF [ARCHIVE_ELF]
 //	                                                 the differences of the DWARF and BTF-archive routes, by cause;
 //	                                                 ELF has the DWARF, ARCHIVE_ELF (default ELF) the .BTF archive
@@ -33,7 +36,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA | corrupt-name IN OUT | relocate SPLIT DIST_BASE VMLINUX OUT | distill SPLIT VMLINUX OUT_SPLIT OUT_BASE | module-types VMLINUX FILE... | route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF [ARCHIVE_ELF]")
+		return fmt.Errorf("usage: e2etool corrupt IN OUT | patch-section ELF NAME DATA | corrupt-name IN OUT | relocate SPLIT DIST_BASE VMLINUX OUT | distill SPLIT VMLINUX OUT_SPLIT OUT_BASE | module-types VMLINUX FILE... | break KIND IN OUT [BASE] | set-section ELF NAME DATA | route-causes DWARF_BTF ARCHIVE_BTF DWARF_REPORT ARCHIVE_REPORT ELF [ARCHIVE_ELF]")
 	}
 	switch {
 	case args[0] == "corrupt" && len(args) == 3:
@@ -60,6 +63,18 @@ func run(args []string) error {
 		return distillCmd(args[1], args[2], args[3], args[4])
 	case args[0] == "module-types" && len(args) >= 3:
 		return moduleTypes(args[1], args[2:])
+	case args[0] == "break" && (len(args) == 4 || len(args) == 5):
+		base := ""
+		if len(args) == 5 {
+			base = args[4]
+		}
+		return breakBTF(args[1], args[2], args[3], base)
+	case args[0] == "set-section" && len(args) == 4:
+		data, err := os.ReadFile(args[3])
+		if err != nil {
+			return err
+		}
+		return elfx.WriteSection(args[1], args[2], data)
 	case args[0] == "route-causes" && (len(args) == 6 || len(args) == 7):
 		archiveELF := args[5]
 		if len(args) == 7 {

@@ -167,3 +167,44 @@ func corruptName(in, out string) error {
 	fmt.Printf("corrupted the name of type %d of %s: name offset 0xffffffff, beyond any string section\n", n, in)
 	return nil
 }
+
+// breakBTF KIND IN OUT [BASE]: IN broken by one of the e2e package's
+// breakages (the broken module tree): func-name and datasec-overlap on
+// split BTF against BASE, base-struct-size on a distilled base,
+// grow-base on vmlinux BTF.
+func breakBTF(kind, in, out, basePath string) error {
+	data, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	var base *btf.Spec
+	if basePath != "" {
+		if base, err = parseFile(basePath, nil); err != nil {
+			return err
+		}
+	}
+	var (
+		bad []byte
+		id  btf.TypeID
+	)
+	switch kind {
+	case "func-name":
+		bad, id, err = e2e.BreakFuncName(data, base)
+	case "datasec-overlap":
+		bad, id, err = e2e.BreakDatasec(data, base)
+	case "base-struct-size":
+		bad, id, err = e2e.BreakBaseStructSize(data)
+	case "grow-base":
+		bad, id, err = e2e.GrowBase(data)
+	default:
+		return fmt.Errorf("unknown breakage %q (func-name, datasec-overlap, base-struct-size, grow-base)", kind)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %s: %v", in, kind, err)
+	}
+	if err := os.WriteFile(out, bad, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("%s: %s at type %d\n", in, kind, id)
+	return nil
+}

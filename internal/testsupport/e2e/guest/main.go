@@ -75,10 +75,12 @@ func runModules(path string) []e2e.Result {
 	var results []e2e.Result
 	for _, m := range mods {
 		fmt.Printf("e2e: module %s: %s %s\n", m.Name, m.Op, m.File)
-		for _, r := range e2e.RunModule(m) {
+		rs, verdict := e2e.RunModule(m)
+		for _, r := range rs {
 			fmt.Println(r)
 			results = append(results, r)
 		}
+		fmt.Printf("VERDICT %s %s\n", m.File, verdict)
 	}
 	return results
 }
