@@ -19,6 +19,7 @@ import (
 //
 //	load NAME FILE EXPECTED KIND TYPE ID
 //	refuse NAME FILE [BREAKAGE]
+//	core NAME OBJECT MIN_VMLINUX MIN_MODULE
 //
 // load: FILE is the module NAME; once loaded, the kernel must hold the
 // bytes of the file EXPECTED as its BTF (the module's .BTF, or for a
@@ -28,6 +29,9 @@ import (
 // refuse: FILE is NAME with corrupted BTF, which the kernel must refuse
 // to load; BREAKAGE names how it was broken (the broken module tree,
 // issue 32), when there are several copies of NAME to refuse.
+// core: the BPF OBJECT's CO-RE programs load against the minimized BTF
+// MIN_VMLINUX and MIN_MODULE (of the loaded module NAME) and read what
+// the kernel's BTF says (RunCoreMin).
 type Module struct {
 	Op       string
 	Name     string
@@ -37,6 +41,9 @@ type Module struct {
 	Type     string
 	TypeID   uint32
 	Breakage string
+	// core: the minimized vmlinux BTF (File is the object) and the
+	// module's, split against it.
+	MinBase, MinModule string
 }
 
 // Verdicts of the kernel's module loader on a module's BTF, as the guest
@@ -70,8 +77,10 @@ func ParseManifest(text string) ([]Module, error) {
 				m.Breakage = f[3]
 			}
 			out = append(out, m)
+		case f[0] == "core" && len(f) == 5:
+			out = append(out, Module{Op: "core", Name: f[1], File: f[2], MinBase: f[3], MinModule: f[4]})
 		default:
-			return nil, bad("want 'load NAME FILE EXPECTED KIND TYPE ID' or 'refuse NAME FILE [BREAKAGE]'")
+			return nil, bad("want 'load NAME FILE EXPECTED KIND TYPE ID', 'refuse NAME FILE [BREAKAGE]' or 'core NAME OBJECT MIN_VMLINUX MIN_MODULE'")
 		}
 	}
 	return out, nil
@@ -80,9 +89,13 @@ func ParseManifest(text string) ([]Module, error) {
 // RunModule loads m's module and checks what the kernel made of its BTF:
 // for load, the checks mod_load, mod_sysfs, mod_registered and mod_type
 // (each named CHECK/MODULE); for refuse, mod_refused (CHECK/MODULE, or
-// CHECK/MODULE/BREAKAGE). It also returns the loader's verdict: Accepted,
-// Refused, or what else insmod said.
+// CHECK/MODULE/BREAKAGE); for core, RunCoreMin's. It also returns the
+// loader's verdict: Accepted, Refused, or what else insmod said ("" for
+// core, which loads no module).
 func RunModule(m Module) ([]Result, string) {
+	if m.Op == "core" {
+		return RunCoreMin(m), ""
+	}
 	if m.Op == "refuse" {
 		r, verdict := checkRefused(m)
 		return []Result{r}, verdict

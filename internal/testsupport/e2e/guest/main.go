@@ -80,7 +80,9 @@ func runModules(path string) []e2e.Result {
 			fmt.Println(r)
 			results = append(results, r)
 		}
-		fmt.Printf("VERDICT %s %s\n", m.File, verdict)
+		if verdict != "" {
+			fmt.Printf("VERDICT %s %s\n", m.File, verdict)
+		}
 	}
 	return results
 }
