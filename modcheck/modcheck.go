@@ -256,7 +256,7 @@ func Check(base *Base, m kmod.Module, opts Options) Result {
 	if r.Distilled {
 		moved, err := distill.Relocate(split, base.Spec)
 		if err != nil {
-			r.Problems = append(r.Problems, btf.Problem{Rule: RuleRelocation, Detail: fmt.Sprintf("%s: relocating its BTF from .BTF.base onto the base: %v", m.Path, err)})
+			r.Problems = append(r.Problems, btf.Problem{Rule: RuleRelocation, Detail: fmt.Sprintf("relocating its BTF from .BTF.base onto the base: %v", err)})
 			return r
 		}
 		final, finalRaw = moved, moved.Marshal(split.ByteOrder())

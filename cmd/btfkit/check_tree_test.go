@@ -1,0 +1,372 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/input"
+	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
+)
+
+// The modules the tree tests start from: small ones, one with .BTF_ids
+// (a BTF_SET8 of functions), one with a DATASEC of several entries.
+var treeModules = []string{"tcp_dctcp", "speedstep-centrino", "af_key", "nf_nat", "cast_common"}
+
+// copyInto copies src to dst, making dst's directory.
+func copyInto(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, src, dst)
+}
+
+// patchBTF rewrites the .BTF of the module ELF at path in place: parsed
+// against base, changed by fn, written back at the same size.
+func patchBTF(t *testing.T, path string, base *btf.Spec, fn func(s *btf.Spec)) {
+	t.Helper()
+	f, err := elfx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var off uint64
+	for _, s := range f.Sections {
+		if s.Name == ".BTF" {
+			off = s.Offset
+		}
+	}
+	raw, err := f.SectionCopy(".BTF")
+	f.Close()
+	if err != nil || off == 0 {
+		t.Fatalf("%s: no .BTF: %v", path, err)
+	}
+	s, err := btf.Parse(raw, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(s)
+	out := s.Marshal(binary.LittleEndian)
+	if len(out) != len(raw) {
+		t.Fatalf("patched .BTF is %d bytes, was %d", len(out), len(raw))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(data[off:], out)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// patchBytes replaces every occurrence of old (which must occur) in the
+// file by new, of the same length.
+func patchBytes(t *testing.T, path, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old) != len(new) || !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s: cannot replace %q", path, old)
+	}
+	if err := os.WriteFile(path, bytes.ReplaceAll(data, []byte(old), []byte(new)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// standalone is a module's split BTF made whole with its base (base
+// types, then the module's, one string table), which BPF_BTF_LOAD takes.
+func standalone(t *testing.T, path string, base *btf.Spec) []byte {
+	t.Helper()
+	raw, err := elfx.ReadSection(path, ".BTF")
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := btf.Parse(raw, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := btf.NewSpec()
+	for id := btf.TypeID(1); id < split.NextID(); id++ {
+		n, i, st, ext := split.RawType(id)
+		s.AddRaw(n, i, st, ext...)
+	}
+	s.SetRawStrings(append(append([]byte(nil), base.RawStrings()...), split.RawStrings()...))
+	return s.Marshal(binary.LittleEndian)
+}
+
+// kernelVerdict loads BTF into the running kernel: "" when accepted,
+// its log when rejected; ok is false when the kernel cannot be asked.
+func kernelVerdict(t *testing.T, raw []byte) (log string, ok bool) {
+	t.Helper()
+	err := kernload.Load(raw)
+	var rej *kernload.RejectedError
+	switch {
+	case err == nil:
+		return "", true
+	case errors.Is(err, kernload.ErrNotPermitted):
+		testenv.SkipPartOrFail(t, "bpf(BPF_BTF_LOAD) not permitted here: %v", err)
+		return "", false
+	case errors.As(err, &rej):
+		return rej.Log, true
+	}
+	t.Fatalf("BPF_BTF_LOAD: %v", err)
+	return "", false
+}
+
+var problemRe = regexp.MustCompile(`^(.*?): (.*) \(([a-z0-9-]+)\)$`)
+
+// treeProblems runs check --tree and returns its problem lines by module
+// base name (compression suffix cut), its summary and exit status.
+func treeProblems(t *testing.T, args ...string) (probs map[string][]string, summary string, code int) {
+	t.Helper()
+	stdout, stderr, code := btfkit(t, append([]string{"check"}, args...)...)
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	if len(lines) == 0 || !strings.Contains(lines[len(lines)-1], " checked against ") {
+		t.Fatalf("check %v: no summary line:\n%s\n%s", args, stdout, stderr)
+	}
+	probs = map[string][]string{}
+	for _, l := range lines[:len(lines)-1] {
+		m := problemRe.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("check %v: line %q is not MODULE: ... (rule)", args, l)
+		}
+		name := filepath.Base(m[1])
+		name = name[:strings.Index(name, ".ko")]
+		probs[name] = append(probs[name], m[3]+": "+m[2])
+	}
+	return probs, lines[len(lines)-1], code
+}
+
+func rulesOf(lines []string) []string {
+	var rs []string
+	for _, l := range lines {
+		rs = append(rs, l[:strings.IndexByte(l, ':')])
+	}
+	sort.Strings(rs)
+	return rs
+}
+
+func TestCheckTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the Debian kernel's modules")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	base, err := input.LoadBase(vmlinux)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	clean := filepath.Join(dir, "clean")
+	for _, m := range treeModules {
+		src := testenv.Module(t, m)
+		copyInto(t, src, filepath.Join(clean, "kernel", filepath.Base(filepath.Dir(src)), filepath.Base(src)))
+	}
+
+	t.Run("clean", func(t *testing.T) {
+		probs, summary, code := treeProblems(t, "--base", vmlinux, "--tree", clean, "--target-kernel", "6.1")
+		if code != 0 || len(probs) != 0 || !strings.Contains(summary, fmt.Sprintf("%d modules checked", len(treeModules))) || !strings.HasSuffix(summary, ": 0 problems in 0 modules") {
+			t.Fatalf("clean tree: exit %d, %v, %q", code, probs, summary)
+		}
+		// The kernel takes each clean module's BTF, made whole with its
+		// base: the controls for the verdicts below.
+		for _, m := range []string{"af_key", "speedstep-centrino"} {
+			if log, ok := kernelVerdict(t, standalone(t, testenv.Module(t, m), base)); ok && log != "" {
+				t.Fatalf("kernel rejects clean %s:\n%s", m, log)
+			}
+		}
+	})
+
+	broken := filepath.Join(dir, "broken")
+	mod := func(name string) string { return filepath.Join(broken, "kernel", name+".ko") }
+	want := map[string][]string{} // module: its rules, sorted
+
+	// A module built against another vmlinux: the 6.12 one.
+	if v612 := testenv.Vmlinux612(t); v612 != "" {
+		copyInto(t, testenv.Module(t, "af_key"), mod("other-base"))
+		if _, stderr, code := btfkit(t, "encode", "--base", v612, "--in-place", mod("other-base")); code != 0 {
+			t.Fatalf("encode against 6.12: %s", stderr)
+		}
+		want["other-base"] = []string{"base-mismatch"}
+	}
+
+	// A name offset moved onto a base string that is no identifier (an
+	// INT's name: BTF's INTs may have any name, structs may not).
+	secName, ok := base.FindString("long int")
+	if !ok {
+		t.Fatal("the base has no 'long int'")
+	}
+	copyInto(t, testenv.Module(t, "af_key"), mod("bad-name"))
+	var renamed btf.TypeID
+	patchBTF(t, mod("bad-name"), base, func(s *btf.Spec) {
+		for id := s.FirstID(); id < s.NextID(); id++ {
+			if n, info, st, ext := s.RawType(id); btf.KindOf(info) == btf.KindStruct && n != 0 {
+				s.SetRaw(id, secName, info, st, ext...)
+				renamed = id
+				return
+			}
+		}
+		t.Fatal("af_key has no named struct")
+	})
+	want["bad-name"] = []string{"name-invalid"}
+
+	// Two DATASEC entries at one offset.
+	copyInto(t, testenv.Module(t, "speedstep-centrino"), mod("overlap"))
+	patchBTF(t, mod("overlap"), base, func(s *btf.Spec) {
+		for id := s.FirstID(); id < s.NextID(); id++ {
+			if n, info, st, ext := s.RawType(id); btf.KindOf(info) == btf.KindDatasec && btf.VlenOf(info) >= 2 {
+				ext = append([]uint32(nil), ext...)
+				ext[3+1] = ext[1] // entry 1's offset is entry 0's
+				s.SetRaw(id, n, info, st, ext...)
+				return
+			}
+		}
+		t.Fatal("no DATASEC with two entries")
+	})
+	want["overlap"] = []string{"datasec"}
+
+	// A .BTF_ids entry naming a function the BTF lacks: one letter of
+	// its symbol's name changed.
+	copyInto(t, testenv.Module(t, "tcp_dctcp"), mod("unresolved"))
+	patchBytes(t, mod("unresolved"), "__BTF_ID__func__dctcp_init__", "__BTF_ID__func__dctcp_inix__")
+	// Two problems: the entry names no FUNC, and the set's word the
+	// build wrote for it holds the ID of a FUNC no entry of the set names.
+	want["unresolved"] = []string{"btf-ids", "btf-ids"}
+
+	// A distilled module (pahole's and btfkit's distilled_base), clean
+	// against the base it was encoded on.
+	copyInto(t, testenv.Module(t, "af_key"), mod("distilled")) // no .BTF_ids, whose IDs would need resolve_btfids again
+	if _, stderr, code := btfkit(t, "encode", "--base", vmlinux, "--features=+distilled_base", "--in-place", mod("distilled")); code != 0 {
+		t.Fatalf("encode distilled: %s", stderr)
+	}
+	for _, m := range treeModules {
+		if m != "cast_common" { // in a tree of broken modules, clean ones
+			copyInto(t, testenv.Module(t, m), mod(m))
+		}
+	}
+
+	check := func(t *testing.T, tree string, args ...string) string {
+		probs, summary, code := treeProblems(t, append([]string{"--base", vmlinux, "--tree", tree, "--target-kernel", "6.1"}, args...)...)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1: %s", code, summary)
+		}
+		got := map[string][]string{}
+		for m, lines := range probs {
+			got[m] = rulesOf(lines)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("rules by module:\n got %v\nwant %v\nlines: %v", got, want, probs)
+		}
+		if !strings.Contains(summary, "1 with a distilled base") {
+			t.Fatalf("summary %q", summary)
+		}
+		if l := probs["bad-name"][0]; !strings.Contains(l, fmt.Sprintf("type [%d] STRUCT 'long int'", renamed)) {
+			t.Fatalf("bad-name: %s", l)
+		}
+		if l := probs["unresolved"][0]; !strings.Contains(l, "'dctcp_inix'") {
+			t.Fatalf("unresolved: %s", l)
+		}
+		return fmt.Sprint(probs)
+	}
+	var plain string
+	t.Run("broken", func(t *testing.T) {
+		plain = check(t, broken)
+		// The same output line for line at any -j.
+		a, _, _ := btfkit(t, "check", "--base", vmlinux, "--tree", broken, "-j1")
+		b, _, _ := btfkit(t, "check", "--base", vmlinux, "--tree", broken, "-j3")
+		if a != b {
+			t.Fatalf("-j1 and -j3 differ:\n%s\n%s", a, b)
+		}
+	})
+
+	t.Run("kernel", func(t *testing.T) {
+		// The kernel's verdicts on the broken modules made whole.
+		for m, msg := range map[string]string{"bad-name": "Invalid name", "overlap": "Invalid offset"} {
+			log, ok := kernelVerdict(t, standalone(t, mod(m), base))
+			if !ok {
+				return
+			}
+			if !strings.Contains(log, msg) {
+				t.Errorf("%s: kernel log does not say %q:\n%s", m, msg, log)
+			}
+		}
+	})
+
+	t.Run("compressed", func(t *testing.T) {
+		for _, z := range [][]string{{"xz", "-k"}, {"zstd", "-q", "-k"}, {"gzip", "-k"}} {
+			if _, err := exec.LookPath(z[0]); err != nil {
+				testenv.SkipPartOrFail(t, "%s not installed", z[0])
+				continue
+			}
+			tree := filepath.Join(dir, z[0])
+			if err := os.CopyFS(tree, os.DirFS(broken)); err != nil {
+				t.Fatal(err)
+			}
+			files, _ := filepath.Glob(filepath.Join(tree, "kernel", "*.ko"))
+			cmd := exec.Command(z[0], append(z[1:], files...)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", z[0], err, out)
+			}
+			for _, f := range files {
+				os.Remove(f)
+			}
+			if got := check(t, tree); got != plain {
+				t.Fatalf("%s tree:\n%s\nplain:\n%s", z[0], got, plain)
+			}
+		}
+	})
+
+	t.Run("relocation", func(t *testing.T) {
+		// The distilled module against a base in which one of the
+		// types its .BTF.base names is called otherwise.
+		distRaw, err := elfx.ReadSection(mod("distilled"), ".BTF.base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dist, err := btf.Parse(distRaw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var name string
+		for id := btf.TypeID(1); id < dist.NextID() && name == ""; id++ {
+			if ty := dist.Type(id); ty.Kind() == btf.KindStruct && len(ty.Name()) > 3 {
+				name = ty.Name()
+			}
+		}
+		off, _ := base.FindString(name)
+		strs := append([]byte(nil), base.RawStrings()...)
+		strs[off] ^= 0x20 // sock -> Sock: another name, same length
+		changed := btf.NewSpec()
+		for id := btf.TypeID(1); id < base.NextID(); id++ {
+			n, i, st, ext := base.RawType(id)
+			changed.AddRaw(n, i, st, ext...)
+		}
+		changed.SetRawStrings(strs)
+		changedPath := filepath.Join(dir, "changed-base.btf")
+		if err := os.WriteFile(changedPath, changed.Marshal(binary.LittleEndian), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tree := filepath.Join(dir, "distilled-only")
+		copyInto(t, mod("distilled"), filepath.Join(tree, "distilled.ko"))
+		probs, _, code := treeProblems(t, "--base", changedPath, "--tree", tree)
+		if code != 1 || len(probs["distilled"]) != 1 || !strings.HasPrefix(probs["distilled"][0], "relocation: ") || !strings.Contains(probs["distilled"][0], fmt.Sprintf("%q", name)) {
+			t.Fatalf("distilled module against a base without %s: exit %d, %v", name, code, probs)
+		}
+		if probs, _, code := treeProblems(t, "--base", vmlinux, "--tree", tree); code != 0 || len(probs) != 0 {
+			t.Fatalf("distilled module against its base: exit %d, %v", code, probs)
+		}
+	})
+}
