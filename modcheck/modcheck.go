@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/btfkit/btfkit/btf"
@@ -180,7 +181,8 @@ func Run(base *Base, mods []kmod.Module, opts Options, emit func(Result)) {
 func Check(base *Base, m kmod.Module, opts Options) Result {
 	r := Result{Module: m}
 	read := func(err error) Result {
-		r.Problems = append(r.Problems, btf.Problem{Rule: RuleRead, Detail: err.Error()})
+		// The result names the module: its path leaves the message.
+		r.Problems = append(r.Problems, btf.Problem{Rule: RuleRead, Detail: strings.TrimPrefix(err.Error(), m.Path+": ")})
 		return r
 	}
 	f, err := elfx.Open(m.Path)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/elfx"
+	"github.com/btfkit/btfkit/finalize"
 	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/internal/kernload"
 	"github.com/btfkit/btfkit/internal/testsupport/testenv"
@@ -369,4 +370,147 @@ func TestCheckTree(t *testing.T) {
 			t.Fatalf("distilled module against its base: exit %d, %v", code, probs)
 		}
 	})
+}
+
+// TestCheckTreeKfuncTags: a module whose BTF_SET8 says BTF_SET8_KFUNCS
+// (Linux 6.9's flag) and whose BTF, built by Debian 6.1's pahole, has no
+// bpf_kfunc tags: a problem for kernels whose build adds the tags (6.11
+// on), none for older ones; the functions reported are those pahole 1.32
+// with the flags of 6.12's scripts/Makefile.btf tags in the same module.
+func TestCheckTreeKfuncTags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the Debian kernel's modules")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	dir := t.TempDir()
+	ko := filepath.Join(dir, "tree", "kfunc.ko")
+	copyInto(t, testenv.Module(t, "tcp_dctcp"), ko)
+	ids, err := finalize.ReadIDs(ko)
+	if err != nil || ids == nil {
+		t.Fatalf("tcp_dctcp's .BTF_ids: %v", err)
+	}
+	f, err := elfx.Open(ko)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secOff uint64
+	for _, s := range f.Sections {
+		if s.Name == elfx.IDsSection {
+			secOff = s.Offset
+		}
+	}
+	f.Close()
+	data, err := os.ReadFile(ko)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := 0
+	for _, e := range ids.Entries {
+		if e.Kind == finalize.IDSet8 {
+			binary.LittleEndian.PutUint32(data[secOff+e.Addrs[0]-ids.Addr+4:], 1) // BTF_SET8_KFUNCS
+			sets++
+		}
+	}
+	if sets == 0 {
+		t.Fatal("tcp_dctcp has no BTF_SET8")
+	}
+	if err := os.WriteFile(ko, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree := filepath.Dir(ko)
+
+	if probs, _, code := treeProblems(t, "--base", vmlinux, "--tree", tree, "--target-kernel", "6.10"); code != 0 || len(probs) != 0 {
+		t.Fatalf("for 6.10: exit %d, %v", code, probs)
+	}
+	probs, _, code := treeProblems(t, "--base", vmlinux, "--tree", tree, "--target-kernel", "6.11")
+	var got []string
+	for _, l := range probs["kfunc"] {
+		m := regexp.MustCompile(`^kfunc-tag: type \[\d+\] FUNC '(\w+)'`).FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("for 6.11: %s", l)
+		}
+		got = append(got, m[1])
+	}
+	sort.Strings(got)
+	if code != 1 || len(got) == 0 {
+		t.Fatalf("for 6.11: exit %d, %v", code, probs)
+	}
+
+	// The oracle: pahole 1.32 with decl_tag_kfuncs on the same file.
+	pahole, err := exec.LookPath("pahole")
+	if err != nil {
+		testenv.SkipOrFail(t, "pahole not installed")
+	}
+	if v, _ := exec.Command(pahole, "--version").Output(); !strings.HasPrefix(string(v), "v1.32") {
+		testenv.SkipOrFail(t, "pahole is %s, not 1.32 (scripts/sid-tools)", bytes.TrimSpace(v))
+	}
+	out := filepath.Join(dir, "kfunc.btf")
+	cmd := exec.Command(pahole, "--btf_features=encode_force,var,float,enum64,decl_tag,type_tag,optimized_func,consistent_func,decl_tag_kfuncs",
+		"--btf_base", vmlinux, "--btf_encode_detached="+out, ko)
+	if o, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pahole: %v\n%s", err, o)
+	}
+	dump, stderr, code := btfkit(t, "dump", "--base", vmlinux, out)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	funcs := map[string]string{} // [ID] -> name
+	for _, m := range regexp.MustCompile(`(?m)^\[(\d+)\] FUNC '(\w+)'`).FindAllStringSubmatch(dump, -1) {
+		funcs[m[1]] = m[2]
+	}
+	var tagged []string
+	for _, m := range regexp.MustCompile(`(?m)^\[\d+\] DECL_TAG 'bpf_kfunc' type_id=(\d+) component_idx=-1`).FindAllStringSubmatch(dump, -1) {
+		tagged = append(tagged, funcs[m[1]])
+	}
+	sort.Strings(tagged)
+	if fmt.Sprint(got) != fmt.Sprint(tagged) {
+		t.Fatalf("kfunc-tag problems for %v; pahole 1.32 tags %v", got, tagged)
+	}
+}
+
+// TestCheckTreeBadInput: what cannot be checked is said, naming the
+// file, with exit status 1 and no panic.
+func TestCheckTreeBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the Debian kernel's modules")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	tree := filepath.Join(dir, "tree")
+	copyInto(t, testenv.Module(t, "tcp_dctcp"), filepath.Join(tree, "a.ko"))
+	data, _ := os.ReadFile(filepath.Join(tree, "a.ko"))
+	os.WriteFile(filepath.Join(tree, "truncated.ko"), data[:3000], 0o644)
+	os.WriteFile(filepath.Join(tree, "text.ko"), []byte("not a module\n"), 0o644)
+	os.WriteFile(filepath.Join(tree, "bad.ko.xz"), []byte("\xfd7zXZ\x00garbage"), 0o644)
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--base", vmlinux, "--tree", empty}, empty + ": no kernel modules"},
+		{[]string{"--base", vmlinux, "--tree", filepath.Join(dir, "missing")}, "no such file"},
+		{[]string{"--tree", tree}, "no vmlinux in it; give the modules' vmlinux"},
+		{[]string{"--base", vmlinux, "--tree", tree, "x.ko"}, "give no FILE with it"},
+		{[]string{"--base", vmlinux, "-j", "2", "x.ko"}, "-j and -q apply to --tree only"},
+		{[]string{"--base", filepath.Join(tree, "a.ko"), "--tree", tree}, "this is split BTF"},
+	} {
+		stdout, stderr, code := btfkit(t, append([]string{"check"}, c.args...)...)
+		if code != 1 || !strings.Contains(stdout+stderr, c.want) || strings.Contains(stderr, "panic") {
+			t.Errorf("check %v: exit %d, want 1 and %q:\n%s%s", c.args, code, c.want, stdout, stderr)
+		}
+	}
+
+	// Unreadable modules are problems of their own (rule read), the
+	// others are still checked.
+	probs, summary, code := treeProblems(t, "--base", vmlinux, "--tree", tree)
+	if code != 1 || len(probs["a"]) != 0 || !strings.HasSuffix(summary, "3 problems in 3 modules") {
+		t.Fatalf("exit %d, %q, %v", code, summary, probs)
+	}
+	for _, m := range []string{"truncated", "text", "bad"} {
+		if len(probs[m]) != 1 || !strings.HasPrefix(probs[m][0], "read: ") {
+			t.Errorf("%s: %v", m, probs[m])
+		}
+	}
 }

@@ -1,0 +1,90 @@
+package modcheck
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
+	"github.com/btfkit/btfkit/kmod"
+)
+
+// fitBase is a base of two types: int and struct s { int x; }.
+func fitBase() *btf.Spec {
+	b := btf.NewSpec()
+	i := b.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)
+	b.Add("sss", btf.KindStruct, 1, false, 4, b.AddString("x"), uint32(i), 0)
+	return b
+}
+
+func TestFit(t *testing.T) {
+	base := fitBase()
+	starts := stringStarts(base.RawStrings())
+	good := btf.NewSplitSpec(base)
+	p := good.Add("", btf.KindPtr, 0, false, 2)
+	good.Add("own", btf.KindTypedef, 0, false, uint32(p))
+	if m, _ := fit(good, starts); len(m) != 0 {
+		t.Fatalf("split BTF of this base: %v", m)
+	}
+
+	// Names into the middle of a base string ("nt" of "int") and of an
+	// own one, a reference past the last type, a FUNC on a struct.
+	sss, _ := base.FindString("sss")
+	bad := btf.NewSplitSpec(base)
+	own := bad.AddString("ownname")
+	bad.AddRaw(sss+1, btf.Info(btf.KindTypedef, 0, false), 1)                                              // [3]
+	bad.AddRaw(own+3, btf.Info(btf.KindTypedef, 0, false), 1)                                              // [4]
+	bad.AddRaw(0, btf.Info(btf.KindPtr, 0, false), 99)                                                     // [5]
+	bad.AddRaw(own, btf.Info(btf.KindFunc, 0, false), 2)                                                   // [6]
+	bad.AddRaw(own, btf.Info(btf.KindTypedef, 0, false), 1)                                                // [7] fits
+	bad.AddRaw(base.StringsStart()+uint32(base.StringsLen())+1000, btf.Info(btf.KindTypedef, 0, false), 1) // [8]
+	m, first := fit(bad, starts)
+	want := []struct {
+		id   btf.TypeID
+		rule btf.Rule
+	}{{3, btf.RuleNameStart}, {4, btf.RuleNameStart}, {5, btf.RuleRefKind}, {6, btf.RuleRefKind}, {8, btf.RuleNameOffset}}
+	if len(m) != len(want) || first.ID != 3 {
+		t.Fatalf("misfits %v", m)
+	}
+	for i, w := range want {
+		if m[i].ID != w.id || m[i].Rule != w.rule {
+			t.Errorf("misfit %d: %v, want [%d] %s", i, m[i], w.id, w.rule)
+		}
+	}
+	if !mismatch(5, 6) || mismatch(1, 200) || !mismatch(1, 4) {
+		t.Error("mismatch thresholds")
+	}
+}
+
+// TestRunOrder: results come in module order and are the same at any
+// number of workers (run with -race: Run's goroutines).
+func TestRunOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the Debian kernel's modules")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	base, err := LoadBase(vmlinux)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mods []kmod.Module
+	for _, p := range testenv.ModuleSample(t, 24) {
+		mods = append(mods, kmod.Module{Path: p, Name: kmod.Name(p)})
+	}
+	run := func(jobs int) []string {
+		var out []string
+		Run(base, mods, Options{Jobs: jobs, Kernel: btf.KernelVersion{Major: 6, Minor: 1}}, func(r Result) {
+			out = append(out, fmt.Sprint(r.Module.Path, r.HasBTF, r.Types, r.Problems))
+		})
+		return out
+	}
+	one := run(1)
+	for i, m := range mods {
+		if want := fmt.Sprint(m.Path); len(one) != len(mods) || one[i][:len(want)] != want {
+			t.Fatalf("result %d is not module %s", i, m.Path)
+		}
+	}
+	if four := run(4); fmt.Sprint(four) != fmt.Sprint(one) {
+		t.Fatalf("-j4 differs from -j1:\n%v\n%v", four, one)
+	}
+}
