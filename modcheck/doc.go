@@ -2,7 +2,7 @@
 // kernel's module loader would take it, before the modules ship:
 //
 //	base, err := modcheck.LoadBase("vmlinux")   // prepared once
-//	mods, err := kmod.FindTree("/lib/modules/6.1.0-57-cloud-amd64")
+//	mods, err := kmod.FindAll([]string{"/lib/modules/6.1.0-57-cloud-amd64"})
 //	modcheck.Run(base, mods, modcheck.Options{Jobs: 2}, func(r modcheck.Result) { ... })
 //
 // For each module (.ko, .ko.xz, .ko.zst, .ko.gz; elfx decompresses them):
@@ -27,7 +27,7 @@
 //     entry must name a type of that kind in the module's BTF or the base
 //     (resolve_btfids' "unresolved symbol"), and the ID the build wrote
 //     for it must be a type of that kind and name (Rule BTFIDs).
-//  4. Kfuncs: from Linux 6.11 (scripts/Makefile.btf passes
+//  4. Kfuncs: from Linux 6.11 (the kernel's Makefile.btf passes
 //     --btf_features=decl_tag_kfuncs to pahole 1.26 and later) pahole tags
 //     every FUNC whose name a BTF_SET8 with BTF_SET8_KFUNCS in its flags
 //     lists with a DECL_TAG "bpf_kfunc"; for such target kernels a kfunc

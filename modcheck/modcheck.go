@@ -36,7 +36,7 @@ const (
 	RuleKfuncTag btf.Rule = "kfunc-tag"
 )
 
-// KfuncTagsSince is the first release whose scripts/Makefile.btf asks
+// KfuncTagsSince is the first release whose Makefile.btf (Linux's scripts/) asks
 // pahole (1.26 and later) for decl_tag_kfuncs.
 var KfuncTagsSince = btf.KernelVersion{Major: 6, Minor: 11}
 
