@@ -104,7 +104,10 @@ func findVmlinux(dir string) (string, error) {
 			return err
 		}
 		n := d.Name()
-		if d.Type().IsRegular() && (n == "vmlinux" || strings.HasPrefix(n, "vmlinux-")) {
+		if d.IsDir() || n != "vmlinux" && !strings.HasPrefix(n, "vmlinux-") {
+			return nil
+		}
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() { // a symlink to a file too
 			if f, err := os.Open(p); err == nil {
 				head := make([]byte, 4)
 				_, _ = f.Read(head)

@@ -294,6 +294,22 @@ func TestCheckTree(t *testing.T) {
 	})
 
 	t.Run("kernel", func(t *testing.T) {
+		// The module encoded against 6.12: the kernel takes it made whole
+		// with 6.12's BTF, and refuses it with 6.1's, the base checked.
+		if _, ok := want["other-base"]; ok {
+			b612, err := input.LoadBase(testenv.Vmlinux612(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if log, ok := kernelVerdict(t, standalone(t, mod("other-base"), b612)); !ok {
+				return
+			} else if log != "" {
+				t.Fatalf("kernel rejects other-base with its own base:\n%s", log)
+			}
+			if log, _ := kernelVerdict(t, standalone(t, mod("other-base"), base)); log == "" {
+				t.Error("kernel takes other-base with the 6.1 base")
+			}
+		}
 		// The kernel's verdicts on the broken modules made whole.
 		for m, msg := range map[string]string{"bad-name": "Invalid name", "overlap": "Invalid offset"} {
 			log, ok := kernelVerdict(t, standalone(t, mod(m), base))
@@ -512,5 +528,76 @@ func TestCheckTreeBadInput(t *testing.T) {
 		if len(probs[m]) != 1 || !strings.HasPrefix(probs[m][0], "read: ") {
 			t.Errorf("%s: %v", m, probs[m])
 		}
+	}
+}
+
+// TestCheckTreeDebian: the Debian 6.1 package's 1,121 modules, built
+// against its vmlinux (the kernel loads them), have no problem against
+// it, and every one of them is a base mismatch against Debian's 6.12
+// vmlinux, which they were not built against.
+func TestCheckTreeDebian(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads every Debian module")
+	}
+	vmlinux, modules := testenv.KernelInputs(t)
+	n := len(testenv.Modules(t))
+	probs, summary, code := treeProblems(t, "--base", vmlinux, "--tree", modules, "--target-kernel", "6.1")
+	if code != 0 || len(probs) != 0 || !strings.HasPrefix(summary, fmt.Sprintf("%d modules checked", n)) || !strings.HasSuffix(summary, ": 0 problems in 0 modules") {
+		t.Fatalf("exit %d, %q, %d modules with problems", code, summary, len(probs))
+	}
+	v612 := testenv.Vmlinux612(t)
+	if v612 == "" {
+		return
+	}
+	probs, summary, code = treeProblems(t, "--base", v612, "--tree", modules)
+	if code != 1 || len(probs) != n {
+		t.Fatalf("against 6.12: exit %d, %q, %d modules with problems of %d", code, summary, len(probs), n)
+	}
+	for m, lines := range probs {
+		if len(lines) != 1 || !strings.HasPrefix(lines[0], "base-mismatch: ") {
+			t.Fatalf("against 6.12: %s: %v", m, lines)
+		}
+	}
+}
+
+// TestCheckTreePackage: an unpacked kernel package (boot/vmlinux-VER
+// beside lib/modules/VER) needs no --base; a base given as raw BTF is
+// the same base.
+func TestCheckTreePackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the Debian kernel's modules")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	if _, err := exec.LookPath("objcopy"); err != nil {
+		testenv.SkipOrFail(t, "objcopy not installed")
+	}
+	pkg := t.TempDir()
+	boot := filepath.Join(pkg, "boot", "vmlinux-6.1.0-57-cloud-amd64")
+	os.MkdirAll(filepath.Dir(boot), 0o755)
+	// The vmlinux's .BTF alone keeps the package small.
+	if out, err := exec.Command("objcopy", "--only-section=.BTF", vmlinux, boot).CombinedOutput(); err != nil {
+		t.Fatalf("objcopy: %v\n%s", err, out)
+	}
+	for _, m := range treeModules {
+		copyInto(t, testenv.Module(t, m), filepath.Join(pkg, "lib", "modules", "6.1.0-57-cloud-amd64", "kernel", m+".ko"))
+	}
+	probs, summary, code := treeProblems(t, "--tree", pkg)
+	if code != 0 || len(probs) != 0 || !strings.Contains(summary, "checked against "+boot) {
+		t.Fatalf("package: exit %d, %q, %v", code, summary, probs)
+	}
+	raw, err := elfx.ReadSection(vmlinux, ".BTF")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawPath := filepath.Join(t.TempDir(), "vmlinux.btf")
+	os.WriteFile(rawPath, raw, 0o644)
+	if probs, summary, code := treeProblems(t, "--base", rawPath, "--tree", pkg); code != 0 || len(probs) != 0 {
+		t.Fatalf("raw base: exit %d, %q, %v", code, summary, probs)
+	}
+	// Two vmlinux files: which one is not guessed.
+	copyInto(t, boot, boot+".old")
+	os.Rename(boot+".old", filepath.Join(pkg, "boot", "vmlinux-6.1.0-56-cloud-amd64"))
+	if _, stderr, code := btfkit(t, "check", "--tree", pkg); code != 1 || !strings.Contains(stderr, "2 vmlinux files in it") {
+		t.Fatalf("two vmlinux: exit %d, %s", code, stderr)
 	}
 }
