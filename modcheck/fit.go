@@ -34,22 +34,25 @@ func fit(split *btf.Spec, baseStarts []uint64) (misfits []btf.Problem, first btf
 		i := 0
 		btf.ForEachStringRef(info, &nameOff, ext, func(p *uint32) {
 			off := *p
-			where := "name"
-			if i > 0 {
-				where = fmt.Sprintf("name of item %d", i-1)
-			}
+			item := i - 1 // -1: the type's own name
 			i++
+			where := func() string {
+				if item < 0 {
+					return "name"
+				}
+				return fmt.Sprintf("name of item %d", item)
+			}
 			switch {
 			case bad || off == 0:
 			case uint64(off) >= total:
 				bad = true
-				miss(btf.RuleNameOffset, "%s at string offset %d, past the %d bytes of base and module strings", where, off, total)
+				miss(btf.RuleNameOffset, "%s at string offset %d, past the %d bytes of base and module strings", where(), off, total)
 			case off < strStart && !hasBit(baseStarts, off):
 				bad = true
-				miss(btf.RuleNameStart, "%s at string offset %d, inside the base's string that reads %q there", where, off, split.String(off))
+				miss(btf.RuleNameStart, "%s at string offset %d, inside the base's string that reads %q there", where(), off, split.String(off))
 			case off >= strStart && !ownStarts(off):
 				bad = true
-				miss(btf.RuleNameStart, "%s at string offset %d, inside the module's string that reads %q there", where, off, split.String(off))
+				miss(btf.RuleNameStart, "%s at string offset %d, inside the module's string that reads %q there", where(), off, split.String(off))
 			}
 		})
 		if bad {
@@ -66,7 +69,7 @@ func fit(split *btf.Spec, baseStarts []uint64) (misfits []btf.Problem, first btf
 }
 
 // refMisfit says why one of t's references does not fit, "" when they
-// all do.
+// all do. Messages are made only for a misfit.
 func refMisfit(s *btf.Spec, t btf.Type, sizeType uint32, ext []uint32) string {
 	next := uint32(s.NextID())
 	kindOf := func(id uint32) btf.Kind {
@@ -75,44 +78,48 @@ func refMisfit(s *btf.Spec, t btf.Type, sizeType uint32, ext []uint32) string {
 		}
 		return s.Type(btf.TypeID(id)).Kind()
 	}
-	// check returns why reference id does not fit a use wanting ok.
-	check := func(what string, id uint32, ok func(btf.Kind) bool) string {
+	// check returns why reference id of item i (-1: the type's own
+	// reference, what) does not fit a use wanting ok.
+	check := func(what string, i int, id uint32, ok func(btf.Kind) bool) string {
+		if id < next && ok(kindOf(id)) {
+			return ""
+		}
+		if i >= 0 {
+			what = fmt.Sprintf("%s %d", what, i)
+		}
 		if id >= next {
 			return fmt.Sprintf("%s refers to type [%d], past the last type [%d]", what, id, next-1)
 		}
-		if k := kindOf(id); !ok(k) {
-			return fmt.Sprintf("%s refers to type [%d], a %s", what, id, kindName(k))
-		}
-		return ""
+		return fmt.Sprintf("%s refers to type [%d], a %s", what, id, kindName(kindOf(id)))
 	}
 	var why string
 	switch k := t.Kind(); k {
 	case btf.KindPtr, btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict, btf.KindTypeTag:
-		why = check("its type", sizeType, pointee)
+		why = check("its type", -1, sizeType, pointee)
 	case btf.KindFunc:
-		why = check("its prototype", sizeType, func(k btf.Kind) bool { return k == btf.KindFuncProto })
+		why = check("its prototype", -1, sizeType, func(k btf.Kind) bool { return k == btf.KindFuncProto })
 	case btf.KindVar:
-		why = check("its type", sizeType, sized)
+		why = check("its type", -1, sizeType, sized)
 	case btf.KindArray:
-		if why = check("its element", ext[0], sized); why == "" {
-			why = check("its index", ext[1], sized)
+		if why = check("its element", -1, ext[0], sized); why == "" {
+			why = check("its index", -1, ext[1], sized)
 		}
 	case btf.KindStruct, btf.KindUnion:
 		for i := 0; i < t.Vlen() && why == ""; i++ {
-			why = check(fmt.Sprintf("member %d", i), ext[3*i+1], sized)
+			why = check("member", i, ext[3*i+1], sized)
 		}
 	case btf.KindFuncProto:
-		why = check("its return type", sizeType, func(k btf.Kind) bool { return k == btf.KindUnknown || sized(k) })
+		why = check("its return type", -1, sizeType, func(k btf.Kind) bool { return k == btf.KindUnknown || sized(k) })
 		for i := 0; i < t.Vlen() && why == ""; i++ {
 			last := i == t.Vlen()-1
-			why = check(fmt.Sprintf("parameter %d", i), ext[2*i+1], func(k btf.Kind) bool { return sized(k) || last && k == btf.KindUnknown })
+			why = check("parameter", i, ext[2*i+1], func(k btf.Kind) bool { return sized(k) || last && k == btf.KindUnknown })
 		}
 	case btf.KindDatasec:
 		for i := 0; i < t.Vlen() && why == ""; i++ {
-			why = check(fmt.Sprintf("entry %d", i), ext[3*i], func(k btf.Kind) bool { return k == btf.KindVar })
+			why = check("entry", i, ext[3*i], func(k btf.Kind) bool { return k == btf.KindVar })
 		}
 	case btf.KindDeclTag:
-		why = check("its target", sizeType, func(k btf.Kind) bool {
+		why = check("its target", -1, sizeType, func(k btf.Kind) bool {
 			switch k {
 			case btf.KindFunc, btf.KindStruct, btf.KindUnion, btf.KindVar, btf.KindTypedef:
 				return true
