@@ -83,7 +83,9 @@ fit), a .BTF.base must relocate onto it (relocation), the BTF must keep the
 verifier's rules of --target-kernel, every .BTF_ids entry must name a type
 of its kind in the module or the base and hold its ID (btf-ids), and from
 Linux 6.11 every kfunc FUNC must carry the "bpf_kfunc" DECL_TAG pahole adds
-(kfunc-tag). One line per problem, "MODULE: type [ID] KIND 'name': what is
+(kfunc-tag). A module that cannot be read is a problem too (read), and so
+is a name offset into the middle of a string (name-start: the kernel takes
+it, no BTF writer makes it). One line per problem, "MODULE: type [ID] KIND 'name': what is
 wrong (rule)", in module path order whatever -j, then a summary line;
 modules without .BTF are counted, not problems. -j N checks N modules at
 once (default: one per CPU); a progress bar is drawn on a terminal unless
