@@ -48,6 +48,13 @@ func checkIDs(base *Base, built, final *btf.Spec, ids *finalize.IDs) []btf.Probl
 			sp.step, sp.lo = 8, e.Addrs[0]+8
 		}
 		sp.hi = sp.lo + uint64(e.Count)*sp.step
+		if end := ids.Addr + uint64(len(ids.Data)); ids.Data != nil && (sp.hi > end || sp.hi < sp.lo) {
+			// A symbol size past the section (a hostile file): its
+			// words are checked up to the section's end.
+			probs = append(probs, btf.Problem{Rule: RuleBTFIDs, Name: e.Name,
+				Detail: fmt.Sprintf(".BTF_ids set '%s' of %d entries runs past the section's %d bytes", e.Name, e.Count, len(ids.Data))})
+			sp.hi = max(sp.lo, end)
+		}
 		spans = append(spans, sp)
 	}
 	inSet := func(a uint64) *span {
@@ -82,6 +89,9 @@ func checkIDs(base *Base, built, final *btf.Spec, ids *finalize.IDs) []btf.Probl
 		}
 	}
 	for _, sp := range spans {
+		if ids.Data == nil {
+			break // SHT_NOBITS: nothing was written
+		}
 		for a := sp.lo; a < sp.hi; a += sp.step {
 			p, bad := idWord(built, ids, a, "", func(t btf.Type) bool {
 				return sp.names[t.Name()]&kindBit(t.Kind()) != 0

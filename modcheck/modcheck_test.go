@@ -1,10 +1,13 @@
 package modcheck
 
 import (
+	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/finalize"
 	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 	"github.com/btfkit/btfkit/kmod"
 )
@@ -86,5 +89,32 @@ func TestRunOrder(t *testing.T) {
 	}
 	if four := run(4); fmt.Sprint(four) != fmt.Sprint(one) {
 		t.Fatalf("-j4 differs from -j1:\n%v\n%v", four, one)
+	}
+}
+
+// TestIDsHostileCount: a set whose symbol size claims 2^32 entries in a
+// 16-byte section is a problem, not a loop over 2^32 words.
+func TestIDsHostileCount(t *testing.T) {
+	base := fitBase()
+	split := btf.NewSplitSpec(base)
+	proto := split.Add("", btf.KindFuncProto, 0, false, 0)
+	fn := split.Add("f", btf.KindFunc, 0, false, uint32(proto))
+	data := make([]byte, 16)
+	binary.LittleEndian.PutUint32(data[8:], uint32(fn)) // the set's one pair
+	ids := &finalize.IDs{Data: data, Order: binary.LittleEndian, Entries: []*finalize.IDEntry{
+		{Kind: finalize.IDSet8, Name: "s", Addrs: []uint64{0}, Count: 0xffffffff},
+		{Kind: finalize.IDFunc, Name: "f", Addrs: []uint64{8}},
+	}}
+	probs := checkIDs(NewBase(base), split, split, ids)
+	if len(probs) != 1 || probs[0].Rule != RuleBTFIDs || !strings.Contains(probs[0].Detail, "runs past the section") {
+		t.Fatalf("%v", probs)
+	}
+	ids.Entries[0].Count = 1
+	if probs := checkIDs(NewBase(base), split, split, ids); len(probs) != 0 {
+		t.Fatalf("a sound set: %v", probs)
+	}
+	binary.LittleEndian.PutUint32(data[8:], 1) // the set's word: INT, no entry of the set
+	if probs := checkIDs(NewBase(base), split, split, ids); len(probs) != 1 || probs[0].ID != 1 {
+		t.Fatalf("a word naming the INT: %v", probs)
 	}
 }
