@@ -16,18 +16,24 @@ var idKinds = map[finalize.IDKind]btf.Kind{
 	finalize.IDFunc:    btf.KindFunc,
 }
 
-// checkIDs checks ids, a module's .BTF_ids (nil: none), against its BTF:
-// built is the BTF as the build left it (split against the base, or
-// against .BTF.base: the IDs the build wrote number its types), final
-// the BTF on the base (whose names resolve the entries, as
-// resolve_btfids looks names up in the module's BTF and its base).
-func checkIDs(base *Base, built, final *btf.Spec, ids *finalize.IDs) []btf.Problem {
+// checkIDs checks ids, a module's .BTF_ids (nil: none), against built,
+// its BTF as the build left it: split against the base, or against its
+// .BTF.base. resolve_btfids resolves a module with .BTF.base against that
+// section, not against vmlinux (tools/bpf/resolve_btfids/main.c, 6.11
+// on: "do not resolve BTF ids relative to vmlinux; resolve relative to
+// the .BTF.base section instead"), and the kernel maps the IDs onto its
+// vmlinux when it relocates the BTF (btf_relocate_id): names are looked
+// up in built and its base, and the IDs written number built's types.
+func checkIDs(base *Base, built *btf.Spec, ids *finalize.IDs) []btf.Problem {
 	if ids == nil {
 		return nil
 	}
 	var probs []btf.Problem
-	own := kindNames(final)
+	own := kindNames(built)
 	baseNames := base.baseNames()
+	if b := built.Base(); b != base.Spec {
+		baseNames = kindNames(b)
+	}
 
 	// The words of sets: resolve_btfids sorts each set's IDs, so a word
 	// inside a set is checked against the names of every entry in it.

@@ -276,7 +276,7 @@ func Check(base *Base, m kmod.Module, opts Options) Result {
 		}
 		r.Problems = append(r.Problems, ce.Problems...)
 	}
-	r.Problems = append(r.Problems, checkIDs(base, split, final, ids)...)
+	r.Problems = append(r.Problems, checkIDs(base, split, ids)...)
 	if !opts.Kernel.Before(KfuncTagsSince) {
 		r.Problems = append(r.Problems, checkKfuncTags(final, ids)...)
 	}

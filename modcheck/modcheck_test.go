@@ -105,16 +105,16 @@ func TestIDsHostileCount(t *testing.T) {
 		{Kind: finalize.IDSet8, Name: "s", Addrs: []uint64{0}, Count: 0xffffffff},
 		{Kind: finalize.IDFunc, Name: "f", Addrs: []uint64{8}},
 	}}
-	probs := checkIDs(NewBase(base), split, split, ids)
+	probs := checkIDs(NewBase(base), split, ids)
 	if len(probs) != 1 || probs[0].Rule != RuleBTFIDs || !strings.Contains(probs[0].Detail, "runs past the section") {
 		t.Fatalf("%v", probs)
 	}
 	ids.Entries[0].Count = 1
-	if probs := checkIDs(NewBase(base), split, split, ids); len(probs) != 0 {
+	if probs := checkIDs(NewBase(base), split, ids); len(probs) != 0 {
 		t.Fatalf("a sound set: %v", probs)
 	}
 	binary.LittleEndian.PutUint32(data[8:], 1) // the set's word: INT, no entry of the set
-	if probs := checkIDs(NewBase(base), split, split, ids); len(probs) != 1 || probs[0].ID != 1 {
+	if probs := checkIDs(NewBase(base), split, ids); len(probs) != 1 || probs[0].ID != 1 {
 		t.Fatalf("a word naming the INT: %v", probs)
 	}
 }

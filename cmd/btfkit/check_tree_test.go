@@ -601,3 +601,62 @@ func TestCheckTreePackage(t *testing.T) {
 		t.Fatalf("two vmlinux: exit %d, %s", code, stderr)
 	}
 }
+
+// TestCheckTreeDistilledIDs: an out-of-tree module's .BTF_ids number its
+// types as split against its .BTF.base (resolve_btfids resolves such a
+// module against that section; the kernel maps the IDs when it relocates
+// the BTF). tcp_dctcp's BTF finalized as a 7.x build finalizes an
+// out-of-tree module (btfkit finalize --distill-base, byte for byte the
+// kernel's resolve_btfids in scripts/finalize-check), with the .BTF_ids
+// it resolves, is clean; with the IDs the in-tree build wrote (vmlinux's
+// numbering) it is not.
+func TestCheckTreeDistilledIDs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads the Debian kernel's modules")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	if _, err := exec.LookPath("objcopy"); err != nil {
+		testenv.SkipOrFail(t, "objcopy not installed")
+	}
+	dir := t.TempDir()
+	at := func(n string) string { return filepath.Join(dir, n) }
+	objcopy := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("objcopy", args...).CombinedOutput(); err != nil {
+			t.Fatalf("objcopy %v: %v\n%s", args, err, out)
+		}
+	}
+	ko := at("fresh/tcp_dctcp.ko")
+	copyInto(t, testenv.Module(t, "tcp_dctcp"), ko)
+	// The module as the linker left it: .BTF_ids all zero.
+	objcopy("--dump-section", ".BTF_ids="+at("ids.built"), "--dump-section", ".BTF="+at("in.btf"), ko)
+	built, err := os.ReadFile(at("ids.built"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(at("ids.zero"), make([]byte, len(built)), 0o644)
+	objcopy("--update-section", ".BTF_ids="+at("ids.zero"), ko)
+	if _, stderr, code := btfkit(t, "finalize", "--base", vmlinux, "--distill-base", "-o", at("out.btf"),
+		"--ids-out", at("out.ids"), "--base-out", at("out.base"), at("in.btf"), ko); code != 0 {
+		t.Fatalf("finalize: %s", stderr)
+	}
+	objcopy("--update-section", ".BTF="+at("out.btf"), "--add-section", ".BTF.base="+at("out.base"),
+		"--update-section", ".BTF_ids="+at("out.ids"), ko)
+	probs, summary, code := treeProblems(t, "--base", vmlinux, "--tree", filepath.Dir(ko))
+	if code != 0 || len(probs) != 0 || !strings.Contains(summary, "1 with a distilled base") {
+		t.Fatalf("finalized module: exit %d, %q, %v", code, summary, probs)
+	}
+
+	stale := at("stale/tcp_dctcp.ko")
+	copyInto(t, ko, stale)
+	objcopy("--update-section", ".BTF_ids="+at("ids.built"), stale)
+	probs, _, code = treeProblems(t, "--base", vmlinux, "--tree", filepath.Dir(stale))
+	if code != 1 || len(probs["tcp_dctcp"]) == 0 {
+		t.Fatalf("stale IDs: exit %d, %v", code, probs)
+	}
+	for _, l := range probs["tcp_dctcp"] {
+		if !strings.HasPrefix(l, "btf-ids: ") {
+			t.Fatalf("stale IDs: %s", l)
+		}
+	}
+}
