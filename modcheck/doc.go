@@ -27,8 +27,8 @@
 //     entry must name a type of that kind in the module's BTF or its base
 //     (resolve_btfids' "unresolved symbol"; the base is .BTF.base where
 //     the module has one, as resolve_btfids resolves such a module), and
-//     the ID the build wrote for it must be a type of that kind and name
-//     (Rule BTFIDs).
+//     the ID the build wrote for it must be a type of that kind and name,
+//     each set's count word the number of its entries (Rule BTFIDs).
 //  4. Kfuncs: from Linux 6.11 (the kernel's Makefile.btf passes
 //     --btf_features=decl_tag_kfuncs to pahole 1.26 and later) pahole tags
 //     every FUNC whose name a BTF_SET8 with BTF_SET8_KFUNCS in its flags

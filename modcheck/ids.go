@@ -62,6 +62,14 @@ func checkIDs(base *Base, built *btf.Spec, ids *finalize.IDs) []btf.Problem {
 			sp.hi = max(sp.lo, end)
 		}
 		spans = append(spans, sp)
+		// resolve_btfids writes each set's count (the BTF_SET macros
+		// leave it zero); the kernel reads that many IDs.
+		if ids.Data != nil && e.Addrs[0] >= ids.Addr {
+			if w, in := word(ids, e.Addrs[0]-ids.Addr); in && w != e.Count {
+				probs = append(probs, btf.Problem{Rule: RuleBTFIDs, Name: e.Name,
+					Detail: fmt.Sprintf(".BTF_ids set '%s' holds a count of %d, its symbol's size %d entries", e.Name, w, e.Count)})
+			}
+		}
 	}
 	inSet := func(a uint64) *span {
 		for _, sp := range spans {

@@ -100,19 +100,26 @@ func TestIDsHostileCount(t *testing.T) {
 	proto := split.Add("", btf.KindFuncProto, 0, false, 0)
 	fn := split.Add("f", btf.KindFunc, 0, false, uint32(proto))
 	data := make([]byte, 16)
+	binary.LittleEndian.PutUint32(data[0:], 1)          // the set's count, as resolve_btfids writes it
 	binary.LittleEndian.PutUint32(data[8:], uint32(fn)) // the set's one pair
 	ids := &finalize.IDs{Data: data, Order: binary.LittleEndian, Entries: []*finalize.IDEntry{
 		{Kind: finalize.IDSet8, Name: "s", Addrs: []uint64{0}, Count: 0xffffffff},
 		{Kind: finalize.IDFunc, Name: "f", Addrs: []uint64{8}},
 	}}
 	probs := checkIDs(NewBase(base), split, ids)
-	if len(probs) != 1 || probs[0].Rule != RuleBTFIDs || !strings.Contains(probs[0].Detail, "runs past the section") {
+	if len(probs) != 2 || probs[0].Rule != RuleBTFIDs || !strings.Contains(probs[0].Detail, "runs past the section") ||
+		!strings.Contains(probs[1].Detail, "holds a count of 1, its symbol's size 4294967295 entries") {
 		t.Fatalf("%v", probs)
 	}
 	ids.Entries[0].Count = 1
 	if probs := checkIDs(NewBase(base), split, ids); len(probs) != 0 {
 		t.Fatalf("a sound set: %v", probs)
 	}
+	binary.LittleEndian.PutUint32(data[0:], 0) // the count the BTF_SET8 macro leaves
+	if probs := checkIDs(NewBase(base), split, ids); len(probs) != 1 || !strings.Contains(probs[0].Detail, "holds a count of 0") {
+		t.Fatalf("an unresolved count: %v", probs)
+	}
+	binary.LittleEndian.PutUint32(data[0:], 1)
 	binary.LittleEndian.PutUint32(data[8:], 1) // the set's word: INT, no entry of the set
 	if probs := checkIDs(NewBase(base), split, ids); len(probs) != 1 || probs[0].ID != 1 {
 		t.Fatalf("a word naming the INT: %v", probs)
