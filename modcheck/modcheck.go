@@ -241,7 +241,11 @@ func Check(base *Base, m kmod.Module, opts Options) Result {
 	if len(misfits) > 0 && mismatch(len(misfits), split.NumTypes()) {
 		p := first
 		p.Rule = RuleBaseMismatch
-		p.Detail = fmt.Sprintf("%s: the BTF does not fit %s (%d of its %d types do not), built against another vmlinux", first.Detail, what, len(misfits), split.NumTypes())
+		built := "built against another vmlinux"
+		if r.Distilled {
+			built = "the section is not the one its BTF was made with"
+		}
+		p.Detail = fmt.Sprintf("%s: the BTF does not fit %s (%d of its %d types do not), %s", first.Detail, what, len(misfits), split.NumTypes(), built)
 		if !r.Distilled {
 			if _, err := btf.CheckRaw(raw, base.Spec, checkOpts(opts)...); err != nil {
 				var ce *btf.CheckError

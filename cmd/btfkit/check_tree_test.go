@@ -647,6 +647,19 @@ func TestCheckTreeDistilledIDs(t *testing.T) {
 		t.Fatalf("finalized module: exit %d, %q, %v", code, summary, probs)
 	}
 
+	// Another module's .BTF.base in a distilled af_key: its BTF does not
+	// fit the section.
+	swapped := at("swapped/af_key.ko")
+	copyInto(t, testenv.Module(t, "af_key"), swapped)
+	if _, stderr, code := btfkit(t, "encode", "--base", vmlinux, "--features=+distilled_base", "--in-place", swapped); code != 0 {
+		t.Fatalf("encode distilled: %s", stderr)
+	}
+	objcopy("--update-section", ".BTF.base="+at("out.base"), swapped)
+	probs, _, code = treeProblems(t, "--base", vmlinux, "--tree", filepath.Dir(swapped))
+	if code != 1 || len(probs["af_key"]) != 1 || !strings.HasPrefix(probs["af_key"][0], "base-mismatch: ") || !strings.Contains(probs["af_key"][0], "does not fit its .BTF.base") {
+		t.Fatalf("swapped .BTF.base: exit %d, %v", code, probs)
+	}
+
 	stale := at("stale/tcp_dctcp.ko")
 	copyInto(t, ko, stale)
 	objcopy("--update-section", ".BTF_ids="+at("ids.built"), stale)
