@@ -3,11 +3,14 @@ package modcheck
 import (
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/finalize"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
 	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 	"github.com/btfkit/btfkit/kmod"
 )
@@ -123,5 +126,102 @@ func TestIDsHostileCount(t *testing.T) {
 	binary.LittleEndian.PutUint32(data[8:], 1) // the set's word: INT, no entry of the set
 	if probs := checkIDs(NewBase(base), split, ids); len(probs) != 1 || probs[0].ID != 1 {
 		t.Fatalf("a word naming the INT: %v", probs)
+	}
+}
+
+// TestFitPahole132: the BTF pahole 1.32 wrote for every Debian module
+// against its vmlinux BTF, and for 20 of them with a distilled base,
+// fits its base: no misfit in any (a second producer besides Debian's
+// pahole 1.24, whose modules TestCheckTreeDebian checks); against the
+// distilled base of another module, or the vmlinux shifted by one type,
+// each is a mismatch.
+func TestFitPahole132(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 1,121 module BTFs")
+	}
+	testc.Require(t, "tar", "xz")
+	out := t.TempDir()
+	testc.Run(t, "tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/modules-pahole-1.32.tar.xz"), "-C", out)
+	testc.Run(t, "tar", "-xJf", testenv.Reference(t, "debian-6.1.0-57-cloud/distilled-pahole-1.32.tar.xz"), "-C", out)
+	vmlinux, err := btf.LoadFile(testenv.Reference(t, "pahole-1.32/debian-6.1.0-57-cloud.btf"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The vmlinux with one more INT in front: every ID and string moves.
+	shifted := btf.NewSpec()
+	shifted.Add("shift_int", btf.KindInt, 0, false, 4, 32)
+	for id := btf.TypeID(1); id < vmlinux.NextID(); id++ {
+		n, i, st, ext := vmlinux.RawType(id)
+		ext = append([]uint32(nil), ext...)
+		btf.ForEachTypeRef(i, &st, ext, func(p *uint32) {
+			if *p != 0 {
+				*p++
+			}
+		})
+		shifted.AddRaw(n, i, st, ext...)
+	}
+	shifted.SetRawStrings(vmlinux.RawStrings())
+	starts, shiftedStarts := stringStarts(vmlinux.RawStrings()), stringStarts(shifted.RawStrings())
+
+	mods, _ := filepath.Glob(filepath.Join(out, "btf", "*.btf"))
+	if len(mods) < 1000 {
+		t.Fatalf("%d module BTFs, want over 1000", len(mods))
+	}
+	mismatched := 0
+	for _, m := range mods {
+		raw, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := btf.Parse(raw, vmlinux)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mis, _ := fit(s, starts); len(mis) != 0 {
+			t.Errorf("%s: %d misfits, the first %v", filepath.Base(m), len(mis), mis[0])
+		}
+		if s, err = btf.Parse(raw, shifted); err == nil {
+			if mis, _ := fit(s, shiftedStarts); mismatch(len(mis), s.NumTypes()) {
+				mismatched++
+			}
+		}
+	}
+	// Shifting IDs and not strings: a module that names nothing of the
+	// base but through strings of its own and refers to no base type may
+	// still fit; nearly every one must not.
+	if mismatched*100 < len(mods)*95 {
+		t.Errorf("against the shifted vmlinux only %d of %d modules are a mismatch", mismatched, len(mods))
+	}
+
+	dists, _ := filepath.Glob(filepath.Join(out, "*.BTF.base"))
+	if len(dists) != 20 {
+		t.Fatalf("%d distilled bases, want 20", len(dists))
+	}
+	var specs []*btf.Spec
+	for _, d := range dists {
+		db, err := btf.LoadFile(d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, db)
+	}
+	for i, d := range dists {
+		raw, err := os.ReadFile(strings.TrimSuffix(d, ".base"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := btf.Parse(raw, specs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mis, _ := fit(own, stringStarts(specs[i].RawStrings())); len(mis) != 0 {
+			t.Errorf("%s: %d misfits against its .BTF.base, the first %v", filepath.Base(d), len(mis), mis[0])
+		}
+		other := specs[(i+1)%len(specs)]
+		if s, err := btf.Parse(raw, other); err == nil {
+			if mis, _ := fit(s, stringStarts(other.RawStrings())); !mismatch(len(mis), s.NumTypes()) {
+				t.Errorf("%s against %s: %d misfits, not a mismatch", filepath.Base(d), filepath.Base(dists[(i+1)%len(dists)]), len(mis))
+			}
+		}
 	}
 }
