@@ -80,7 +80,8 @@ with .BTF or its raw BTF; without --base, the one vmlinux or vmlinux-*
 file under DIR): its split BTF must fit this vmlinux's BTF (base-mismatch:
 a module built against another vmlinux, with the first type that does not
 fit), a .BTF.base must relocate onto it (relocation), the BTF must keep the
-verifier's rules of --target-kernel, every .BTF_ids entry must name a type
+verifier's rules of --target-kernel (default: the release of the tree's
+lib/modules/VERSION directory, else the newest), every .BTF_ids entry must name a type
 of its kind in the module or the base and hold its ID (btf-ids), and from
 Linux 6.11 every kfunc FUNC must carry the "bpf_kfunc" DECL_TAG pahole adds
 (kfunc-tag). A module that cannot be read is a problem too (read), and so

@@ -40,6 +40,12 @@ func runCheckTree(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	fromTree := ""
+	if checkOpts.target == "" {
+		if v, dir, ok := treeRelease(mods[0].Path); ok {
+			opts.Kernel, fromTree = v, " (from "+dir+")"
+		}
+	}
 	basePath := checkOpts.base
 	if basePath == "" {
 		if basePath, err = findVmlinux(checkOpts.tree); err != nil {
@@ -73,7 +79,7 @@ func runCheckTree(cmd *cobra.Command) error {
 	prog.done()
 	target := "the newest kernel's rules"
 	if !opts.Kernel.IsZero() {
-		target = "Linux " + opts.Kernel.String() + "'s rules"
+		target = "Linux " + opts.Kernel.String() + "'s rules" + fromTree
 	}
 	fmt.Fprintf(out, "%d module%s checked against %s by %s (%d without BTF, %d with a distilled base): %d problem%s in %d module%s\n",
 		len(mods), plural(len(mods)), basePath, target, nNoBTF, nDistilled, nProblems, plural(nProblems), nBad, plural(nBad))
@@ -129,4 +135,20 @@ func findVmlinux(dir string) (string, error) {
 		return found[0], nil
 	}
 	return "", fmt.Errorf("--tree %s: %d vmlinux files in it (%s, %s, ...); choose one with --base", dir, len(found), found[0], found[1])
+}
+
+// treeRelease is the release of a module under lib/modules/VERSION (a
+// module tree's layout: /lib/modules/6.1.0-57-cloud-amd64/kernel/...),
+// whose rules --tree applies when --target-kernel is not given.
+func treeRelease(module string) (v btf.KernelVersion, dir string, ok bool) {
+	parts := strings.Split(filepath.ToSlash(module), "/")
+	for i := len(parts) - 2; i >= 1; i-- {
+		if parts[i-1] != "modules" || parts[i] == "" || parts[i][0] < '0' || parts[i][0] > '9' {
+			continue
+		}
+		if v, err := btf.ParseKernelVersion(parts[i]); err == nil {
+			return v, "modules/" + parts[i], true
+		}
+	}
+	return v, "", false
 }

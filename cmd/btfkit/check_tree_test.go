@@ -582,8 +582,11 @@ func TestCheckTreePackage(t *testing.T) {
 		copyInto(t, testenv.Module(t, m), filepath.Join(pkg, "lib", "modules", "6.1.0-57-cloud-amd64", "kernel", m+".ko"))
 	}
 	probs, summary, code := treeProblems(t, "--tree", pkg)
-	if code != 0 || len(probs) != 0 || !strings.Contains(summary, "checked against "+boot) {
+	if code != 0 || len(probs) != 0 || !strings.Contains(summary, "checked against "+boot+" by Linux 6.1's rules (from modules/6.1.0-57-cloud-amd64)") {
 		t.Fatalf("package: exit %d, %q, %v", code, summary, probs)
+	}
+	if _, summary, _ := treeProblems(t, "--tree", pkg, "--target-kernel", "6.12"); !strings.Contains(summary, "by Linux 6.12's rules (0 without") {
+		t.Fatalf("--target-kernel 6.12 on a 6.1 tree: %q", summary)
 	}
 	raw, err := elfx.ReadSection(vmlinux, ".BTF")
 	if err != nil {
