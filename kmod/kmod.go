@@ -43,12 +43,18 @@ func IsCompressed(path string) bool { return IsModule(path) && !strings.HasSuffi
 // (IsModule). The result is in input order, each directory's modules
 // sorted by path. A directory without modules and two modules of the same
 // name (their outputs would have the same name) are errors.
-func Find(inputs []string) ([]Module, error) {
+func Find(inputs []string) ([]Module, error) { return find(inputs, true) }
+
+// FindAll is Find for readers that write nothing per module (btfkit
+// check --tree): two modules of the same name are both kept.
+func FindAll(inputs []string) ([]Module, error) { return find(inputs, false) }
+
+func find(inputs []string, unique bool) ([]Module, error) {
 	var mods []Module
 	seen := map[string]string{}
 	add := func(p string) error {
 		m := Module{Path: p, Name: Name(p)}
-		if prev, dup := seen[m.Name]; dup {
+		if prev, dup := seen[m.Name]; dup && unique {
 			return fmt.Errorf("two modules named %s: %s and %s", m.Name, prev, p)
 		}
 		seen[m.Name] = p

@@ -71,3 +71,23 @@ func TestFind(t *testing.T) {
 		t.Errorf("a missing input: err %v", err)
 	}
 }
+
+// TestFindAll: two modules of one name are an error for Find (their
+// outputs would collide) and both kept, in path order, by FindAll.
+func TestFindAll(t *testing.T) {
+	dir := tree(t, "kernel/b/dup.ko", "kernel/a/dup.ko.gz", "kernel/c/other.ko")
+	if _, err := Find([]string{dir}); err == nil || !strings.Contains(err.Error(), "two modules named dup") {
+		t.Fatalf("Find: %v", err)
+	}
+	mods, err := FindAll([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range mods {
+		got = append(got, m.Name+"="+strings.TrimPrefix(m.Path, dir))
+	}
+	if want := "dup=/kernel/a/dup.ko.gz dup=/kernel/b/dup.ko other=/kernel/c/other.ko"; strings.Join(got, " ") != want {
+		t.Fatalf("FindAll: %s, want %s", strings.Join(got, " "), want)
+	}
+}

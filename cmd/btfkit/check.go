@@ -25,10 +25,13 @@ var checkOpts struct {
 	max       int
 	kernelLog int
 	target    string
+	tree      string
+	jobs      int
+	quiet     bool
 }
 
 var checkCmd = &cobra.Command{
-	Use:   "check [--base FILE] [--kernel] [--target-kernel VERSION] [--strict] FILE...",
+	Use:   "check [--base FILE] [--kernel] [--target-kernel VERSION] [--strict] FILE...\n  btfkit check --base VMLINUX --tree DIR [--target-kernel VERSION] [-j N]",
 	Short: "Validate BTF by the Linux kernel verifier's rules (and optionally by the kernel itself)",
 	Long: `Validate each FILE by the rules the Linux kernel's BTF verifier applies when
 BTF is loaded with bpf(BPF_BTF_LOAD) (kernel/bpf/btf.c): by default those of
@@ -69,6 +72,26 @@ of the kernel verifier's log when it rejects the BTF. This needs root or
 CAP_BPF; where bpf() is not permitted, btfkit says so. The kernel cannot load
 split BTF from user space, so split inputs are only checked by btfkit.
 
+--tree DIR checks every module of a kernel's module tree (/lib/modules/VER,
+a debug package's /usr/lib/debug/lib/modules/VER, or any directory: .ko,
+.ko.xz, .ko.zst and .ko.gz files found under it) as the target kernel's
+module loader would take it, against the vmlinux given with --base (an ELF
+with .BTF or its raw BTF; without --base, the one vmlinux or vmlinux-*
+file under DIR): its split BTF must fit this vmlinux's BTF (base-mismatch:
+a module built against another vmlinux, with the first type that does not
+fit), a .BTF.base must relocate onto it (relocation), the BTF must keep the
+verifier's rules of --target-kernel (default: the release of the tree's
+lib/modules/VERSION directory, else the newest), every .BTF_ids entry must name a type
+of its kind in the module or the base and hold its ID (btf-ids), and from
+Linux 6.11 every kfunc FUNC must carry the "bpf_kfunc" DECL_TAG pahole adds
+(kfunc-tag). A module that cannot be read is a problem too (read), and so
+is a name offset into the middle of a string (name-start: the kernel takes
+it, no BTF writer makes it). One line per problem, "MODULE: type [ID] KIND 'name': what is
+wrong (rule)", in module path order whatever -j, then a summary line;
+modules without .BTF are counted, not problems. -j N checks N modules at
+once (default: one per CPU); a progress bar is drawn on a terminal unless
+-q. Exit status 0 when no module has a problem, 1 otherwise.
+
 Exit status: 0 when every input is valid (and, with --kernel, accepted);
 1 when any input has a problem, is rejected by the kernel, or cannot be read;
 2 when every input is valid but --kernel could not ask the kernel (bpf() not
@@ -80,8 +103,26 @@ permitted here).`,
   btfkit check --kernel vmlinux.btf
 
   # A module's split BTF against the vmlinux it was built with
-  btfkit check --base vmlinux xfs.ko`,
-	Args: cobra.MinimumNArgs(1),
+  btfkit check --base vmlinux xfs.ko
+
+  # Every module of a kernel package, as its kernel would load them
+  btfkit check --base /usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64 \
+      --tree /usr/lib/debug/lib/modules/6.1.0-57-cloud-amd64 --target-kernel 6.1`,
+	Args: func(cmd *cobra.Command, args []string) error {
+		if checkOpts.tree != "" {
+			if len(args) > 0 {
+				return fmt.Errorf("--tree checks the modules under its directory: give no FILE with it (got %q)", args[0])
+			}
+			if checkOpts.kernel || checkOpts.strict {
+				return fmt.Errorf("--tree cannot be combined with --kernel or --strict")
+			}
+			return nil
+		}
+		if cmd.Flags().Changed("jobs") || cmd.Flags().Changed("quiet") {
+			return fmt.Errorf("-j and -q apply to --tree only")
+		}
+		return cobra.MinimumNArgs(1)(cmd, args)
+	},
 	RunE: runCheck,
 }
 
@@ -93,6 +134,9 @@ func init() {
 	f.IntVar(&checkOpts.max, "max-problems", 0, "print at most `N` problems per input (0: all)")
 	f.StringVar(&checkOpts.target, "target-kernel", "", "apply the rules of Linux `VERSION` (6.1, 6.12, ...; default: the newest, or the running kernel's with --kernel)")
 	f.IntVar(&checkOpts.kernelLog, "kernel-log-lines", 20, "print the last `N` lines of the kernel verifier's log on rejection (0: all)")
+	f.StringVar(&checkOpts.tree, "tree", "", "check every module (.ko, .ko.xz, .ko.zst, .ko.gz) under `DIR` against --base, as the target kernel's module loader would")
+	f.IntVarP(&checkOpts.jobs, "jobs", "j", 0, "with --tree: check up to `N` modules at once (0: one per CPU; the output does not depend on it)")
+	f.BoolVarP(&checkOpts.quiet, "quiet", "q", false, "with --tree: no progress bar on a terminal")
 	rootCmd.AddCommand(checkCmd)
 }
 
@@ -104,6 +148,9 @@ type checkInput struct {
 }
 
 func runCheck(cmd *cobra.Command, args []string) error {
+	if checkOpts.tree != "" {
+		return runCheckTree(cmd)
+	}
 	var base *btf.Spec
 	if checkOpts.base != "" {
 		b, err := input.LoadBase(checkOpts.base)
