@@ -3,6 +3,7 @@ package distill
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -219,8 +220,87 @@ func mapDistilled(split, dist, base *btf.Spec, idMap []uint32, strMap map[uint32
 	for id := uint32(1); id < nDist; id++ {
 		if idMap[id] == 0 || idMap[id] == embedded {
 			t := dist.Type(btf.TypeID(id))
-			return fmt.Errorf("relocate: distilled base type %q [%d] (%s) matches no type of the base", t.Name(), id, t.Kind())
+			return &UnmatchedError{Name: t.Name(), Kind: t.Kind(), Size: t.Size(), ID: btf.TypeID(id),
+				Why: unmatched(t, idMap[id] == embedded, base)}
 		}
 	}
 	return nil
+}
+
+// UnmatchedError is Relocate's error for a type of the distilled base
+// that no type of the new base matches (libbpf's "distilled base BTF type
+// is not mapped to base BTF id"), with the reason.
+type UnmatchedError struct {
+	Name string
+	Kind btf.Kind // the distilled base's kind (ENUM for an ENUM64 too)
+	Size uint32
+	ID   btf.TypeID // in the distilled base
+	Why  string     // what the new base has instead and what would match
+}
+
+func (e *UnmatchedError) Error() string {
+	what := fmt.Sprintf("%s %q", kindWord(e.Kind), e.Name)
+	if e.Kind != btf.KindFwd {
+		what += fmt.Sprintf(" (%d bytes)", e.Size)
+	}
+	return fmt.Sprintf("relocate: %s, type [%d] of the distilled base, matches no type of the new base: %s", what, e.ID, e.Why)
+}
+
+// kindWord names a kind as C does where it can.
+func kindWord(k btf.Kind) string {
+	switch k {
+	case btf.KindStruct:
+		return "struct"
+	case btf.KindUnion:
+		return "union"
+	case btf.KindEnum, btf.KindEnum64:
+		return "enum"
+	case btf.KindInt:
+		return "int"
+	case btf.KindFloat:
+		return "float"
+	case btf.KindFwd:
+		return "forward declaration"
+	}
+	return k.String()
+}
+
+// unmatched says why the distilled type t matched nothing in base: what
+// base has of that name, and what a match needs.
+func unmatched(t btf.Type, embeddedByValue bool, base *btf.Spec) string {
+	var have []string
+	for id := btf.TypeID(1); id < base.NextID(); id++ {
+		bt := base.Type(id)
+		if bt.NameOff() == 0 || bt.Name() != t.Name() {
+			continue
+		}
+		d := fmt.Sprintf("%s [%d]", kindWord(bt.Kind()), id)
+		switch bt.Kind() {
+		case btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64, btf.KindInt, btf.KindFloat:
+			d += fmt.Sprintf(" of %d bytes", bt.Size())
+		}
+		have = append(have, d)
+	}
+	if len(have) == 0 {
+		return "the new base has no type of that name"
+	}
+	var need string
+	switch t.Kind() {
+	case btf.KindStruct, btf.KindUnion:
+		if embeddedByValue {
+			need = fmt.Sprintf("a struct or union of %d bytes: the module holds it by value, so its size must not change", t.Size())
+		} else {
+			need = fmt.Sprintf("one struct or union of that name, or, where the new base has several, the one of %d bytes", t.Size())
+		}
+	case btf.KindInt:
+		enc, _, _ := t.IntEncoding()
+		need = fmt.Sprintf("an int of %d bytes with the same encoding (0x%x)", t.Size(), enc)
+	case btf.KindFloat:
+		need = fmt.Sprintf("a float of %d bytes", t.Size())
+	case btf.KindEnum:
+		need = fmt.Sprintf("an enum of %d bytes", t.Size())
+	case btf.KindFwd:
+		need = "a forward declaration, struct or union of the same kind (struct or union)"
+	}
+	return fmt.Sprintf("the new base has %s; a match needs %s", strings.Join(have, ", "), need)
 }
