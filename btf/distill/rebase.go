@@ -56,6 +56,13 @@ func IsDistilledBase(base *btf.Spec) bool {
 // typedefs, prototypes, anonymous types); deduplicating it against
 // newBase (package dedup) folds them back into newBase's.
 func Rebase(split, newBase *btf.Spec) (*btf.Spec, error) {
+	return NewTarget(newBase).Rebase(split)
+}
+
+// Rebase is the package's Rebase onto the target's base (a kernel's
+// modules moved onto one new vmlinux: the base indexed once).
+func (tg *Target) Rebase(split *btf.Spec) (*btf.Spec, error) {
+	newBase := tg.base
 	old := split.Base()
 	if old == nil {
 		return nil, fmt.Errorf("rebase: the BTF is not split (a module's BTF is split against its vmlinux's)")
@@ -65,7 +72,7 @@ func Rebase(split, newBase *btf.Spec) (*btf.Spec, error) {
 	}
 	dsplit := split
 	if !IsDistilledBase(old) {
-		if err := checkLayouts(split, newBase); err != nil {
+		if err := tg.checkLayouts(split); err != nil {
 			return nil, err
 		}
 		var err error
@@ -73,7 +80,7 @@ func Rebase(split, newBase *btf.Spec) (*btf.Spec, error) {
 			return nil, err
 		}
 	}
-	return Relocate(dsplit, newBase)
+	return tg.Relocate(dsplit)
 }
 
 // LayoutError is Rebase's error for a struct or union the module holds by
@@ -93,7 +100,8 @@ func (e *LayoutError) Error() string {
 // split's base that split's own types hold by value (through typedefs,
 // qualifiers, arrays and anonymous base types) with newBase's struct or
 // union of that name and size; one that has none is left to Relocate.
-func checkLayouts(split, newBase *btf.Spec) error {
+func (tg *Target) checkLayouts(split *btf.Spec) error {
+	newBase := tg.base
 	old := split.Base()
 	oldNext := old.NextID()
 	type held struct {
@@ -135,18 +143,11 @@ func checkLayouts(split, newBase *btf.Spec) error {
 			walk(id, id, 0)
 		}
 	}
-	byName := map[string][]btf.TypeID{}
-	for id := btf.TypeID(1); id < newBase.NextID(); id++ {
-		t := newBase.Type(id)
-		if (t.Kind() == btf.KindStruct || t.Kind() == btf.KindUnion) && t.NameOff() != 0 {
-			byName[t.Name()] = append(byName[t.Name()], id)
-		}
-	}
 	for _, h := range found {
 		ot := split.Type(h.id)
 		var nt btf.Type
 		n := 0
-		for _, id := range byName[ot.Name()] {
+		for _, id := range tg.byName[ot.Name()] {
 			if t := newBase.Type(id); t.Size() == ot.Size() && t.Kind() == ot.Kind() {
 				nt, n = t, n+1
 			}

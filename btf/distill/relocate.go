@@ -2,7 +2,6 @@ package distill
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/btfkit/btfkit/btf"
@@ -22,6 +21,49 @@ const embedded = ^uint32(0)
 // is an error when a distilled type matches no base type, or two of the
 // same size. split is not modified; the result is split against base.
 func Relocate(split, base *btf.Spec) (*btf.Spec, error) {
+	return NewTarget(base).Relocate(split)
+}
+
+// Target is a base BTF prepared for relocating many split BTFs onto it
+// (the modules of one kernel): its types indexed by name once, instead of
+// a walk over all of them for each module. Its methods may be called
+// concurrently; base must not change afterwards.
+type Target struct {
+	base *btf.Spec
+	// byName holds the named INT, FLOAT, ENUM, ENUM64, FWD, STRUCT and
+	// UNION types of each name, in ID order: what a distilled type can
+	// map onto.
+	byName map[string][]btf.TypeID
+	// composites counts the named structs and unions of each name.
+	composites map[uint32]int
+}
+
+// NewTarget prepares base (a complete BTF) for Relocate and Rebase.
+func NewTarget(base *btf.Spec) *Target {
+	t := &Target{base: base, byName: map[string][]btf.TypeID{}, composites: map[uint32]int{}}
+	for id := btf.TypeID(1); id < base.NextID(); id++ {
+		bt := base.Type(id)
+		if bt.NameOff() == 0 {
+			continue
+		}
+		switch bt.Kind() {
+		case btf.KindStruct, btf.KindUnion:
+			t.composites[bt.NameOff()]++
+		case btf.KindInt, btf.KindFloat, btf.KindEnum, btf.KindEnum64, btf.KindFwd:
+		default:
+			continue
+		}
+		t.byName[bt.Name()] = append(t.byName[bt.Name()], id)
+	}
+	return t
+}
+
+// Base returns the base the target was prepared from.
+func (tg *Target) Base() *btf.Spec { return tg.base }
+
+// Relocate is the package's Relocate onto the target's base.
+func (tg *Target) Relocate(split *btf.Spec) (*btf.Spec, error) {
+	base := tg.base
 	dist := split.Base()
 	if dist == nil {
 		return nil, fmt.Errorf("relocate: the BTF is not split")
@@ -55,7 +97,7 @@ func Relocate(split, base *btf.Spec) (*btf.Spec, error) {
 		idMap[id] = id + nBase - nDist
 	}
 	strMap := map[uint32]uint32{}
-	if err := mapDistilled(split, dist, base, idMap, strMap); err != nil {
+	if err := tg.mapDistilled(split, dist, idMap, strMap); err != nil {
 		return nil, err
 	}
 
@@ -94,8 +136,10 @@ func Relocate(split, base *btf.Spec) (*btf.Spec, error) {
 
 // mapDistilled maps each distilled base type onto a base type (idMap) and
 // its name onto the base's (strMap), as libbpf's
-// btf_relocate_map_distilled_base does.
-func mapDistilled(split, dist, base *btf.Spec, idMap []uint32, strMap map[uint32]uint32) error {
+// btf_relocate_map_distilled_base does: each distilled type against the
+// base types of its name, in ID order, by libbpf's rules.
+func (tg *Target) mapDistilled(split, dist *btf.Spec, idMap []uint32, strMap map[uint32]uint32) error {
+	base := tg.base
 	nDist := uint32(dist.NextID())
 	// Distilled structs and unions that split embeds by value.
 	for id := nDist; id < uint32(split.NextID()); id++ {
@@ -124,44 +168,18 @@ func mapDistilled(split, dist, base *btf.Spec, idMap []uint32, strMap map[uint32
 		}
 	}
 
-	// Distilled types by name.
-	byName := map[string][]uint32{}
-	for id := uint32(1); id < nDist; id++ {
-		name := dist.Type(btf.TypeID(id)).Name()
-		byName[name] = append(byName[name], id)
-	}
-	for _, ids := range byName {
-		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	}
-
-	// How many base structs and unions share each name.
-	composites := map[uint32]int{}
-	for id := btf.TypeID(1); id < base.NextID(); id++ {
-		t := base.Type(id)
-		if (t.Kind() == btf.KindStruct || t.Kind() == btf.KindUnion) && t.NameOff() != 0 {
-			composites[t.NameOff()]++
-		}
-	}
-
-	for id := btf.TypeID(1); id < base.NextID(); id++ {
-		bt := base.Type(id)
-		if bt.NameOff() == 0 {
-			continue
-		}
-		bk := bt.Kind()
-		needSize := false
-		switch bk {
-		case btf.KindInt, btf.KindFloat, btf.KindEnum, btf.KindEnum64:
-			needSize = true
-		case btf.KindFwd:
-		case btf.KindStruct, btf.KindUnion:
-			needSize = composites[bt.NameOff()] > 1
-		default:
-			continue
-		}
-		cands := byName[bt.Name()]
-		for _, did := range cands {
-			dt := dist.Type(btf.TypeID(did))
+	for did := uint32(1); did < nDist; did++ {
+		dt := dist.Type(btf.TypeID(did))
+		for _, id := range tg.byName[dt.Name()] {
+			bt := base.Type(id)
+			bk := bt.Kind()
+			needSize := false
+			switch bk {
+			case btf.KindInt, btf.KindFloat, btf.KindEnum, btf.KindEnum64:
+				needSize = true
+			case btf.KindStruct, btf.KindUnion:
+				needSize = tg.composites[bt.NameOff()] > 1
+			}
 			if needSize && dt.Size() != bt.Size() {
 				continue
 			}

@@ -111,6 +111,7 @@ func runRebase(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fmt.Errorf("--base: %w", err)
 	}
+	target := distill.NewTarget(newBase)
 	prepared, err := dedup.PrepareBase(newBase)
 	if err != nil {
 		return fmt.Errorf("--base: %s: %w", o.base, err)
@@ -141,7 +142,7 @@ func runRebase(cmd *cobra.Command, args []string) error {
 				case o.outDir != "":
 					dst = filepath.Join(o.outDir, filepath.Base(args[i]))
 				}
-				errs[i] = rebaseOne(args[i], dst, oldBase, prepared)
+				errs[i] = rebaseOne(args[i], dst, oldBase, target, prepared)
 			}
 		}()
 	}
@@ -170,8 +171,9 @@ func runRebase(cmd *cobra.Command, args []string) error {
 }
 
 // rebaseOne moves the BTF of the module (or raw split BTF) at path onto
-// nb's base and writes the result to dst (path itself in place).
-func rebaseOne(path, dst string, oldBase *btf.Spec, nb *dedup.Base) error {
+// the new base (target and nb, prepared from it once) and writes the
+// result to dst (path itself in place).
+func rebaseOne(path, dst string, oldBase *btf.Spec, target *distill.Target, nb *dedup.Base) error {
 	isELF, err := rebaseInputKind(path)
 	if err != nil {
 		return err
@@ -185,13 +187,27 @@ func rebaseOne(path, dst string, oldBase *btf.Spec, nb *dedup.Base) error {
 	}
 	m := ms[0]
 	if m.Base == nil {
+		// Split BTF's strings start with its first name (or it has
+		// none, as cast_common's); a complete BTF's start with the
+		// empty string, but so may a split BTF's. Complete means: it
+		// reads and checks as BTF of its own.
+		complete := false
 		if !input.LooksSplit(m.Raw) {
-			return fmt.Errorf("%s: not split BTF (a module's): nothing to rebase", m.Label)
+			if s, err := btf.Parse(m.Raw, nil); err == nil && s.Check(btf.MaxProblems(1)) == nil {
+				complete = true
+			}
 		}
-		if oldBase == nil {
+		notSplit := fmt.Errorf("%s: not split BTF (a module's) but a complete BTF: nothing to rebase", m.Label)
+		switch {
+		case complete && oldBase == nil:
+			return notSplit
+		case oldBase == nil:
 			return fmt.Errorf("%s: no .BTF.base: give the BTF it was made against with --old-base", path)
 		}
 		m.Base = oldBase
+		if s, err := m.Spec(); complete && (err != nil || s.Check(btf.MaxProblems(1)) != nil) {
+			return notSplit
+		}
 	}
 	spec, err := m.Spec()
 	if err != nil {
@@ -202,7 +218,7 @@ func rebaseOne(path, dst string, oldBase *btf.Spec, nb *dedup.Base) error {
 	if err := spec.Check(btf.MaxProblems(1)); err != nil {
 		return fmt.Errorf("%s: does not fit the base it is read against (%s): %w", m.Label, rebaseSource(m, oldBase), err)
 	}
-	moved, err := distill.Rebase(spec, nb.Spec())
+	moved, err := target.Rebase(spec)
 	if err != nil {
 		return fmt.Errorf("%s: not rebased onto %s: %w", path, rebaseOpts.base, err)
 	}

@@ -445,3 +445,95 @@ func TestRebaseRefused(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestRebaseBadInputs: every bad BTF and ELF input of TestBadInputs given
+// to rebase (as a module, raw or .ko) exits with status 1 naming the file,
+// without a crash, and writes nothing, unless, read as split BTF, it is
+// good (then what rebase writes checks); and eight small modules rebased
+// -j 4 give the bytes -j 1 gives. It runs in the race run too, with a
+// btfkit built with -race then (the modules are rebased on goroutines).
+func TestRebaseBadInputs(t *testing.T) {
+	bin := testenv.Btfkit(t)
+	if raceEnabled {
+		bin = testenv.BtfkitRace(t)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.btf")
+	base := goodBTF()
+	if err := os.WriteFile(good, base.Marshal(nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := append(badBTF(), badELF(t)...)
+	for _, c := range cases {
+		p := filepath.Join(dir, c.file)
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "out")
+		os.Remove(out)
+		_, stderr, code := runCmd(t, bin, "rebase", "--base", good, "--old-base", good, "-o", out, p)
+		switch {
+		case isCrash(stderr):
+			t.Errorf("%s: btfkit rebase crashed:\n%s", c.name, tail(stderr))
+		case code == 0:
+			// Bad as complete BTF, good as split BTF of good.btf (a
+			// typedef of itself, strings not starting with NUL, a
+			// pointer loop: read as split, the IDs land in the base).
+			if o, _, code := runCmd(t, bin, "check", "--base", good, out); code != 0 {
+				t.Errorf("%s: rebased, but btfkit check refuses the output:\n%s", c.name, o)
+			}
+		case code != 1 || !strings.Contains(stderr, p):
+			t.Errorf("%s: btfkit rebase: exit status %d, want 1 and a message naming the file:\n%s", c.name, code, tail(stderr))
+		default:
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s: %s written although rebase failed", c.name, out)
+			}
+		}
+		os.Remove(p)
+	}
+
+	// A module of base: a struct holding base's struct s by value and
+	// pointing to its int. The new base has them in another order.
+	split := btf.NewSplitSpec(base)
+	ptr := split.Add("", btf.KindPtr, 0, false, 1)
+	split.Add("m", btf.KindStruct, 2, false, 24, split.AddString("s"), 3, 0, split.AddString("p"), uint32(ptr), 128)
+	moved := btf.NewSpec()
+	moved.Add("s_t", btf.KindTypedef, 0, false, 4)                                                                   // 1
+	moved.Add("", btf.KindPtr, 0, false, 4)                                                                          // 2
+	i := moved.Add("int", btf.KindInt, 0, false, 4, btf.IntSigned<<24|32)                                            // 3
+	moved.Add("s", btf.KindStruct, 2, false, 16, moved.AddString("a"), uint32(i), 0, moved.AddString("next"), 2, 64) // 4
+	newPath := filepath.Join(dir, "new.btf")
+	if err := os.WriteFile(newPath, moved.Marshal(nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mods []string
+	for k := 0; k < 8; k++ {
+		mods = append(mods, filepath.Join(dir, "in", string(rune('a'+k))+".btf"))
+	}
+	os.MkdirAll(filepath.Join(dir, "in"), 0o755)
+	for _, m := range mods {
+		if err := os.WriteFile(m, split.Marshal(nil), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, j := range []string{"1", "4"} {
+		args := append([]string{"rebase", "-q", "-j", j, "--base", newPath, "--old-base", good, "--out-dir", filepath.Join(dir, "j"+j)}, mods...)
+		if _, stderr, code := runCmd(t, bin, args...); code != 0 {
+			t.Fatalf("%v: %d: %s", args, code, stderr)
+		}
+	}
+	for _, m := range mods {
+		a := filepath.Join(dir, "j1", filepath.Base(m))
+		if fileHash(t, a) != fileHash(t, filepath.Join(dir, "j4", filepath.Base(m))) {
+			t.Errorf("%s: -j 4 writes other bytes than -j 1", filepath.Base(m))
+		}
+		s, err := btf.LoadFile(a, moved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// m holds moved's struct s ([4]) and points to its int ([3]).
+		if mt := s.Type(s.NextID() - 1); mt.Name() != "m" || mt.Member(0).Type != 4 || s.Type(mt.Member(1).Type).Ref() != 3 {
+			t.Errorf("%s: rebased struct m refers to [%d] and [%d]", filepath.Base(m), mt.Member(0).Type, s.Type(mt.Member(1).Type).Ref())
+		}
+	}
+}
