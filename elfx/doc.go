@@ -25,8 +25,11 @@
 //   - the kernel's .BTF_ids section, read as
 //     its BTF_ID macros lay it out (Set8Funcs: the functions of BTF_SET8
 //     sets, such as kfunc sets, with their flags);
-//   - writing sections into a file (WriteSections, write.go), on the atomic
-//     writer of internal/atomicfile.
+//   - writing sections into a file, in place or to another file
+//     (WriteSections, WriteSectionsTo, write.go): replaced, added or
+//     removed, the sections after the first change laid out again so
+//     that no replaced bytes stay behind, on the atomic writer of
+//     internal/atomicfile.
 //
 // Errors about a file are *Error: the path, the section and the offset in
 // it where known, and the cause, for errors.As and errors.Is; NamingFile

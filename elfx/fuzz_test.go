@@ -290,7 +290,7 @@ func FuzzWriteSections(f *testing.F) {
 		}
 		before := readable(img)
 		quietBefore := haveReadelf && readelfQuiet(p)
-		err := WriteSections(p, []Section{{".BTF", btf}}, nil)
+		err := WriteSections(p, []Section{{Name: ".BTF", Data: btf}}, nil)
 		got, rerr := os.ReadFile(p)
 		if rerr != nil {
 			t.Fatal(rerr)

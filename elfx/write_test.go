@@ -200,3 +200,116 @@ func TestWriteSectionKernelModule(t *testing.T) {
 		t.Errorf(".modinfo changed")
 	}
 }
+
+// TestWriteSectionsRemove: a section is removed and the sections after it
+// renumbered as GNU objcopy --remove-section does: on gcc's object file,
+// without .comment, readelf lists the same sections, symbols and
+// relocations for both files, objdump disassembles them alike, and the
+// object still links into a program that runs. A section added and then
+// removed leaves the original's sections. What would need symbols, groups
+// or other contents renumbered, and loaded sections and the section name
+// table, are refused, the file untouched.
+func TestWriteSectionsRemove(t *testing.T) {
+	testc.Require(t, "readelf", "objcopy", "objdump")
+	obj, _ := writeTestInputs(t)
+	dir := filepath.Dir(obj)
+	orig, _ := os.ReadFile(obj)
+
+	ours := filepath.Join(dir, "ours.o")
+	os.WriteFile(ours, orig, 0o644)
+	if err := WriteSections(ours, []Section{{Name: ".comment", Remove: true}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	theirs := filepath.Join(dir, "theirs.o")
+	if out, err := exec.Command("objcopy", "--remove-section", ".comment", obj, theirs).CombinedOutput(); err != nil {
+		t.Fatalf("objcopy: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"readelf", "-SW"}, {"readelf", "-sW"}, {"readelf", "-rW"}, {"objdump", "-dr"}} {
+		a, errA := exec.Command(args[0], append(args[1:], ours)...).CombinedOutput()
+		b, errB := exec.Command(args[0], append(args[1:], theirs)...).CombinedOutput()
+		if errA != nil || errB != nil || bytes.Contains(a, []byte("Warning")) {
+			t.Fatalf("%v: %v %v\n%s", args, errA, errB, a)
+		}
+		// Offsets differ (objcopy lays out the whole file anew), and
+		// the section name table's size; the names, flags, links,
+		// symbols and relocations do not.
+		norm := func(s []byte) string {
+			s = bytes.ReplaceAll(s, []byte(ours), nil)
+			s = bytes.ReplaceAll(s, []byte(theirs), nil)
+			var lines []string
+			for _, l := range strings.Split(string(s), "\n") {
+				if args[1] == "-SW" {
+					f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "["))
+					if len(f) > 5 && strings.HasSuffix(f[0], "]") {
+						f[4] = "OFF" // Nr] Name Type Address Off
+					}
+					// objcopy also drops the name from .shstrtab.
+					if strings.HasPrefix(l, "There are") || strings.Contains(l, " .shstrtab ") {
+						f = nil
+					}
+					l = strings.Join(f, " ")
+				}
+				lines = append(lines, l)
+			}
+			return strings.Join(lines, "\n")
+		}
+		if norm(a) != norm(b) {
+			t.Errorf("%v differs from objcopy's:\n%s\n----\n%s", args, a, b)
+		}
+	}
+	if _, err := exec.LookPath("gcc"); err == nil {
+		exe := filepath.Join(dir, "linked")
+		if out, err := exec.Command("gcc", "-o", exe, ours).CombinedOutput(); err != nil {
+			t.Fatalf("gcc cannot link the object: %v\n%s", err, out)
+		}
+		if out, err := exec.Command(exe).CombinedOutput(); err != nil || string(out) != "ok 1\n" {
+			t.Errorf("the linked program: %v %q", err, out)
+		}
+	}
+
+	// Added, then removed: the original's sections.
+	round := filepath.Join(dir, "round.o")
+	os.WriteFile(round, orig, 0o644)
+	if err := WriteSection(round, ".BTF.base", []byte("distilled")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSections(round, []Section{{Name: ".BTF.base", Remove: true}, {Name: ".absent", Remove: true}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	fo, _ := elf.NewFile(bytes.NewReader(orig))
+	fr, err := elf.Open(round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fr.Close()
+	if len(fr.Sections) != len(fo.Sections) {
+		t.Fatalf("%d sections, the original %d", len(fr.Sections), len(fo.Sections))
+	}
+	for i, s := range fo.Sections {
+		r := fr.Sections[i]
+		a, _ := s.Data()
+		b, _ := r.Data()
+		if r.Name != s.Name || r.Type != s.Type || r.Link != s.Link || r.Info != s.Info || (s.Name != ".shstrtab" && !bytes.Equal(a, b)) {
+			t.Errorf("section %d: %s, the original's %s (or other contents)", i, r.Name, s.Name)
+		}
+	}
+	if st, _ := os.Stat(round); st.Size() > int64(len(orig))+int64(len(".BTF.base\x00"))+8 {
+		t.Errorf("%d bytes after adding and removing a section, the original %d", st.Size(), len(orig))
+	}
+
+	for _, c := range []struct{ name, want string }{
+		{".text", "SHF_ALLOC"},
+		{".shstrtab", "section name table"},
+		{".symtab", "links to it"},
+		{".debug_str", "would need renumbering"},
+	} {
+		err := WriteSections(obj, []Section{{Name: c.name, Remove: true}}, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), obj+": section "+c.name+": ") {
+			t.Errorf("removing %s: %v, want an error naming file and section and saying %q", c.name, err, c.want)
+		}
+		if now, _ := os.ReadFile(obj); !bytes.Equal(now, orig) {
+			t.Fatalf("removing %s changed the file", c.name)
+		}
+	}
+	noTemps(t, dir)
+}

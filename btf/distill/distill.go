@@ -4,6 +4,7 @@ package distill
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/btfkit/btfkit/btf"
 )
@@ -30,15 +31,16 @@ func Distill(src *btf.Spec) (base, split *btf.Spec, err error) {
 			return nil, nil, err
 		}
 	}
+	// In ID order, as a walk over every base type would find them (the
+	// base is a vmlinux's: tens of thousands of types, a module uses a
+	// few hundred).
+	slices.Sort(d.marked)
 
 	// Named INT, FLOAT, FWD, STRUCT, UNION, ENUM, ENUM64 go to the new base.
 	base = btf.NewSpec()
 	base.SetHeaderLen(src.HeaderLen())
 	next := uint32(1)
-	for id := uint32(1); id < splitStart; id++ {
-		if d.idMap[id] == 0 {
-			continue
-		}
+	for _, id := range d.marked {
 		name, info, size, ext := src.RawType(btf.TypeID(id))
 		str := src.String(name)
 		switch k := btf.KindOf(info); k {
@@ -80,10 +82,7 @@ func Distill(src *btf.Spec) (base, split *btf.Spec, err error) {
 		copyType(id)
 	}
 	nextSplit := uint32(split.NextID())
-	for id := uint32(1); id < splitStart; id++ {
-		if d.idMap[id] == 0 {
-			continue
-		}
+	for _, id := range d.marked {
 		name, info, _, _ := src.RawType(btf.TypeID(id))
 		switch btf.KindOf(info) {
 		case btf.KindInt, btf.KindFloat, btf.KindFwd:
@@ -117,6 +116,7 @@ func Distill(src *btf.Spec) (base, split *btf.Spec, err error) {
 type distiller struct {
 	src        *btf.Spec
 	splitStart uint32
+	marked     []uint32 // the base types marked, in the order marked
 	idMap      []uint32 // base ID -> new ID; during marking, the ID itself
 }
 
@@ -141,6 +141,7 @@ func (d *distiller) markRefs(id uint32) error {
 			btf.KindEnum64, btf.KindPtr, btf.KindConst, btf.KindRestrict,
 			btf.KindVolatile, btf.KindFuncProto, btf.KindTypeTag:
 			d.idMap[r] = r
+			d.marked = append(d.marked, r)
 		default:
 			return fmt.Errorf("distill: type [%d] refers to base type [%d] of kind %s, which a distilled base cannot describe", id, r, k)
 		}

@@ -16,6 +16,13 @@
 // type of the same name (and kind, and size where that decides) of a real
 // base and renumbers the split BTF onto it.
 //
+// Rebase moves a module's BTF onto a new base from either kind of old base
+// (its distilled one, or the complete BTF it was made against, which is
+// distilled first and, knowing the members, also checked for layout
+// changes of what the module holds by value): `btfkit rebase`. A Target
+// is a new base prepared once for many modules (Relocate and Rebase
+// without one index the base on each call).
+//
 // The rules, including which mismatches are errors, are libbpf's
 // (src/btf.c btf__distill_base, src/btf_relocate.c); the output is laid out
 // as libbpf lays it out, type for type and string for string. This package

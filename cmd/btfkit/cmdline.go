@@ -5,7 +5,7 @@ package main
 // forget one:
 //
 //   - -o/--output FILE may not name one of the command's inputs (its
-//     arguments, --base, --onto): that would replace the input with the
+//     arguments, --base, --onto, --old-base): that would replace the input with the
 //     output, and an error stops the command before it reads anything.
 //     -o - is standard output (writeOutput).
 //   - -j/--jobs N is 0 (one per CPU) or more, and not absurdly many.
@@ -31,7 +31,7 @@ import (
 )
 
 // inputFlags are the flags that name input files besides the arguments.
-var inputFlags = []string{"base", "onto"}
+var inputFlags = []string{"base", "onto", "old-base"}
 
 // maxJobs is the largest -j accepted: more workers than that only cost
 // memory.

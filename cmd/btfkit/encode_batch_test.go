@@ -264,6 +264,117 @@ func TestEncodeInPlaceModule(t *testing.T) {
 	}
 }
 
+// TestEncodeInPlaceNoGap: writing a module's BTF in place leaves no
+// dead copy of the section it replaces. On Debian's fuse.ko (a .BTF by
+// pahole 1.24, of another size than ours), plain and with a distilled
+// base: the file is no larger than what GNU objcopy --update-section (and
+// --add-section for .BTF.base) makes of the same sections (old code:
+// 28 KB more, the old .BTF left where it was); encoding in place again
+// gives the same file, byte for byte; with .BTF and .BTF.base removed by
+// objcopy, the original and the written file give the same bytes (every
+// other section's contents and header the same); readelf reads it without
+// a warning; bpftool dumps the module's BTF as it dumps the detached
+// output, and btfkit check accepts it against its base.
+func TestEncodeInPlaceNoGap(t *testing.T) {
+	modBaseBTF := modBase(t)
+	testc.Require(t, "readelf", "objcopy", "bpftool")
+	src := testenv.Module(t, "fuse")
+	bin := testenv.Btfkit(t)
+	dir := t.TempDir()
+	size := func(p string) int64 {
+		t.Helper()
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	strip := func(p string) [32]byte {
+		t.Helper()
+		out := p + ".stripped"
+		if _, stderr, code := runCmd(t, "objcopy", "-R", ".BTF", "-R", ".BTF.base", p, out); code != 0 || stderr != "" {
+			t.Fatalf("objcopy -R .BTF -R .BTF.base %s: %d: %s", p, code, stderr)
+		}
+		defer os.Remove(out)
+		return fileHash(t, out)
+	}
+	origStripped := strip(src)
+	for _, c := range []struct {
+		name     string
+		features []string
+	}{
+		{"plain", nil},
+		{"distilled", []string{"--features=+distilled_base"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ko := filepath.Join(dir, c.name+".ko")
+			copyFile(t, src, ko)
+			encode := func() {
+				t.Helper()
+				args := append(append([]string{"encode", "--base", modBaseBTF}, c.features...), "--in-place", ko)
+				if _, stderr, code := runCmd(t, bin, args...); code != 0 {
+					t.Fatalf("%v: %d: %s", args, code, stderr)
+				}
+			}
+			encode()
+			once := fileHash(t, ko)
+			n1 := size(ko)
+			encode()
+			if n2 := size(ko); n2 != n1 || fileHash(t, ko) != once {
+				t.Errorf("encoding in place again: %d bytes, was %d (or other bytes)", n2, n1)
+			}
+
+			// objcopy given the same sections.
+			btfSec, baseSec := filepath.Join(dir, c.name+".BTF"), filepath.Join(dir, c.name+".BTF.base")
+			dump := []string{"--dump-section", ".BTF=" + btfSec}
+			update := []string{"--update-section", ".BTF=" + btfSec}
+			if c.features != nil {
+				dump = append(dump, "--dump-section", ".BTF.base="+baseSec)
+				update = append(update, "--add-section", ".BTF.base="+baseSec)
+			}
+			if _, stderr, code := runCmd(t, "objcopy", append(dump, ko, filepath.Join(dir, "scratch"))...); code != 0 {
+				t.Fatalf("objcopy --dump-section: %s", stderr)
+			}
+			oc := filepath.Join(dir, c.name+".objcopy.ko")
+			if _, stderr, code := runCmd(t, "objcopy", append(update, src, oc)...); code != 0 {
+				t.Fatalf("objcopy %v: %s", update, stderr)
+			}
+			// 8 bytes of slack: where each puts its alignment padding.
+			if n, no := size(ko), size(oc); n > no+8 {
+				t.Errorf("written in place: %d bytes; objcopy makes %d (original %d)", n, no, size(src))
+			}
+			if strip(ko) != origStripped {
+				t.Errorf("without .BTF and .BTF.base, objcopy makes other bytes of the written file than of the original")
+			}
+			if out, stderr, code := runCmd(t, "readelf", "-SW", ko); code != 0 || stderr != "" || strings.Contains(out, "Warning") {
+				t.Errorf("readelf -SW: %d: %s", code, stderr)
+			}
+			detached := filepath.Join(dir, c.name+".detached.btf")
+			if _, stderr, code := runCmd(t, bin, "encode", "--base", modBaseBTF, "-o", detached, src); code != 0 {
+				t.Fatalf("detached: %s", stderr)
+			}
+			if c.features == nil {
+				d1, e1, c1 := runCmd(t, "bpftool", "-B", modBaseBTF, "btf", "dump", "file", detached)
+				d2, e2, c2 := runCmd(t, "bpftool", "-B", modBaseBTF, "btf", "dump", "file", ko)
+				if c1 != 0 || c2 != 0 || d1 == "" || d1 != d2 {
+					t.Errorf("bpftool dumps differ or fail: %d %q, %d %q", c1, e1, c2, e2)
+				}
+			} else {
+				// .BTF against .BTF.base, as objcopy dumped them
+				// (TestEncodeInPlaceModule compares them with pahole
+				// 1.32's).
+				out, stderr, code := runCmd(t, "bpftool", "-B", baseSec, "btf", "dump", "file", btfSec)
+				if code != 0 || !strings.Contains(out, "STRUCT 'fuse_conn'") {
+					t.Errorf("bpftool -B .BTF.base btf dump .BTF: %d: %s", code, stderr)
+				}
+			}
+			if out, _, code := runCmd(t, bin, "check", "--base", modBaseBTF, ko); code != 0 {
+				t.Errorf("btfkit check --base: %d: %s", code, out)
+			}
+		})
+	}
+}
+
 // TestEncodeInPlaceVmlinux: --in-place on a copy of the Debian vmlinux,
 // whose .BTF (pahole 1.24's) is loaded (SHF_ALLOC, between __start_BTF and
 // __stop_BTF in the first PT_LOAD segment) and of another size than ours.
@@ -272,8 +383,10 @@ func TestEncodeInPlaceModule(t *testing.T) {
 // word and dumps .BTF as exactly the detached output and .BTF.loaded as the
 // original .BTF; bpftool's dump of the file equals its dump of the detached
 // output; objcopy -O binary (the loaded image) is the original's; debug/elf
-// reads the original program headers; of the original bytes only e_shoff and
-// e_shnum differ. A failure midway (the file size limit reached while
+// reads the original program headers; of the original bytes before the
+// section name table (which grows) only e_shoff and e_shnum differ, and the
+// file grows by no more than the new .BTF, its name and header; encoded in
+// place again, it keeps its size. A failure midway (the file size limit reached while
 // writing, an injected error before the rename, an unwritable directory)
 // leaves the original bytes and no temporary file. Without .BTF (renamed by
 // objcopy; a kernel build's .tmp_vmlinux has none either) .BTF is added.
@@ -300,6 +413,7 @@ func TestEncodeInPlaceVmlinux(t *testing.T) {
 	}
 	origProgs := of.Progs
 	loaded := of.Section(".BTF").Flags&elf.SHF_ALLOC != 0
+	shstrOff := int64(of.Section(".shstrtab").Offset)
 	of.Close()
 	if !loaded || len(origBTF) == len(want) {
 		t.Fatalf("the input's .BTF is not loaded or has our size (%d bytes): not the case tested", len(origBTF))
@@ -359,7 +473,20 @@ func TestEncodeInPlaceVmlinux(t *testing.T) {
 		}
 	}
 	nf.Close()
-	sameExceptShdrPointer(t, vmlinux, cp)
+	sameExceptShdrPointer(t, vmlinux, cp, shstrOff)
+	// The file grows by the new .BTF, the name .BTF.loaded and a section
+	// header, with padding; again in place, it does not grow.
+	st0, _ := os.Stat(vmlinux)
+	st1, _ := os.Stat(cp)
+	if grown := st1.Size() - st0.Size(); grown > int64(len(want)+len(".BTF.loaded\x00")+64+3+7) {
+		t.Errorf("the vmlinux grew by %d bytes for a .BTF of %d", grown, len(want))
+	}
+	if _, stderr, code := runCmd(t, bin, "encode", "--in-place", cp); code != 0 {
+		t.Fatalf("in place again: %d: %s", code, stderr)
+	}
+	if st2, _ := os.Stat(cp); st2.Size() != st1.Size() {
+		t.Errorf("in place again: %d bytes, was %d", st2.Size(), st1.Size())
+	}
 	os.Remove(cp)
 
 	// Failures midway, on a copy in a directory of its own.
@@ -458,10 +585,10 @@ func TestEncodeInPlaceVmlinux(t *testing.T) {
 	}
 }
 
-// sameExceptShdrPointer fails unless the file at b begins with the bytes
-// of the file at a, except e_shoff and e_shnum of the ELF64 header (what
-// elfx changes when it appends a section header table).
-func sameExceptShdrPointer(t *testing.T, a, b string) {
+// sameExceptShdrPointer fails unless the first upTo bytes of the files at
+// a and b are the same, except e_shoff and e_shnum of the ELF64 header
+// (what elfx changes when it moves the section header table).
+func sameExceptShdrPointer(t *testing.T, a, b string, upTo int64) {
 	t.Helper()
 	fa, err := os.Open(a)
 	if err != nil {
@@ -474,8 +601,9 @@ func sameExceptShdrPointer(t *testing.T, a, b string) {
 	}
 	defer fb.Close()
 	ba, bb := make([]byte, 4<<20), make([]byte, 4<<20)
+	fa2 := io.LimitReader(fa, upTo)
 	for off := int64(0); ; {
-		n, err := io.ReadFull(fa, ba)
+		n, err := io.ReadFull(fa2, ba)
 		if n == 0 {
 			return
 		}

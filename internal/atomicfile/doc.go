@@ -13,7 +13,7 @@
 // over it would replace the device node or the /proc link rather than
 // write to what it stands for. Create and Temp.Commit are the core that
 // Write builds on, for writers that make the new file themselves
-// (elfx.WriteSections copies and edits an ELF file in the temporary file).
+// (elfx.WriteSections writes the edited ELF file into the temporary file).
 //
 // The package lives under internal/ rather than in elfx because its users
 // are not all ELF writers: cdump writes C headers and must not depend on the
