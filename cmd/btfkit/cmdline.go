@@ -30,8 +30,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// inputFlags are the flags that name input files besides the arguments.
-var inputFlags = []string{"base", "onto"}
+// inputFlags are the flags that name input files besides the arguments
+// (a string flag, or one given several times: minimize's --module).
+var inputFlags = []string{"base", "onto", "module"}
 
 // maxJobs is the largest -j accepted: more workers than that only cost
 // memory.
@@ -85,8 +86,15 @@ func checkOutput(fs *pflag.FlagSet, args []string) error {
 	}
 	inputs := append([]string(nil), args...)
 	for _, name := range inputFlags {
-		if in := fs.Lookup(name); in != nil && in.Value.Type() == "string" && in.Value.String() != "" {
+		in := fs.Lookup(name)
+		switch {
+		case in == nil:
+		case in.Value.Type() == "string" && in.Value.String() != "":
 			inputs = append(inputs, in.Value.String())
+		case in.Value.Type() == "stringArray":
+			if sv, ok := in.Value.(pflag.SliceValue); ok {
+				inputs = append(inputs, sv.GetSlice()...)
+			}
 		}
 	}
 	for _, in := range inputs {
