@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testsupport/testc"
+	"github.com/btfkit/btfkit/internal/testsupport/testenv"
+)
+
+// coreFixture is the BPF program with CO-RE relocations of every kind.
+func coreFixture(t *testing.T) string {
+	return filepath.Join(testenv.Root(t), "btf", "minimize", "testdata", "core.bpf.c")
+}
+
+// compileCORE compiles the CO-RE fixture with clang -g -O2 -target bpf
+// (part "" for the whole program, "1" or "2" for its halves) and turns
+// its TYPE_EXISTS relocations of ___m types into TYPE_MATCHES ones,
+// which Debian 12's clang 14 cannot write.
+func compileCORE(t *testing.T, dir, part string) string {
+	t.Helper()
+	testc.Require(t, "clang")
+	if _, err := os.Stat("/usr/include/bpf/bpf_core_read.h"); err != nil {
+		testenv.SkipOrFail(t, "libbpf-dev headers not installed: %v", err)
+	}
+	name := "core"
+	args := []string{"-g", "-O2", "-target", "bpf", "-I/usr/include/x86_64-linux-gnu", "-Werror"}
+	if part != "" {
+		name += "-part" + part
+		args = append(args, "-DPART="+part)
+	}
+	obj := filepath.Join(dir, name+".bpf.o")
+	testc.Run(t, "clang", append(args, "-c", "-o", obj, coreFixture(t))...)
+	if n := patchTypeMatches(t, obj); part != "1" && n == 0 {
+		t.Fatalf("%s: no TYPE_EXISTS relocation of a ___m type to turn into TYPE_MATCHES", obj)
+	}
+	return obj
+}
+
+// patchTypeMatches rewrites, in the object file, the kind of every
+// TYPE_EXISTS relocation whose local type's name ends in ___m to
+// TYPE_MATCHES, returning how many it rewrote.
+func patchTypeMatches(t *testing.T, obj string) int {
+	t.Helper()
+	f, err := elf.Open(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, extSec := f.Section(".BTF"), f.Section(".BTF.ext")
+	if sec == nil || extSec == nil {
+		t.Fatalf("%s: no .BTF or .BTF.ext", obj)
+	}
+	data, _ := sec.Data()
+	ext, _ := extSec.Data()
+	extOff := extSec.Offset
+	f.Close()
+	s, err := btf.Parse(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relos, err := btf.ParseCORERelos(ext, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range relos {
+		if r.Kind == btf.CORETypeExists && strings.HasSuffix(s.Type(r.TypeID).Name(), "___m") {
+			binary.LittleEndian.PutUint32(raw[int(extOff)+r.Offset+12:], uint32(btf.CORETypeMatches))
+			n++
+		}
+	}
+	if err := os.WriteFile(obj, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// bpftools are the oracles: Debian 12's bpftool (7.1, libbpf 1.1) and
+// Debian sid's (7.8, libbpf 1.8, scripts/sid-tools).
+func bpftools(t *testing.T) map[string]string {
+	t.Helper()
+	tools := map[string]string{}
+	if p, err := exec.LookPath("bpftool"); err == nil {
+		tools["debian12"] = p
+	} else {
+		testenv.SkipOrFail(t, "bpftool not found on PATH; run scripts/install-test-deps")
+	}
+	sid := filepath.Join(testenv.SidDir(), "bin", "bpftool")
+	if _, err := os.Stat(sid); err == nil {
+		tools["sid"] = sid
+	} else {
+		testenv.SkipPartOrFail(t, "Debian sid's bpftool 7.8 (%s) is missing; run scripts/sid-tools", sid)
+	}
+	return tools
+}
+
+// TestMinimizeAgainstBpftool: btfkit minimize of the Debian 6.1 and 6.12
+// vmlinux BTF for the CO-RE fixture (one object, and its two halves as two
+// objects) is what bpftool gen min_core_btf writes, for both bpftools:
+// 'btfkit diff' finds nothing, and the bytes are Debian 12's bpftool's
+// (bpftool 7.8's libbpf writes a 32-byte header, the same types and
+// strings).
+func TestMinimizeAgainstBpftool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and reads kernel-size inputs")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	kernels := []string{vmlinux}
+	if v := testenv.Vmlinux612(t); v != "" {
+		kernels = append(kernels, v)
+	}
+	tools := bpftools(t)
+	dir := t.TempDir()
+	whole := compileCORE(t, dir, "")
+	halves := []string{compileCORE(t, dir, "1"), compileCORE(t, dir, "2")}
+	for ki, k := range kernels {
+		for oi, objs := range [][]string{{whole}, halves} {
+			ours := filepath.Join(dir, "ours.btf")
+			args := append([]string{"minimize", "--base", k, "-o", ours}, objs...)
+			if _, stderr, code := btfkit(t, args...); code != 0 {
+				t.Fatalf("btfkit %v: exit %d: %s", args, code, stderr)
+			}
+			got, _ := os.ReadFile(ours)
+			for _, name := range []string{"debian12", "sid"} {
+				tool, ok := tools[name]
+				if !ok {
+					continue
+				}
+				want := filepath.Join(dir, name+".btf")
+				testc.Run(t, tool, append([]string{"gen", "min_core_btf", k, want}, objs...)...)
+				s, err := btf.LoadFile(want, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The fixture must keep something of every kind of
+				// relocation: bpftool's output is far from empty.
+				if s.NumTypes() < 20 {
+					t.Fatalf("kernel %d, objects %d: bpftool %s kept only %d types", ki, oi, name, s.NumTypes())
+				}
+				if stdout, stderr, code := btfkit(t, "diff", want, ours); code != 0 {
+					t.Errorf("kernel %s, objects %v: btfkit diff against bpftool %s: exit %d\n%s%s", k, objs, name, code, stdout, stderr)
+				}
+				if name == "debian12" {
+					if w, _ := os.ReadFile(want); !bytes.Equal(w, got) {
+						t.Errorf("kernel %s, objects %v: not bpftool 7.1's bytes", k, objs)
+					}
+				}
+			}
+		}
+	}
+}
