@@ -33,24 +33,10 @@ type Result struct {
 // not (libbpf then poisons the instruction or gives 0, as the program
 // expects when it checks the field or type exists), and keeps nothing.
 func Minimize(base *btf.Spec, modules []*btf.Spec, objs []*Object) (res *Result, err error) {
-	if base.Base() != nil {
-		return nil, errors.New("the base BTF is split BTF: give vmlinux BTF")
+	m, err := newMinimizer(base, modules, objs)
+	if err != nil {
+		return nil, err
 	}
-	for i, mod := range modules {
-		if mod.Base() != base {
-			return nil, fmt.Errorf("module %d is not split BTF against the base given", i)
-		}
-	}
-	m := &minimizer{
-		base:     base,
-		mods:     modules,
-		ptrSizes: map[*btf.Spec]uint32{},
-		baseMark: newMarks(base),
-	}
-	for _, mod := range modules {
-		m.modMarks = append(m.modMarks, newMarks(mod))
-	}
-	m.index(objs)
 	res = &Result{}
 	for _, o := range objs {
 		if err := m.object(o, res); err != nil {
@@ -80,6 +66,28 @@ func Minimize(base *btf.Spec, modules []*btf.Spec, objs []*Object) (res *Result,
 		res.Modules = append(res.Modules, s)
 	}
 	return res, nil
+}
+
+func newMinimizer(base *btf.Spec, modules []*btf.Spec, objs []*Object) (*minimizer, error) {
+	if base.Base() != nil {
+		return nil, errors.New("the base BTF is split BTF: give vmlinux BTF")
+	}
+	for i, mod := range modules {
+		if mod.Base() != base {
+			return nil, fmt.Errorf("module %d is not split BTF against the base given", i)
+		}
+	}
+	m := &minimizer{
+		base:     base,
+		mods:     modules,
+		ptrSizes: map[*btf.Spec]uint32{},
+		baseMark: newMarks(base),
+	}
+	for _, mod := range modules {
+		m.modMarks = append(m.modMarks, newMarks(mod))
+	}
+	m.index(objs)
+	return m, nil
 }
 
 type minimizer struct {
@@ -239,8 +247,18 @@ func (m *minimizer) candidates(local btf.Type) []cand {
 	return out
 }
 
-// object records what one object's relocations need.
-func (m *minimizer) object(o *Object, res *Result) (err error) {
+// outcome is one relocation resolved: its target spec (nil when no
+// candidate matched), the candidate it came from, and the relocated value.
+type outcome struct {
+	targ   *coreSpec
+	from   cand
+	val    uint64
+	poison bool
+}
+
+// walk resolves each of o's relocations in order, as bpftool does with
+// one candidate cache for the object, and hands each to fn.
+func (m *minimizer) walk(o *Object, fn func(r btf.CORERelo, out outcome) error) (err error) {
 	var cur btf.CORERelo
 	defer func() {
 		if r := recover(); r != nil {
@@ -254,13 +272,12 @@ func (m *minimizer) object(o *Object, res *Result) (err error) {
 	cache := map[btf.TypeID][]cand{}
 	for _, r := range o.Relos {
 		cur = r
-		res.Relocations++
 		cands, ok := cache[r.TypeID]
 		if !ok && r.Kind != btf.CORETypeIDLocal {
 			cands = m.candidates(o.BTF.Type(r.TypeID))
 			cache[r.TypeID] = cands
 		}
-		targ, matched, kept, err := m.relocate(o.BTF, r, cands)
+		out, kept, err := m.relocate(o.BTF, r, cands)
 		if err != nil {
 			lt := o.BTF.Type(r.TypeID)
 			return fmt.Errorf("%s: CO-RE relocation %s of [%d] %s %q, access string %q, section %s, instruction %d (.BTF.ext offset 0x%x): %w",
@@ -269,34 +286,83 @@ func (m *minimizer) object(o *Object, res *Result) (err error) {
 		if kept != nil {
 			cache[r.TypeID] = kept
 		}
-		if r.Kind == btf.CORETypeIDLocal {
-			continue
-		}
-		if targ == nil {
-			res.Unresolved++
-			continue
-		}
-		if err := m.record(m.spaceOf(matched), targ); err != nil {
+		if err := fn(r, out); err != nil {
 			return fmt.Errorf("%s: CO-RE relocation at .BTF.ext offset 0x%x: %w", o.Path, r.Offset, err)
 		}
 	}
 	return nil
 }
 
-// relocate is bpf_core_calc_relo_insn: the target spec of r (nil when no
-// candidate matches), the candidate it came from, and the candidates
-// that matched (nil when none did: the list then stays as it was).
-func (m *minimizer) relocate(local *btf.Spec, r btf.CORERelo, cands []cand) (*coreSpec, cand, []cand, error) {
+// object records what one object's relocations need.
+func (m *minimizer) object(o *Object, res *Result) error {
+	return m.walk(o, func(r btf.CORERelo, out outcome) error {
+		res.Relocations++
+		switch {
+		case r.Kind == btf.CORETypeIDLocal:
+			return nil
+		case out.targ == nil:
+			res.Unresolved++
+			return nil
+		}
+		return m.record(m.spaceOf(out.from), out.targ)
+	})
+}
+
+// Resolution is how one CO-RE relocation resolves against a kernel's
+// BTF, as libbpf would relocate the instruction.
+type Resolution struct {
+	Relo btf.CORERelo
+	// Found reports that a target type matched; Module is then -1 for
+	// vmlinux or the index of the module it is in, and Target its kind
+	// and name ("STRUCT task_struct").
+	Found  bool
+	Module int
+	Target string
+	// Value is the relocated value (a byte offset, a size, 0 or 1, an
+	// enumerator's value, a type ID); Poison reports that libbpf would
+	// poison the instruction instead (a field or enumerator that is not
+	// there).
+	Value  uint64
+	Poison bool
+}
+
+// Resolve resolves every relocation of obj against base and modules
+// (each split BTF against base) without keeping anything: what a loader
+// would compute. Minimized BTF resolves an object's relocations as the
+// full BTF does, but for type IDs.
+func Resolve(base *btf.Spec, modules []*btf.Spec, obj *Object) ([]Resolution, error) {
+	m, err := newMinimizer(base, modules, []*Object{obj})
+	if err != nil {
+		return nil, err
+	}
+	var out []Resolution
+	err = m.walk(obj, func(r btf.CORERelo, o outcome) error {
+		res := Resolution{Relo: r, Module: -1, Value: o.val, Poison: o.poison}
+		if o.targ != nil {
+			t := o.targ.s.Type(o.targ.root)
+			res.Found, res.Module = true, o.from.mod
+			res.Target = t.Kind().String() + " " + t.Name()
+		}
+		out = append(out, res)
+		return nil
+	})
+	return out, err
+}
+
+// relocate is bpf_core_calc_relo_insn: how r resolves, and the
+// candidates that matched (nil when none did: the list then stays as it
+// was).
+func (m *minimizer) relocate(local *btf.Spec, r btf.CORERelo, cands []cand) (outcome, []cand, error) {
 	lt := local.Type(r.TypeID)
 	ls, err := m.parseSpec(local, r)
 	if err != nil {
-		return nil, cand{}, nil, err
+		return outcome{}, nil, err
 	}
 	if r.Kind == btf.CORETypeIDLocal {
-		return nil, cand{}, nil, nil
+		return outcome{val: uint64(r.TypeID)}, nil, nil
 	}
 	if lt.Name() == "" {
-		return nil, cand{}, nil, specErr("libbpf does not relocate anonymous types")
+		return outcome{}, nil, specErr("libbpf does not relocate anonymous types")
 	}
 	var (
 		targ       *coreSpec
@@ -309,37 +375,38 @@ func (m *minimizer) relocate(local *btf.Spec, r btf.CORERelo, cands []cand) (*co
 		sp := m.spaceOf(c)
 		cs, ok, err := m.specMatch(ls, sp.s, c.id)
 		if err != nil {
-			return nil, cand{}, nil, fmt.Errorf("matching candidate [%d]: %w", c.id, err)
+			return outcome{}, nil, fmt.Errorf("matching candidate [%d]: %w", c.id, err)
 		}
 		if !ok {
 			continue
 		}
 		// The local value first, as libbpf computes it, for its errors.
 		if _, _, err := m.value(r.Kind, ls); err != nil {
-			return nil, cand{}, nil, err
+			return outcome{}, nil, err
 		}
 		val, poison, err := m.value(r.Kind, cs)
 		if err != nil {
-			return nil, cand{}, nil, fmt.Errorf("candidate [%d]: %w", c.id, err)
+			return outcome{}, nil, fmt.Errorf("candidate [%d]: %w", c.id, err)
 		}
 		switch {
 		case targ == nil:
 			targ, from, targVal, targPoison = cs, c, val, poison
 		case cs.bitOff != targ.bitOff:
-			return nil, cand{}, nil, specErr("field offset ambiguity: candidates [%d] and [%d] give bit offsets %d and %d", from.id, c.id, targ.bitOff, cs.bitOff)
+			return outcome{}, nil, specErr("field offset ambiguity: candidates [%d] and [%d] give bit offsets %d and %d", from.id, c.id, targ.bitOff, cs.bitOff)
 		case poison != targPoison || val != targVal:
-			return nil, cand{}, nil, specErr("relocation decision ambiguity: candidates [%d] and [%d] give %d and %d", from.id, c.id, targVal, val)
+			return outcome{}, nil, specErr("relocation decision ambiguity: candidates [%d] and [%d] give %d and %d", from.id, c.id, targVal, val)
 		}
 		matched = append(matched, c)
 	}
 	if targ == nil {
 		if _, _, err := m.value(r.Kind, ls); err != nil {
-			return nil, cand{}, nil, err
+			return outcome{}, nil, err
 		}
-		if _, _, err := m.value(r.Kind, nil); err != nil {
-			return nil, cand{}, nil, err
+		val, poison, err := m.value(r.Kind, nil)
+		if err != nil {
+			return outcome{}, nil, err
 		}
-		return nil, cand{}, nil, nil
+		return outcome{val: val, poison: poison}, nil, nil
 	}
-	return targ, from, matched, nil
+	return outcome{targ, from, targVal, targPoison}, matched, nil
 }

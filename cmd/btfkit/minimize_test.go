@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/btf/minimize"
+	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/internal/testsupport/testc"
 	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
@@ -157,6 +159,99 @@ func TestMinimizeAgainstBpftool(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestMinimizeModules: with kvm's and nf_conntrack's split BTF, btfkit
+// minimize writes a minimized vmlinux BTF and one split BTF per module
+// against it that 'btfkit check --base' accepts, and that resolve every
+// relocation of the module fixture (CO-RE relocations against types of
+// both modules and of vmlinux, compiled at test time) as the full BTFs
+// do: the same target type, in the same module, the same value (but for
+// type IDs, which are renumbered). Without the modules' output the
+// relocations against module types find nothing.
+func TestMinimizeModules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and reads kernel-size inputs")
+	}
+	testc.Require(t, "clang")
+	if _, err := os.Stat("/usr/include/bpf/bpf_core_read.h"); err != nil {
+		testenv.SkipOrFail(t, "libbpf-dev headers not installed: %v", err)
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	modPaths := []string{testenv.Module(t, "kvm"), testenv.Module(t, "nf_conntrack")}
+	dir := t.TempDir()
+	obj := filepath.Join(dir, "module.bpf.o")
+	src := filepath.Join(testenv.Root(t), "btf", "minimize", "testdata", "module.bpf.c")
+	testc.Run(t, "clang", "-g", "-O2", "-target", "bpf", "-I/usr/include/x86_64-linux-gnu", "-Werror", "-c", "-o", obj, src)
+
+	out := filepath.Join(dir, "min")
+	args := []string{"minimize", "--base", vmlinux, "-o", out}
+	for _, m := range modPaths {
+		args = append(args, "--module", m)
+	}
+	if _, stderr, code := btfkit(t, append(args, obj)...); code != 0 {
+		t.Fatalf("btfkit %v: exit %d: %s", args, code, stderr)
+	}
+	minBase := filepath.Join(out, "vmlinux")
+	minMods := []string{filepath.Join(out, "kvm"), filepath.Join(out, "nf_conntrack")}
+	if stdout, stderr, code := btfkit(t, append([]string{"check", "--base", minBase}, minMods...)...); code != 0 {
+		t.Fatalf("btfkit check --base: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	o, err := minimize.LoadObject(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(basePath string, mods []string) []minimize.Resolution {
+		t.Helper()
+		base, err := input.LoadBase(basePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var specs []*btf.Spec
+		for _, m := range mods {
+			s, err := input.Load(m, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.NumTypes() == 0 {
+				t.Errorf("%s: no types", m)
+			}
+			specs = append(specs, s)
+		}
+		res, err := minimize.Resolve(base, specs, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	full := load(vmlinux, modPaths)
+	small := load(minBase, minMods)
+	inMods := 0
+	for i, f := range full {
+		s := small[i]
+		if !f.Found {
+			t.Errorf("relocation %+v: no target in the full BTF (the fixture is written for this kernel)", f.Relo)
+			continue
+		}
+		if f.Module >= 0 {
+			inMods++
+		}
+		if f.Relo.Kind == btf.CORETypeIDTarget {
+			f.Value, s.Value = 0, 0
+		}
+		if s != f {
+			t.Errorf("relocation at .BTF.ext offset 0x%x (%s): minimized BTF gives %+v, the full BTF %+v", f.Relo.Offset, f.Relo.Kind, s, f)
+		}
+	}
+	if inMods < 4 {
+		t.Errorf("only %d relocations resolve to module types; the fixture has more", inMods)
+	}
+	for _, r := range load(minBase, nil) {
+		if r.Found && r.Target != "" && strings.Contains("STRUCT kvm_io_device STRUCT nf_conn_acct STRUCT nf_conn_tstamp ENUM ip_conntrack_events", r.Target) {
+			t.Errorf("relocation at .BTF.ext offset 0x%x resolves to %s in the minimized vmlinux BTF alone", r.Relo.Offset, r.Target)
 		}
 	}
 }
