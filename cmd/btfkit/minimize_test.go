@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -253,5 +254,157 @@ func TestMinimizeModules(t *testing.T) {
 		if r.Found && r.Target != "" && strings.Contains("STRUCT kvm_io_device STRUCT nf_conn_acct STRUCT nf_conn_tstamp ENUM ip_conntrack_events", r.Target) {
 			t.Errorf("relocation at .BTF.ext offset 0x%x resolves to %s in the minimized vmlinux BTF alone", r.Relo.Offset, r.Target)
 		}
+	}
+}
+
+// TestMinimizeKernelDir: a directory of kernel BTFs in, one minimized BTF
+// per kernel out, each the bytes of minimizing that kernel alone, for any
+// -j; a kernel that fails is named, the others are written, and the
+// status is 1.
+func TestMinimizeKernelDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and reads kernel-size inputs")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	dir := t.TempDir()
+	obj := compileCORE(t, dir, "")
+	kernels := filepath.Join(dir, "kernels")
+	os.Mkdir(kernels, 0o755)
+	if err := os.Symlink(vmlinux, filepath.Join(kernels, "6.1")); err != nil {
+		t.Fatal(err)
+	}
+	if v := testenv.Vmlinux612(t); v != "" {
+		os.Symlink(v, filepath.Join(kernels, "6.12"))
+		if _, stderr, code := btfkit(t, "downgrade", "--target-kernel", "5.15", "-o", filepath.Join(kernels, "6.12-for-5.15"), v); code != 0 {
+			t.Fatalf("downgrade: exit %d: %s", code, stderr)
+		}
+	}
+	names, _ := os.ReadDir(kernels)
+	want := map[string][]byte{}
+	for _, e := range names {
+		o := filepath.Join(dir, "one.btf")
+		if _, stderr, code := btfkit(t, "minimize", "--base", filepath.Join(kernels, e.Name()), "-o", o, obj); code != 0 {
+			t.Fatalf("minimize %s: exit %d: %s", e.Name(), code, stderr)
+		}
+		want[e.Name()], _ = os.ReadFile(o)
+	}
+	for _, j := range []string{"1", "2", "8"} {
+		out := filepath.Join(dir, "out-j"+j)
+		if _, stderr, code := btfkit(t, "minimize", "-j", j, "-v", "--base", kernels, "-o", out, obj); code != 0 {
+			t.Fatalf("minimize -j %s: exit %d: %s", j, code, stderr)
+		}
+		for name, w := range want {
+			if got, err := os.ReadFile(filepath.Join(out, name)); err != nil || !bytes.Equal(got, w) {
+				t.Errorf("-j %s: %s differs from minimizing it alone (%v)", j, name, err)
+			}
+		}
+	}
+	// A bad kernel: named, the others written, exit 1.
+	os.WriteFile(filepath.Join(kernels, "0-broken"), []byte("\x9f\xeb\x01\x00\x18\x00\x00\x00garbage"), 0o644)
+	out := filepath.Join(dir, "out-bad")
+	_, stderr, code := btfkit(t, "minimize", "--base", kernels, "-o", out, obj)
+	if code != 1 || !strings.Contains(stderr, "0-broken") {
+		t.Errorf("a broken kernel: exit %d, stderr %q: want 1 and its name", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "0-broken")); err == nil {
+		t.Errorf("output written for the broken kernel")
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "6.1")); !bytes.Equal(got, want["6.1"]) {
+		t.Errorf("the good kernels' outputs were not written beside the broken one")
+	}
+}
+
+// TestMinimizeBadInput: what is not a BPF object with CO-RE relocations,
+// or has broken records, is an error naming the file (and the .BTF.ext
+// offset of a broken record), exit 1, and the output file stays as it
+// was.
+func TestMinimizeBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: compiles and reads kernel-size inputs")
+	}
+	vmlinux, _ := testenv.KernelInputs(t)
+	dir := t.TempDir()
+	obj := compileCORE(t, dir, "")
+	raw, _ := os.ReadFile(obj)
+	f, err := elf.Open(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extSec := f.Section(".BTF.ext")
+	ext, _ := extSec.Data()
+	btfData, _ := f.Section(".BTF").Data()
+	f.Close()
+	s, _ := btf.Parse(btfData, nil)
+	relos, err := btf.ParseCORERelos(ext, s)
+	if err != nil || len(relos) < 10 {
+		t.Fatalf("fixture: %d relocations, %v", len(relos), err)
+	}
+	// patched writes a copy of the object with the word at offset off
+	// of its record i (0 insn_off, 4 type_id, 8 access_str_off, 12 kind)
+	// set to v.
+	patched := func(name string, i, off int, v uint32) string {
+		b := append([]byte(nil), raw...)
+		binary.LittleEndian.PutUint32(b[int(extSec.Offset)+relos[i].Offset+off:], v)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	noExt := filepath.Join(dir, "noext.bpf.o")
+	testc.Run(t, "llvm-objcopy", "--remove-section=.BTF.ext", obj, noExt)
+	text := filepath.Join(dir, "text.o")
+	os.WriteFile(text, []byte("not an object\n"), 0o644)
+	// An access string of another relocation's kind: a type relocation
+	// takes "0" only.
+	var fieldStr uint32
+	for _, r := range relos {
+		if s.String(r.AccessStrOff) != "0" {
+			fieldStr = r.AccessStrOff
+		}
+	}
+	typeRelo := -1
+	for i, r := range relos {
+		if r.Kind == btf.CORETypeSize {
+			typeRelo = i
+		}
+	}
+	cases := []struct {
+		name, obj string
+		want      []string
+	}{
+		{"text", text, []string{"text.o", "not a BPF object"}},
+		{"x86 object", filepath.Join(testenv.Root(t), "testdata", "sample.o"), []string{"sample.o", "not a BPF object"}},
+		{"no .BTF.ext", noExt, []string{"noext.bpf.o", "no .BTF.ext"}},
+		{"type ID", patched("typeid.bpf.o", 3, 4, 1<<30), []string{"typeid.bpf.o", fmt.Sprintf("section .BTF.ext+0x%x", relos[3].Offset+4), "type ID"}},
+		{"kind", patched("kind.bpf.o", 2, 12, 99), []string{"kind.bpf.o", fmt.Sprintf("section .BTF.ext+0x%x", relos[2].Offset+12), "unknown kind 99"}},
+		{"access string", patched("access.bpf.o", 1, 8, 1<<30), []string{"access.bpf.o", fmt.Sprintf("+0x%x", relos[1].Offset+8), "access string"}},
+		{"access string of a type relocation", patched("typeaccess.bpf.o", typeRelo, 8, fieldStr), []string{"typeaccess.bpf.o", fmt.Sprintf("offset 0x%x", relos[typeRelo].Offset), "access string"}},
+	}
+	out := filepath.Join(dir, "out.btf")
+	for _, c := range cases {
+		os.WriteFile(out, []byte("old"), 0o644)
+		_, stderr, code := btfkit(t, "minimize", "--base", vmlinux, "-o", out, c.obj)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1 (stderr %q)", c.name, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: stderr %q lacks %q", c.name, stderr, w)
+			}
+		}
+		if strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%s: %s", c.name, stderr)
+		}
+		if got, _ := os.ReadFile(out); string(got) != "old" {
+			t.Errorf("%s: output file changed", c.name)
+		}
+	}
+	// A bad kernel BTF, and -o naming an input.
+	bad := filepath.Join(dir, "bad.btf")
+	os.WriteFile(bad, []byte("\x9f\xeb\x01\x00\x18\x00\x00\x00garbage"), 0o644)
+	if _, stderr, code := btfkit(t, "minimize", "--base", bad, "-o", out, obj); code != 1 || !strings.Contains(stderr, "bad.btf") {
+		t.Errorf("bad kernel BTF: exit %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code := btfkit(t, "minimize", "--base", vmlinux, "-o", obj, obj); code != 1 || !strings.Contains(stderr, "names an input") {
+		t.Errorf("-o naming the object: exit %d, stderr %q", code, stderr)
 	}
 }
