@@ -408,3 +408,119 @@ func TestMinimizeBadInput(t *testing.T) {
 		t.Errorf("-o naming the object: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// ambiguityProg reads task_struct's pid; with -DSIZE it also asks for
+// its size.
+const ambiguityProg = `#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+struct task_struct {
+	int pid;
+} __attribute__((preserve_access_index));
+
+SEC("tp/sched/sched_switch")
+int f(struct task_struct *t)
+{
+	int v = BPF_CORE_READ(t, pid);
+#ifdef SIZE
+	v += bpf_core_type_size(struct task_struct);
+#endif
+	return v;
+}
+
+char LICENSE[] SEC("license") = "GPL";
+`
+
+// TestMinimizeCandidates: kernels with two candidates for one local type
+// (task_struct and task_struct___v2, or two task_structs), written here,
+// where bpftool and btfkit must agree: the same output when both
+// candidates give the same offsets and sizes (only the first is kept),
+// an error when they do not (libbpf's "ambiguity").
+func TestMinimizeCandidates(t *testing.T) {
+	testc.Require(t, "clang")
+	if _, err := os.Stat("/usr/include/bpf/bpf_core_read.h"); err != nil {
+		testenv.SkipOrFail(t, "libbpf-dev headers not installed: %v", err)
+	}
+	tools := bpftools(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "amb.bpf.c")
+	os.WriteFile(src, []byte(ambiguityProg), 0o644)
+	objs := map[bool]string{}
+	for _, size := range []bool{false, true} {
+		obj := filepath.Join(dir, fmt.Sprintf("amb-%v.bpf.o", size))
+		args := []string{"-g", "-O2", "-target", "bpf", "-I/usr/include/x86_64-linux-gnu", "-c", "-o", obj, src}
+		if size {
+			args = append(args, "-DSIZE")
+		}
+		testc.Run(t, "clang", args...)
+		objs[size] = obj
+	}
+	// kernel writes a BTF of int and two structs named names[i] of sizes
+	// sizes[i] whose member pid is at byte pidAt[i] (after a member x
+	// when not 0), and a struct "unrelated".
+	kernel := func(name string, names []string, sizes, pidAt []uint32) string {
+		s := btf.NewSpec()
+		intID := s.Add("int", btf.KindInt, 0, false, 4, uint32(btf.IntSigned)<<24|32)
+		for i, n := range names {
+			var ext []uint32
+			if pidAt[i] != 0 {
+				ext = append(ext, s.AddString("x"), uint32(intID), 0)
+			}
+			ext = append(ext, s.AddString("pid"), uint32(intID), pidAt[i]*8)
+			s.Add(n, btf.KindStruct, len(ext)/3, false, sizes[i], ext...)
+		}
+		s.Add("unrelated", btf.KindStruct, 0, false, 4)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, s.Marshal(nil), 0o644)
+		return p
+	}
+	cases := []struct {
+		name   string
+		kernel string
+		size   bool
+		fails  bool
+	}{
+		{"flavor, same offset", kernel("same", []string{"task_struct", "task_struct___v2"}, []uint32{8, 8}, []uint32{0, 0}), false, false},
+		{"flavor first, same offset", kernel("same2", []string{"task_struct___v2", "task_struct"}, []uint32{8, 8}, []uint32{0, 0}), false, false},
+		{"two offsets", kernel("offsets", []string{"task_struct", "task_struct"}, []uint32{8, 8}, []uint32{0, 4}), false, true},
+		{"two sizes", kernel("sizes", []string{"task_struct", "task_struct___v2"}, []uint32{8, 16}, []uint32{0, 0}), true, true},
+		{"one matches", kernel("one", []string{"task_struct___v2", "task_struct"}, []uint32{8, 8}, []uint32{0, 0}), true, false},
+	}
+	for _, c := range cases {
+		obj := objs[c.size]
+		ours := filepath.Join(dir, "ours.btf")
+		os.Remove(ours)
+		_, stderr, code := btfkit(t, "minimize", "--base", c.kernel, "-o", ours, obj)
+		for name, tool := range tools {
+			want := filepath.Join(dir, name+".btf")
+			os.Remove(want)
+			cmd := exec.Command(tool, "gen", "min_core_btf", c.kernel, want, obj)
+			out, err := cmd.CombinedOutput()
+			if (err != nil) != c.fails {
+				t.Fatalf("%s: bpftool %s: %v, want failure %v\n%s", c.name, name, err, c.fails, out)
+			}
+			if c.fails {
+				continue
+			}
+			if code != 0 {
+				t.Fatalf("%s: btfkit minimize: exit %d: %s", c.name, code, stderr)
+			}
+			if stdout, _, dcode := btfkit(t, "diff", want, ours); dcode != 0 {
+				t.Errorf("%s: btfkit diff against bpftool %s: exit %d\n%s", c.name, name, dcode, stdout)
+			}
+			if s, err := btf.LoadFile(want, nil); err != nil || s.NumTypes() < 2 {
+				t.Errorf("%s: bpftool %s kept too little (%v)", c.name, name, err)
+			}
+		}
+		if c.fails {
+			if code != 1 || !strings.Contains(stderr, "ambiguity") || !strings.Contains(stderr, obj) {
+				t.Errorf("%s: btfkit minimize: exit %d, stderr %q: want 1 and the ambiguity named", c.name, code, stderr)
+			}
+			if _, err := os.Stat(ours); err == nil {
+				t.Errorf("%s: output written despite the error", c.name)
+			}
+		}
+	}
+}
