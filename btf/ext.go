@@ -135,7 +135,7 @@ func ParseCORERelos(ext []byte, s *Spec) ([]CORERelo, error) {
 		return nil, perr(at(0), ".BTF.ext: CO-RE relocations: no record size")
 	}
 	recSize := bo.Uint32(data)
-	if recSize < CORERecordSize || recSize%4 != 0 || recSize > uint32(len(data)) {
+	if recSize < CORERecordSize || recSize%4 != 0 {
 		return nil, perr(at(0), ".BTF.ext: CO-RE record size %d: want a multiple of 4, at least %d", recSize, CORERecordSize)
 	}
 	var relos []CORERelo

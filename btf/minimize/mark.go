@@ -14,7 +14,24 @@ import (
 // stops the walk) is malformed.
 const maxMarkDepth = 4096
 
-func (mk *marks) setType(id btf.TypeID) { mk.types[id-mk.first] = true }
+// The bits of marks.types: kept, and which walks have started from the
+// type (a walk's effect depends only on the type and its flag, so it is
+// taken once: that bounds the work on any type graph).
+const (
+	kept uint8 = 1 << iota
+	walkedType
+	walkedTypeFollow
+	walkedMatch
+	walkedMatchBehindPtr
+)
+
+// walk records that a walk with bit w starts from id, reporting whether
+// one had before.
+func (mk *marks) walk(id btf.TypeID, w uint8) bool {
+	done := mk.types[id-mk.first]&w != 0
+	mk.types[id-mk.first] |= w | kept
+	return done
+}
 
 func (mk *marks) setMember(t btf.Type, idx int) {
 	ms := mk.members[t.ID]
@@ -86,7 +103,14 @@ func (m *minimizer) markType(sp space, id btf.TypeID, follow bool, depth int) er
 		panic(badBTF{fmt.Sprintf("type [%d]: references nested deeper than %d", id, maxMarkDepth)})
 	}
 	t := typeOf(sp.s, id)
-	m.marksOf(sp, id).setType(id)
+	w := walkedType
+	if follow {
+		w = walkedTypeFollow
+	}
+	mk := m.marksOf(sp, id)
+	if mk.walk(id, w) || (!follow && mk.types[id-mk.first]&walkedTypeFollow != 0) {
+		return nil
+	}
 	switch t.Kind() {
 	case btf.KindInt, btf.KindFloat, btf.KindEnum, btf.KindEnum64, btf.KindStruct, btf.KindUnion:
 	case btf.KindPtr:
@@ -127,7 +151,13 @@ func (m *minimizer) markMatch(sp space, id btf.TypeID, behindPtr bool, depth int
 	}
 	t := typeOf(sp.s, id)
 	mk := m.marksOf(sp, id)
-	mk.setType(id)
+	w := walkedMatch
+	if behindPtr {
+		w = walkedMatchBehindPtr
+	}
+	if mk.walk(id, w) || (behindPtr && mk.types[id-mk.first]&walkedMatch != 0) {
+		return nil
+	}
 	switch t.Kind() {
 	case btf.KindInt, btf.KindFloat, btf.KindEnum, btf.KindEnum64:
 	case btf.KindStruct, btf.KindUnion:
@@ -174,8 +204,8 @@ func (m *minimizer) markMatch(sp space, id btf.TypeID, behindPtr bool, depth int
 func (m *minimizer) ids(mk *marks, baseIDs []btf.TypeID, next btf.TypeID) []btf.TypeID {
 	ids := make([]btf.TypeID, int(mk.first)+len(mk.types))
 	copy(ids, baseIDs)
-	for i, kept := range mk.types {
-		if kept {
+	for i, f := range mk.types {
+		if f&kept != 0 {
 			ids[int(mk.first)+i] = next
 			next++
 		}
@@ -196,8 +226,8 @@ func (m *minimizer) build(out, src *btf.Spec, mk *marks, ids []btf.TypeID) error
 			*p = 0
 		}
 	}
-	for i, kept := range mk.types {
-		if !kept {
+	for i, f := range mk.types {
+		if f&kept == 0 {
 			continue
 		}
 		id := mk.first + btf.TypeID(i)

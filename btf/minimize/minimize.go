@@ -116,12 +116,12 @@ func (m *minimizer) ptrSize(s *btf.Spec) uint32 {
 // kept structs and unions the members.
 type marks struct {
 	first   btf.TypeID
-	types   []bool
+	types   []uint8 // kept and walked bits (mark.go)
 	members map[btf.TypeID][]bool
 }
 
 func newMarks(s *btf.Spec) *marks {
-	return &marks{first: s.FirstID(), types: make([]bool, s.NumTypes()), members: map[btf.TypeID][]bool{}}
+	return &marks{first: s.FirstID(), types: make([]uint8, s.NumTypes()), members: map[btf.TypeID][]bool{}}
 }
 
 // space is the Spec a target type is looked up in (the base, or a module

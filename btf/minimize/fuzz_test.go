@@ -1,0 +1,58 @@
+package minimize
+
+import (
+	"testing"
+
+	"github.com/btfkit/btfkit/btf"
+	"github.com/btfkit/btfkit/internal/testsupport/btfgen"
+)
+
+// accessStrings are the access strings fuzzed relocations take.
+var accessStrings = []string{"0", "0:0", "0:1", "0:0:0", "0:1:2", "1", "0:2:1:0", "0:0:5", "3:0", ""}
+
+// FuzzMinimize: a kernel BTF (valid BTF built from the bytes, or the bytes
+// parsed as they are, references unchecked) and an object BTF with
+// relocations of every kind, all from the fuzzer's bytes: Minimize and
+// Resolve give a result or an error, never a panic, and what Minimize
+// writes reads back.
+func FuzzMinimize(f *testing.F) {
+	f.Add([]byte{0, 10, 20, 30, 40, 50, 60, 70}, []byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, []byte{1, 0, 0, 2, 1, 3, 3, 2, 4})
+	f.Add([]byte{1, 0x9f, 0xeb, 1, 0, 24, 0, 0, 0}, []byte{4, 4, 4, 4}, []byte{2, 5, 1})
+	f.Fuzz(func(t *testing.T, kern, local, relos []byte) {
+		var kernel *btf.Spec
+		if len(kern) > 0 && kern[0]&1 == 1 {
+			s, err := btf.Parse(kern[1:], nil)
+			if err != nil {
+				return
+			}
+			kernel = s
+		} else {
+			kernel = btfgen.Random(kern, 64)
+		}
+		obj := &Object{Path: "fuzz.o", BTF: btfgen.Random(local, 32)}
+		offs := make([]uint32, len(accessStrings))
+		for i, a := range accessStrings {
+			offs[i] = obj.BTF.AddString(a)
+		}
+		for i := 0; i+3 <= len(relos) && len(obj.Relos) < 32; i += 3 {
+			n := int(obj.BTF.NextID()) - 1
+			if n == 0 {
+				break
+			}
+			obj.Relos = append(obj.Relos, btf.CORERelo{
+				Section:      "fuzz",
+				InsnOff:      uint32(8 * i),
+				TypeID:       btf.TypeID(1 + int(relos[i])%n),
+				AccessStrOff: offs[int(relos[i+1])%len(offs)],
+				Kind:         btf.COREKind(relos[i+2] % 13),
+			})
+		}
+		res, err := Minimize(kernel, nil, []*Object{obj})
+		if err == nil {
+			if _, err := btf.Parse(res.Base.Marshal(nil), nil); err != nil {
+				t.Fatalf("minimized BTF does not read back: %v", err)
+			}
+		}
+		Resolve(kernel, nil, obj)
+	})
+}
