@@ -109,6 +109,9 @@ func runMinimize(cmd *cobra.Command, args []string) error {
 		if len(o.modules) > 0 {
 			return errors.New("--module goes with one kernel's --base file, not a directory of kernels")
 		}
+		if o.out == "-" {
+			return errors.New("-o -: with a directory --base the output is a directory")
+		}
 		return minimizeKernels(o.base, o.out, o.jobs, objs, stderr, o.verbose)
 	}
 	start := time.Now()
