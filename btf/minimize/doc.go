@@ -55,7 +55,11 @@
 // Measured against: bpftool gen min_core_btf of Debian 12 (7.1, libbpf
 // 1.1) and of Debian sid (7.8, libbpf 1.8) on BPF objects clang compiles
 // at test time, with field, type and enumerator relocations of every kind;
-// `btfkit diff` of the two outputs must be empty (minimize_test.go). Module
+// `btfkit diff` of the two outputs must be empty, and the bytes are bpftool
+// 7.1's (cmd/btfkit/minimize_test.go). The same holds for the kernel's own
+// CO-RE selftests (every test_core_reloc program against its
+// btf__core_reloc targets, the error cases failing in both;
+// minimize_selftests_test.go, when a Linux source tree is at hand). Module
 // output has no bpftool counterpart: it is checked by `btfkit check
 // --base` and by matching each relocation again against the minimized
 // BTF, which must give the values it gives against the full BTF.
