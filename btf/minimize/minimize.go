@@ -142,6 +142,8 @@ func (m *minimizer) marksOf(sp space, id btf.TypeID) *marks {
 // for: one pass over each kernel BTF, without building a string per type.
 func (m *minimizer) index(objs []*Object) {
 	want := map[string]bool{}
+	var wantLen [256]bool // the lengths of the names wanted, up to 255
+	long := false         // a name wanted is longer
 	for _, o := range objs {
 		for _, r := range o.Relos {
 			if r.Kind == btf.CORETypeIDLocal || !o.BTF.Has(r.TypeID) {
@@ -150,6 +152,11 @@ func (m *minimizer) index(objs []*Object) {
 			name := o.BTF.Type(r.TypeID).Name()
 			if n := essentialLen(name); n > 0 {
 				want[name[:n]] = true
+				if n < len(wantLen) {
+					wantLen[n] = true
+				} else {
+					long = true
+				}
 			}
 		}
 	}
@@ -163,8 +170,14 @@ func (m *minimizer) index(objs []*Object) {
 				continue
 			}
 			name := rawName(s, nameOff)
-			n := essentialLenBytes(name)
-			if n == 0 || !want[string(name[:n])] {
+			// Most names have no ___flavor: their essential name is
+			// the whole name, and its length rules most of them out
+			// before the lookup.
+			n := len(name)
+			if bytes.Contains(name, flavorSep) {
+				n = essentialLenBytes(name)
+			}
+			if n == 0 || (n < len(wantLen) && !wantLen[n]) || (n >= len(wantLen) && !long) || !want[string(name[:n])] {
 				continue
 			}
 			key := string(name[:n])
@@ -194,6 +207,8 @@ func rawName(s *btf.Spec, off uint32) []byte {
 	}
 	return nil
 }
+
+var flavorSep = []byte("___")
 
 func essentialLenBytes(name []byte) int {
 	n := len(name)
