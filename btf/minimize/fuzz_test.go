@@ -1,6 +1,7 @@
 package minimize
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
@@ -55,4 +56,31 @@ func FuzzMinimize(f *testing.F) {
 		}
 		Resolve(kernel, nil, obj)
 	})
+}
+
+// TestMinimizeBadObject: an object built by hand whose relocation names a
+// type its BTF lacks, and a kernel BTF whose types refer to types it
+// lacks, are errors, not panics.
+func TestMinimizeBadObject(t *testing.T) {
+	kernel := btf.NewSpec()
+	kernel.Add("int", btf.KindInt, 0, false, 4, uint32(btf.IntSigned)<<24|32)
+	kernel.Add("s", btf.KindStruct, 1, false, 4, kernel.AddString("x"), 99, 0) // x's type is missing
+	local := btf.NewSpec()
+	li := local.Add("int", btf.KindInt, 0, false, 4, uint32(btf.IntSigned)<<24|32)
+	ls := local.Add("s", btf.KindStruct, 1, false, 4, local.AddString("x"), uint32(li), 0)
+	acc := local.AddString("0:0")
+	for _, c := range []struct {
+		name string
+		relo btf.CORERelo
+		want string
+	}{
+		{"missing local type", btf.CORERelo{TypeID: 7, AccessStrOff: acc}, "type [7]"},
+		{"kernel member of a missing type", btf.CORERelo{TypeID: ls, AccessStrOff: acc}, "type [99]"},
+	} {
+		obj := &Object{Path: "bad.o", BTF: local, Relos: []btf.CORERelo{c.relo}}
+		_, err := Minimize(kernel, nil, []*Object{obj})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "bad.o") {
+			t.Errorf("%s: got %v, want an error naming bad.o and %s", c.name, err, c.want)
+		}
+	}
 }

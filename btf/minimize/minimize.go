@@ -289,12 +289,12 @@ func (m *minimizer) walk(o *Object, fn func(r btf.CORERelo, out outcome) error) 
 		cur = r
 		cands, ok := cache[r.TypeID]
 		if !ok && r.Kind != btf.CORETypeIDLocal {
-			cands = m.candidates(o.BTF.Type(r.TypeID))
+			cands = m.candidates(typeOf(o.BTF, r.TypeID))
 			cache[r.TypeID] = cands
 		}
 		out, kept, err := m.relocate(o.BTF, r, cands)
 		if err != nil {
-			lt := o.BTF.Type(r.TypeID)
+			lt := typeOf(o.BTF, r.TypeID)
 			return fmt.Errorf("%s: CO-RE relocation %s of [%d] %s %q, access string %q, section %s, instruction %d (.BTF.ext offset 0x%x): %w",
 				o.Path, r.Kind, r.TypeID, lt.Kind(), lt.Name(), o.BTF.String(r.AccessStrOff), r.Section, r.InsnOff/8, r.Offset, err)
 		}
@@ -368,7 +368,7 @@ func Resolve(base *btf.Spec, modules []*btf.Spec, obj *Object) ([]Resolution, er
 // candidates that matched (nil when none did: the list then stays as it
 // was).
 func (m *minimizer) relocate(local *btf.Spec, r btf.CORERelo, cands []cand) (outcome, []cand, error) {
-	lt := local.Type(r.TypeID)
+	lt := typeOf(local, r.TypeID)
 	ls, err := m.parseSpec(local, r)
 	if err != nil {
 		return outcome{}, nil, err
