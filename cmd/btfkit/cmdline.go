@@ -5,7 +5,7 @@ package main
 // forget one:
 //
 //   - -o/--output FILE may not name one of the command's inputs (its
-//     arguments, --base, --onto): that would replace the input with the
+//     arguments, --base, --onto, --module): that would replace the input with the
 //     output, and an error stops the command before it reads anything.
 //     -o - is standard output (writeOutput).
 //   - -j/--jobs N is 0 (one per CPU) or more, and not absurdly many.

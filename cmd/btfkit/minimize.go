@@ -154,14 +154,27 @@ func runMinimize(cmd *cobra.Command, args []string) error {
 	if o.out == "-" {
 		return errors.New("-o -: with --module the output is a directory")
 	}
+	// The outputs go into a directory: none may be one of the inputs
+	// (cmdline.go's rule for -o, file by file).
+	outs := []string{filepath.Join(o.out, "vmlinux")}
+	for _, n := range names {
+		outs = append(outs, filepath.Join(o.out, n))
+	}
+	for _, out := range outs {
+		for _, in := range append(append([]string{o.base}, o.modules...), args...) {
+			if sameFile(in, out) {
+				return fmt.Errorf("%s: the output would replace the input %s: write to another directory", out, in)
+			}
+		}
+	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	if err := writeOutput(filepath.Join(o.out, "vmlinux"), res.Base.Marshal(nil)); err != nil {
+	if err := writeOutput(outs[0], res.Base.Marshal(nil)); err != nil {
 		return err
 	}
 	for i, s := range res.Modules {
-		if err := writeOutput(filepath.Join(o.out, names[i]), s.Marshal(nil)); err != nil {
+		if err := writeOutput(outs[1+i], s.Marshal(nil)); err != nil {
 			return err
 		}
 	}

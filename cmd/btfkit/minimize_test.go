@@ -201,6 +201,16 @@ func TestMinimizeModules(t *testing.T) {
 		t.Fatalf("btfkit check --base: exit %d\n%s%s", code, stdout, stderr)
 	}
 
+	// Minimizing the minimized BTF into its own directory would replace
+	// its inputs: refused, nothing written.
+	before, _ := os.ReadFile(minMods[1])
+	if _, stderr, code := btfkit(t, "minimize", "--base", minBase, "--module", minMods[1], "-o", out, obj); code != 1 || !strings.Contains(stderr, "would replace the input") {
+		t.Errorf("-o the inputs' directory: exit %d, stderr %q", code, stderr)
+	}
+	if after, _ := os.ReadFile(minMods[1]); !bytes.Equal(before, after) {
+		t.Errorf("an input was replaced")
+	}
+
 	o, err := minimize.LoadObject(obj)
 	if err != nil {
 		t.Fatal(err)
