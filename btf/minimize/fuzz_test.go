@@ -84,3 +84,60 @@ func TestMinimizeBadObject(t *testing.T) {
 		}
 	}
 }
+
+// TestMinimizeConcurrent: objects read once are shared by goroutines
+// minimizing different kernels (btfkit minimize --base DIR -j N): the
+// results are each kernel's alone (run with -race to check the sharing).
+func TestMinimizeConcurrent(t *testing.T) {
+	seed := []byte("local types for the concurrent test, and the kernels' first ones")
+	obj := &Object{Path: "obj.o", BTF: btfgen.Random(seed, 32)}
+	acc := obj.BTF.AddString("0:0")
+	for id := btf.TypeID(1); id < obj.BTF.NextID(); id++ {
+		if t := obj.BTF.Type(id); t.Name() == "" || !isComposite(t) || t.Vlen() == 0 {
+			continue
+		}
+		for _, k := range []btf.COREKind{btf.COREFieldByteOffset, btf.CORETypeExists, btf.CORETypeMatches} {
+			a := acc
+			if k.IsType() {
+				a = obj.BTF.AddString("0")
+			}
+			obj.Relos = append(obj.Relos, btf.CORERelo{Section: "s", TypeID: id, AccessStrOff: a, Kind: k})
+		}
+	}
+	kernels := make([]*btf.Spec, 8)
+	want := make([][]byte, len(kernels))
+	for i := range kernels {
+		kernels[i] = btfgen.Random(append(append([]byte(nil), seed...), byte(i), byte(i*7), 3, byte(i*13)), 64+i)
+		res, err := Minimize(kernels[i], nil, []*Object{obj})
+		if err == nil {
+			want[i] = res.Base.Marshal(nil)
+		} else {
+			t.Logf("kernel %d: %v", i, err)
+		}
+	}
+	got := make([][]byte, len(kernels))
+	done := make(chan int)
+	for i := range kernels {
+		go func() {
+			if res, err := Minimize(kernels[i], nil, []*Object{obj}); err == nil {
+				got[i] = res.Base.Marshal(nil)
+			}
+			done <- i
+		}()
+	}
+	for range kernels {
+		<-done
+	}
+	kept := 0
+	for i := range kernels {
+		if string(got[i]) != string(want[i]) {
+			t.Errorf("kernel %d: concurrent result differs", i)
+		}
+		if s, err := btf.Parse(want[i], nil); err == nil && s.NumTypes() > 0 {
+			kept++
+		}
+	}
+	if kept < 2 {
+		t.Errorf("only %d of %d kernels kept any type: the test does not test", kept, len(kernels))
+	}
+}
