@@ -5,13 +5,13 @@ package main
 // kernel or a directory of them.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -44,7 +44,7 @@ accessed and their types, the types a type relocation names (structs
 without members), whole enums. Other members are dropped, and a pointer to
 a type nothing keeps becomes a pointer to void.
 
-Three forms:
+Four forms:
 
   --base VMLINUX -o OUT
       one kernel: OUT is the minimized vmlinux BTF (- for standard output).
@@ -54,10 +54,17 @@ Three forms:
       DIR/MOD (the module's name) each module's minimized split BTF against
       it. A relocation looks in a module when vmlinux has no type of its
       name, as libbpf and the kernel search.
+  --base KDIR -o DIR
+      a directory laid out as /sys/kernel/btf is (a vmlinux file, its
+      modules' files beside it; --base /sys/kernel/btf is the running
+      kernel with all its loaded modules): as --module with each module.
   --base KERNELS -o DIR
       many kernels (BTFHub): every file of the directory KERNELS (raw BTF or
       ELF with .BTF) is a kernel's vmlinux BTF, minimized to DIR/ under the
-      same name; the objects are read once, -j kernels at a time.
+      same name, and every directory with a vmlinux file a kernel with its
+      modules, minimized to the directory of that name in DIR; the objects
+      are read once, -j kernels at a time. A kernel that fails is named and
+      the others are written (the status is then 1).
 
 VMLINUX is raw BTF or an ELF file with .BTF (a vmlinux, /sys/kernel/btf/vmlinux).
 A relocation that matches nothing in a kernel keeps nothing (the program
@@ -105,78 +112,137 @@ func runMinimize(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("--base: %w", err)
 	}
 	stderr := cmd.ErrOrStderr()
-	if st.IsDir() {
-		if len(o.modules) > 0 {
-			return errors.New("--module goes with one kernel's --base file, not a directory of kernels")
-		}
-		if o.out == "-" {
-			return errors.New("-o -: with a directory --base the output is a directory")
-		}
-		return minimizeKernels(o.base, o.out, o.jobs, objs, stderr, o.verbose)
+	if !st.IsDir() {
+		k := kernelJob{vmlinux: o.base, modules: o.modules, out: o.out, dir: len(o.modules) > 0}
+		return k.run(objs, stderr, o.verbose)
 	}
+	if o.out == "-" {
+		return errors.New("-o -: with a directory --base the output is a directory")
+	}
+	if k, ok, err := kernelInDir(o.base, o.out); err != nil {
+		return err
+	} else if ok {
+		k.modules = append(k.modules, o.modules...)
+		return k.run(objs, stderr, o.verbose)
+	}
+	if len(o.modules) > 0 {
+		return errors.New("--module goes with one kernel (a --base file, or a directory with a vmlinux file), not a directory of kernels")
+	}
+	return minimizeKernels(o.base, o.out, o.jobs, objs, stderr, o.verbose)
+}
+
+// kernelJob is one kernel to minimize: its vmlinux BTF, its modules'
+// split BTF, and where the output goes: the file out, or, with dir, the
+// directory out (vmlinux and one file per module, by the module's name).
+type kernelJob struct {
+	vmlinux string
+	modules []string
+	out     string
+	dir     bool
+}
+
+// kernelInDir reads a directory laid out as /sys/kernel/btf is, a
+// vmlinux file and the modules' files beside it, as one kernel job
+// writing to out; ok is false when dir has no vmlinux file.
+func kernelInDir(dir, out string) (k kernelJob, ok bool, err error) {
+	vmlinux := filepath.Join(dir, "vmlinux")
+	if st, err := os.Stat(vmlinux); err != nil || st.IsDir() {
+		return k, false, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return k, false, err
+	}
+	k = kernelJob{vmlinux: vmlinux, out: out, dir: true}
+	for _, e := range ents { // ReadDir sorts by name
+		if e.Name() != "vmlinux" && (e.Type().IsRegular() || e.Type()&os.ModeSymlink != 0) {
+			k.modules = append(k.modules, filepath.Join(dir, e.Name()))
+		}
+	}
+	return k, true, nil
+}
+
+// moduleName is the output file name of a module's minimized BTF: the
+// module's name (kvm for kvm.ko, kvm.ko.xz, kvm.btf or /sys/kernel/btf/kvm).
+func moduleName(path string) string {
+	return strings.TrimSuffix(kmod.Name(path), ".btf")
+}
+
+// run minimizes the kernel and writes its output; verbose prints the
+// kernel's line of figures to w.
+func (k kernelJob) run(objs []*minimize.Object, w io.Writer, verbose bool) error {
 	start := time.Now()
-	base, err := input.LoadBase(o.base)
+	var outs, names []string
+	if k.dir {
+		outs = append(outs, filepath.Join(k.out, "vmlinux"))
+		seen := map[string]string{}
+		for _, p := range k.modules {
+			name := moduleName(p)
+			if name == "vmlinux" {
+				return fmt.Errorf("%s: a module named vmlinux would overwrite the minimized vmlinux BTF", p)
+			}
+			if prev, dup := seen[name]; dup {
+				return fmt.Errorf("%s and %s: two modules named %s", prev, p, name)
+			}
+			seen[name] = p
+			names = append(names, name)
+			outs = append(outs, filepath.Join(k.out, name))
+		}
+		// None of the outputs may be one of the inputs (cmdline.go's
+		// rule for -o, file by file).
+		for _, out := range outs {
+			for _, in := range append([]string{k.vmlinux}, k.modules...) {
+				if sameFile(in, out) {
+					return fmt.Errorf("%s: the output would replace the input %s: write to another directory", out, in)
+				}
+			}
+			for _, o := range objs {
+				if sameFile(o.Path, out) {
+					return fmt.Errorf("%s: the output would replace the input %s: write to another directory", out, o.Path)
+				}
+			}
+		}
+	} else if k.out == "-" && len(k.modules) > 0 {
+		return errors.New("-o -: with --module the output is a directory")
+	}
+	base, err := input.LoadBase(k.vmlinux)
 	if err != nil {
 		return err
 	}
 	var mods []*btf.Spec
-	var names []string
-	seen := map[string]string{}
-	for _, p := range o.modules {
+	for _, p := range k.modules {
 		s, err := input.Load(p, base)
 		if err != nil {
 			return err
 		}
 		if s.Base() != base {
-			return fmt.Errorf("%s: not split BTF against %s", p, o.base)
+			return fmt.Errorf("%s: not split BTF against %s", p, k.vmlinux)
 		}
-		name := strings.TrimSuffix(kmod.Name(p), ".btf")
-		if name == "vmlinux" {
-			return fmt.Errorf("%s: a module named vmlinux would overwrite the minimized vmlinux BTF", p)
-		}
-		if prev, dup := seen[name]; dup {
-			return fmt.Errorf("%s and %s: two modules named %s", prev, p, name)
-		}
-		seen[name] = p
 		mods = append(mods, s)
-		names = append(names, name)
 	}
 	res, err := minimize.Minimize(base, mods, objs)
 	if err != nil {
-		return fmt.Errorf("%s: %w", o.base, err)
+		return fmt.Errorf("%s: %w", k.vmlinux, err)
 	}
-	if o.verbose {
-		reportMinimized(stderr, o.base, res, time.Since(start))
-	}
-	if len(mods) == 0 {
-		return writeOutput(o.out, res.Base.Marshal(nil))
-	}
-	if o.out == "-" {
-		return errors.New("-o -: with --module the output is a directory")
-	}
-	// The outputs go into a directory: none may be one of the inputs
-	// (cmdline.go's rule for -o, file by file).
-	outs := []string{filepath.Join(o.out, "vmlinux")}
-	for _, n := range names {
-		outs = append(outs, filepath.Join(o.out, n))
-	}
-	for _, out := range outs {
-		for _, in := range append(append([]string{o.base}, o.modules...), args...) {
-			if sameFile(in, out) {
-				return fmt.Errorf("%s: the output would replace the input %s: write to another directory", out, in)
+	if !k.dir {
+		if err := writeOutput(k.out, res.Base.Marshal(nil)); err != nil {
+			return err
+		}
+	} else {
+		if err := os.MkdirAll(k.out, 0o755); err != nil {
+			return err
+		}
+		if err := writeOutput(outs[0], res.Base.Marshal(nil)); err != nil {
+			return err
+		}
+		for i, s := range res.Modules {
+			if err := writeOutput(outs[1+i], s.Marshal(nil)); err != nil {
+				return err
 			}
 		}
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
-	}
-	if err := writeOutput(outs[0], res.Base.Marshal(nil)); err != nil {
-		return err
-	}
-	for i, s := range res.Modules {
-		if err := writeOutput(outs[1+i], s.Marshal(nil)); err != nil {
-			return err
-		}
+	if verbose {
+		reportMinimized(w, k.vmlinux, res, time.Since(start))
 	}
 	return nil
 }
@@ -190,23 +256,38 @@ func reportMinimized(w io.Writer, name string, res *minimize.Result, d time.Dura
 		name, res.Relocations, res.Unresolved, n, float64(d.Microseconds())/1000)
 }
 
-// minimizeKernels minimizes every kernel BTF file of dir into out, jobs at
-// a time. A kernel that fails is reported and the others go on; the
-// status is then 1.
+// minimizeKernels minimizes every kernel of dir into out, jobs at a time:
+// each file is a kernel's vmlinux BTF, minimized to out/NAME; each
+// directory with a vmlinux file a kernel with its modules, minimized to
+// the directory out/NAME. A kernel that fails is reported and the others
+// go on; the status is then 1.
 func minimizeKernels(dir, out string, jobs int, objs []*minimize.Object, stderr io.Writer, verbose bool) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("--base: %w", err)
 	}
-	var files []string
-	for _, e := range ents {
-		if e.Type().IsRegular() || e.Type()&os.ModeSymlink != 0 {
-			files = append(files, e.Name())
+	var kernels []kernelJob
+	for _, e := range ents { // sorted by name
+		p := filepath.Join(dir, e.Name())
+		st, err := os.Stat(p) // symbolic links followed
+		if err != nil {
+			return fmt.Errorf("--base: %w", err)
+		}
+		switch {
+		case st.Mode().IsRegular():
+			kernels = append(kernels, kernelJob{vmlinux: p, out: filepath.Join(out, e.Name())})
+		case st.IsDir():
+			k, ok, err := kernelInDir(p, filepath.Join(out, e.Name()))
+			if err != nil {
+				return fmt.Errorf("--base: %w", err)
+			}
+			if ok {
+				kernels = append(kernels, k)
+			}
 		}
 	}
-	sort.Strings(files)
-	if len(files) == 0 {
-		return fmt.Errorf("--base %s: no kernel BTF files in the directory", dir)
+	if len(kernels) == 0 {
+		return fmt.Errorf("--base %s: no kernel BTF files (nor directories with a vmlinux file) in the directory", dir)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -215,14 +296,14 @@ func minimizeKernels(dir, out string, jobs int, objs []*minimize.Object, stderr 
 		jobs = runtime.NumCPU()
 	}
 	type outcome struct {
-		msg string
+		msg bytes.Buffer
 		err error
 	}
-	results := make([]outcome, len(files))
+	results := make([]outcome, len(kernels))
 	var next int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for range min(jobs, len(files)) {
+	for range min(jobs, len(kernels)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -231,46 +312,26 @@ func minimizeKernels(dir, out string, jobs int, objs []*minimize.Object, stderr 
 				i := next
 				next++
 				mu.Unlock()
-				if i >= len(files) {
+				if i >= len(kernels) {
 					return
 				}
-				results[i].msg, results[i].err = minimizeKernel(filepath.Join(dir, files[i]), filepath.Join(out, files[i]), objs)
+				results[i].err = kernels[i].run(objs, &results[i].msg, verbose)
 			}
 		}()
 	}
 	wg.Wait()
 	failed := 0
-	for _, r := range results {
-		if r.err != nil {
-			fmt.Fprintf(stderr, "btfkit: %v\n", r.err)
+	for i := range results {
+		if err := results[i].err; err != nil {
+			fmt.Fprintf(stderr, "btfkit: %v\n", err)
 			failed++
-		} else if verbose {
-			fmt.Fprint(stderr, r.msg)
+		} else {
+			stderr.Write(results[i].msg.Bytes())
 		}
 	}
 	if failed > 0 {
-		fmt.Fprintf(stderr, "btfkit: %d of %d kernels failed\n", failed, len(files))
+		fmt.Fprintf(stderr, "btfkit: %d of %d kernels failed\n", failed, len(kernels))
 		return exitError{1}
 	}
 	return nil
-}
-
-// minimizeKernel minimizes one kernel's BTF file into out, returning the
-// -v line.
-func minimizeKernel(in, out string, objs []*minimize.Object) (string, error) {
-	start := time.Now()
-	base, err := input.LoadBase(in)
-	if err != nil {
-		return "", err
-	}
-	res, err := minimize.Minimize(base, nil, objs)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", in, err)
-	}
-	if err := writeOutput(out, res.Base.Marshal(nil)); err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	reportMinimized(&b, in, res, time.Since(start))
-	return b.String(), nil
 }

@@ -289,18 +289,38 @@ func TestMinimizeKernelDir(t *testing.T) {
 			t.Fatalf("downgrade: exit %d: %s", code, stderr)
 		}
 	}
+	modObj := filepath.Join(dir, "module.bpf.o")
+	testc.Run(t, "clang", "-g", "-O2", "-target", "bpf", "-I/usr/include/x86_64-linux-gnu", "-c", "-o", modObj,
+		filepath.Join(testenv.Root(t), "btf", "minimize", "testdata", "module.bpf.c"))
 	names, _ := os.ReadDir(kernels)
 	want := map[string][]byte{}
 	for _, e := range names {
 		o := filepath.Join(dir, "one.btf")
-		if _, stderr, code := btfkit(t, "minimize", "--base", filepath.Join(kernels, e.Name()), "-o", o, obj); code != 0 {
+		if _, stderr, code := btfkit(t, "minimize", "--base", filepath.Join(kernels, e.Name()), "-o", o, obj, modObj); code != 0 {
 			t.Fatalf("minimize %s: exit %d: %s", e.Name(), code, stderr)
 		}
 		want[e.Name()], _ = os.ReadFile(o)
 	}
+	// A kernel with modules, laid out as /sys/kernel/btf is: the same
+	// outputs as --module gives, for the module fixture.
+	withMods := filepath.Join(kernels, "6.1-with-modules")
+	os.Mkdir(withMods, 0o755)
+	os.Symlink(vmlinux, filepath.Join(withMods, "vmlinux"))
+	modArgs := []string{"minimize", "--base", vmlinux, "-o", filepath.Join(dir, "mods")}
+	for _, m := range []string{"kvm", "nf_conntrack"} {
+		p := testenv.Module(t, m)
+		os.Symlink(p, filepath.Join(withMods, m))
+		modArgs = append(modArgs, "--module", p)
+	}
+	if _, stderr, code := btfkit(t, append(modArgs, obj, modObj)...); code != 0 {
+		t.Fatalf("minimize --module: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"vmlinux", "kvm", "nf_conntrack"} {
+		want[filepath.Join("6.1-with-modules", f)], _ = os.ReadFile(filepath.Join(dir, "mods", f))
+	}
 	for _, j := range []string{"1", "2", "8"} {
 		out := filepath.Join(dir, "out-j"+j)
-		if _, stderr, code := btfkit(t, "minimize", "-j", j, "-v", "--base", kernels, "-o", out, obj); code != 0 {
+		if _, stderr, code := btfkit(t, "minimize", "-j", j, "-v", "--base", kernels, "-o", out, obj, modObj); code != 0 {
 			t.Fatalf("minimize -j %s: exit %d: %s", j, code, stderr)
 		}
 		for name, w := range want {
@@ -312,7 +332,7 @@ func TestMinimizeKernelDir(t *testing.T) {
 	// A bad kernel: named, the others written, exit 1.
 	os.WriteFile(filepath.Join(kernels, "0-broken"), []byte("\x9f\xeb\x01\x00\x18\x00\x00\x00garbage"), 0o644)
 	out := filepath.Join(dir, "out-bad")
-	_, stderr, code := btfkit(t, "minimize", "--base", kernels, "-o", out, obj)
+	_, stderr, code := btfkit(t, "minimize", "--base", kernels, "-o", out, obj, modObj)
 	if code != 1 || !strings.Contains(stderr, "0-broken") {
 		t.Errorf("a broken kernel: exit %d, stderr %q: want 1 and its name", code, stderr)
 	}
