@@ -89,7 +89,7 @@ the types kept and the time taken.`,
 
 func init() {
 	f := minimizeCmd.Flags()
-	f.StringVar(&minimizeOpts.base, "base", "", "the kernel's vmlinux BTF (`VMLINUX`), or a directory of kernels' BTF")
+	f.StringVar(&minimizeOpts.base, "base", "", "`VMLINUX`: the kernel's vmlinux BTF; or a directory laid out as /sys/kernel/btf, or of kernels")
 	f.StringArrayVar(&minimizeOpts.modules, "module", nil, "a module's BTF, split against VMLINUX (`MOD`; repeat for more)")
 	f.StringVarP(&minimizeOpts.out, "output", "o", "", "write to `OUT` (a file; a directory with --module or a directory --base)")
 	f.IntVarP(&minimizeOpts.jobs, "jobs", "j", 0, "kernels minimized at once with a directory --base (`N`; 0: one per CPU)")
