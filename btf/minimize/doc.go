@@ -59,7 +59,11 @@
 // 7.1's (cmd/btfkit/minimize_test.go). The same holds for the kernel's own
 // CO-RE selftests (every test_core_reloc program against its
 // btf__core_reloc targets, the error cases failing in both;
-// minimize_selftests_test.go, when a Linux source tree is at hand). Module
+// minimize_selftests_test.go, when a Linux source tree is at hand), and
+// for every program of Linux 6.12's BPF selftests that clang 14 compiles
+// (714 of 798), each minimized alone for the 6.1 and the 6.12 vmlinux BTF
+// with both bpftools: 2,836 runs equal, 20 failing in both, none
+// disagreeing (scripts/minimize-selftests, 2026-12-02). Module
 // output has no bpftool counterpart: it is checked by `btfkit check
 // --base` and by matching each relocation again against the minimized
 // BTF, which must give the values it gives against the full BTF.
