@@ -5,8 +5,9 @@ package main
 // forget one:
 //
 //   - -o/--output FILE may not name one of the command's inputs (its
-//     arguments, --base, --onto, --old-base): that would replace the input with the
-//     output, and an error stops the command before it reads anything.
+//     arguments, --base, --onto, --old-base, --module): that would
+//     replace the input with the output, and an error stops the command
+//     before it reads anything.
 //     -o - is standard output (writeOutput).
 //   - -j/--jobs N is 0 (one per CPU) or more, and not absurdly many.
 //   - --format is the output format (dump, pretty); -F/--from the input
@@ -30,8 +31,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// inputFlags are the flags that name input files besides the arguments.
-var inputFlags = []string{"base", "onto", "old-base"}
+// inputFlags are the flags that name input files besides the arguments
+// (a string flag, or one given several times: minimize's --module).
+var inputFlags = []string{"base", "onto", "old-base", "module"}
 
 // maxJobs is the largest -j accepted: more workers than that only cost
 // memory.
@@ -85,8 +87,15 @@ func checkOutput(fs *pflag.FlagSet, args []string) error {
 	}
 	inputs := append([]string(nil), args...)
 	for _, name := range inputFlags {
-		if in := fs.Lookup(name); in != nil && in.Value.Type() == "string" && in.Value.String() != "" {
+		in := fs.Lookup(name)
+		switch {
+		case in == nil:
+		case in.Value.Type() == "string" && in.Value.String() != "":
 			inputs = append(inputs, in.Value.String())
+		case in.Value.Type() == "stringArray":
+			if sv, ok := in.Value.(pflag.SliceValue); ok {
+				inputs = append(inputs, sv.GetSlice()...)
+			}
 		}
 	}
 	for _, in := range inputs {
