@@ -79,45 +79,10 @@ func (d *dumper) resolveSize(id btf.TypeID) int64 {
 }
 
 func (d *dumper) resolveSizeUncached(id btf.TypeID) int64 {
-	const maxResolveDepth = 32
-	nelems := uint64(1)
-	size := int64(-1)
-	for i := 0; i < maxResolveDepth && id != 0 && d.valid(id); i++ {
-		t := d.spec.Type(id)
-		k := t.Kind()
-		if k == btf.KindFwd {
-			break
-		}
-		switch k {
-		case btf.KindInt, btf.KindStruct, btf.KindUnion, btf.KindEnum,
-			btf.KindEnum64, btf.KindDatasec, btf.KindFloat:
-			size = int64(t.Size())
-			goto done
-		case btf.KindPtr:
-			size = int64(d.ptrSz)
-			goto done
-		case btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
-			btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
-			id = t.Ref()
-		case btf.KindArray:
-			n := uint64(t.Extra()[2])
-			if nelems != 0 && n > math.MaxUint32/nelems {
-				return -1
-			}
-			nelems *= n
-			id = btf.TypeID(t.Extra()[0])
-		default:
-			return -1
-		}
+	if sz, ok := btf.ResolveSize(d.spec, id, uint32(d.ptrSz)); ok {
+		return sz
 	}
-done:
-	if size < 0 {
-		return -1
-	}
-	if nelems != 0 && uint64(size) > math.MaxUint32/nelems {
-		return -1
-	}
-	return int64(nelems) * size
+	return -1
 }
 
 // isPacked reports whether a struct's layout can only come from

@@ -175,7 +175,7 @@ func (m *minimizer) index(objs []*Object) {
 			// before the lookup.
 			n := len(name)
 			if bytes.Contains(name, flavorSep) {
-				n = essentialLenBytes(name)
+				n = essentialLen(name)
 			}
 			if n == 0 || (n < len(wantLen) && !wantLen[n]) || (n >= len(wantLen) && !long) || !want[string(name[:n])] {
 				continue
@@ -209,16 +209,6 @@ func rawName(s *btf.Spec, off uint32) []byte {
 }
 
 var flavorSep = []byte("___")
-
-func essentialLenBytes(name []byte) int {
-	n := len(name)
-	for i := n - 5; i >= 0; i-- {
-		if name[i] != '_' && name[i+1] == '_' && name[i+2] == '_' && name[i+3] == '_' && name[i+4] != '_' {
-			return i + 1
-		}
-	}
-	return n
-}
 
 // cand is a candidate target type: its ID in the Spec of mod (-1: base).
 type cand struct {

@@ -18,8 +18,8 @@ import (
 const maxSpecLen = 64
 
 // maxResolveDepth is libbpf's MAX_RESOLVE_DEPTH, the longest chain
-// btf__resolve_size and the modifier skips follow.
-const maxResolveDepth = 32
+// the modifier skips follow (btf.ResolveSize's too).
+const maxResolveDepth = btf.ResolveSizeDepth
 
 // badBTF is raised (as a panic, recovered by Minimize) when a BTF refers
 // to a type it does not have or a chain of references loops: the BTF is
@@ -68,7 +68,7 @@ func kindCompat(a, b btf.Type) bool {
 // essentialLen is the length of name without its ___flavor suffix: the
 // name up to the last "___" that has a character other than '_' on each
 // side (bpf_core_essential_name_len).
-func essentialLen(name string) int {
+func essentialLen[S string | []byte](name S) int {
 	n := len(name)
 	for i := n - 5; i >= 0; i-- {
 		if name[i] != '_' && name[i+1] == '_' && name[i+2] == '_' && name[i+3] == '_' && name[i+4] != '_' {
@@ -84,44 +84,10 @@ func sameEssential(a, b string) bool {
 	return la == lb && a[:la] == b[:lb]
 }
 
-// resolveSize is btf__resolve_size: the byte size of a type through
-// typedefs, modifiers, variables and arrays; ok false when it has none.
+// resolveSize is btf__resolve_size (btf.ResolveSize) with the pointer
+// size of s.
 func (m *minimizer) resolveSize(s *btf.Spec, id btf.TypeID) (int64, bool) {
-	nelems := uint64(1)
-	size := int64(-1)
-	t := typeOf(s, id)
-loop:
-	for i := 0; i < maxResolveDepth && id != 0; i++ {
-		switch t.Kind() {
-		case btf.KindInt, btf.KindStruct, btf.KindUnion, btf.KindEnum, btf.KindEnum64,
-			btf.KindDatasec, btf.KindFloat:
-			size = int64(t.Size())
-			break loop
-		case btf.KindPtr:
-			size = int64(m.ptrSize(s))
-			break loop
-		case btf.KindTypedef, btf.KindVolatile, btf.KindConst, btf.KindRestrict,
-			btf.KindVar, btf.KindDeclTag, btf.KindTypeTag:
-			id = t.Ref()
-		case btf.KindArray:
-			a := t.Array()
-			if nelems != 0 && uint64(a.Nelems) > 0xffffffff/nelems {
-				return 0, false
-			}
-			nelems *= uint64(a.Nelems)
-			id = a.Elem
-		default:
-			return 0, false
-		}
-		t = typeOf(s, id)
-	}
-	if size < 0 {
-		return 0, false
-	}
-	if nelems != 0 && uint64(size) > 0xffffffff/nelems {
-		return 0, false
-	}
-	return int64(nelems) * size, true
+	return btf.ResolveSize(s, id, m.ptrSize(s))
 }
 
 // accessor is one high-level step of a spec: a named member (name set)
