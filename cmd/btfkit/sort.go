@@ -31,10 +31,10 @@ its base: --base FILE, or the module's own .BTF.base (distilled base) when
 it has one; only the module's own types move, the base stays as it is.
 
 --onto SORTED moves a module's BTF, split against --base, onto another
-base with the same types, such as the sorted --base: it is distilled
-against --base and relocated onto SORTED (libbpf's btf__distill_base and
-btf__relocate), then sorted. That is how a module built against an
-unsorted vmlinux gets references into the sorted one.
+base with the same types, such as the sorted --base, as btfkit rebase
+does (distilled against --base, relocated onto SORTED: libbpf's
+btf__distill_base and btf__relocate), then sorted. That is how a module
+built against an unsorted vmlinux gets references into the sorted one.
 
 Sorting sorted BTF changes nothing. The output is raw BTF, written through a
 temporary file and a rename.`,
@@ -90,11 +90,7 @@ func runSort(cmd *cobra.Command, args []string) error {
 		if err != nil {
 			return fmt.Errorf("--onto: %w", err)
 		}
-		_, d, err := distill.Distill(s)
-		if err != nil {
-			return fmt.Errorf("%s: %w", args[0], err)
-		}
-		if s, err = distill.Relocate(d, onto); err != nil {
+		if s, err = distill.Rebase(s, onto); err != nil {
 			return fmt.Errorf("%s onto %s: %w", args[0], sortOpts.onto, err)
 		}
 	}
