@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/btfkit/btfkit/elfx"
 	"github.com/btfkit/btfkit/input"
 	"github.com/btfkit/btfkit/internal/kernload"
+	"github.com/btfkit/btfkit/internal/testsupport/btfgen"
 	"github.com/btfkit/btfkit/internal/testsupport/testc"
 	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
@@ -53,37 +53,14 @@ func encodeRebaseInputs(t *testing.T, bin, base, dir string, names []string) (ra
 	return raw, plain, dist
 }
 
-// flattenSplit joins split BTF to its base as one complete BTF (the same
-// IDs and string offsets): BPF_BTF_LOAD takes no base from user space, so
-// this is how the running kernel checks a module's references into its
-// base.
+// flattenSplit is btfgen.Flatten, failing the test on error.
 func flattenSplit(t *testing.T, split *btf.Spec) []byte {
 	t.Helper()
-	base := split.Base().Marshal(nil)
-	own := split.Marshal(nil)
-	le := binary.LittleEndian
-	bh, sh := le.Uint32(base[4:]), le.Uint32(own[4:])
-	btypes := base[bh+le.Uint32(base[8:]):][:le.Uint32(base[12:])]
-	bstrs := base[bh+le.Uint32(base[16:]):][:le.Uint32(base[20:])]
-	stypes := own[sh+le.Uint32(own[8:]):][:le.Uint32(own[12:])]
-	sstrs := own[sh+le.Uint32(own[16:]):][:le.Uint32(own[20:])]
-	if uint32(len(bstrs)) != split.StringsStart() {
-		t.Fatalf("flatten: base strings %d bytes, split's start at %d", len(bstrs), split.StringsStart())
+	b, err := btfgen.Flatten(split)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	hdr := make([]byte, 24)
-	le.PutUint16(hdr, btf.Magic)
-	hdr[2] = 1
-	le.PutUint32(hdr[4:], 24)
-	le.PutUint32(hdr[12:], uint32(len(btypes)+len(stypes)))
-	le.PutUint32(hdr[16:], uint32(len(btypes)+len(stypes)))
-	le.PutUint32(hdr[20:], uint32(len(bstrs)+len(sstrs)))
-	b.Write(hdr)
-	b.Write(btypes)
-	b.Write(stypes)
-	b.Write(bstrs)
-	b.Write(sstrs)
-	return b.Bytes()
+	return b
 }
 
 // TestRebase moves modules encoded against pahole 1.32's BTF of the Debian

@@ -4,13 +4,11 @@ package e2e
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/internal/kernload"
-	"github.com/btfkit/btfkit/internal/testsupport/testenv"
 )
 
 // TestBreakagesRejected: the running kernel's verifier must reject the
@@ -18,15 +16,7 @@ import (
 // each names, and accept GrowBase's (the other vmlinux is valid BTF; only
 // a module encoded against it is not).
 func TestBreakagesRejected(t *testing.T) {
-	raw, err := os.ReadFile("/sys/kernel/btf/vmlinux")
-	if err != nil {
-		testenv.SkipOrFail(t, "no kernel BTF here: %v", err)
-	}
-	if err := kernload.Load(raw); errors.Is(err, kernload.ErrNotPermitted) {
-		testenv.SkipOrFail(t, "%v", err)
-	} else if err != nil {
-		t.Fatalf("the kernel's own BTF: %v", err)
-	}
+	raw := hostBTF(t)
 	for _, c := range []struct {
 		name  string
 		brk   func([]byte, *btf.Spec) ([]byte, btf.TypeID, error)

@@ -16,15 +16,7 @@ import (
 // host's own BTF with one name offset corrupted, for that reason, and
 // only four bytes may change.
 func TestCorruptNameRejected(t *testing.T) {
-	raw, err := os.ReadFile("/sys/kernel/btf/vmlinux")
-	if err != nil {
-		testenv.SkipOrFail(t, "no kernel BTF here: %v", err)
-	}
-	if err := kernload.Load(raw); errors.Is(err, kernload.ErrNotPermitted) {
-		testenv.SkipOrFail(t, "%v", err)
-	} else if err != nil {
-		t.Fatalf("the kernel's own BTF: %v", err)
-	}
+	raw := hostBTF(t)
 	bad, id, err := CorruptName(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -54,4 +46,21 @@ func TestCorruptNameRejected(t *testing.T) {
 	if _, _, err := CorruptName(raw[:20]); err == nil {
 		t.Error("truncated input: no error")
 	}
+}
+
+// hostBTF is the running kernel's BTF, which its verifier must accept;
+// the test is skipped (or fails, under CI) where there is none or
+// BPF_BTF_LOAD is not permitted.
+func hostBTF(t *testing.T) []byte {
+	t.Helper()
+	raw, err := os.ReadFile("/sys/kernel/btf/vmlinux")
+	if err != nil {
+		testenv.SkipOrFail(t, "no kernel BTF here: %v", err)
+	}
+	if err := kernload.Load(raw); errors.Is(err, kernload.ErrNotPermitted) {
+		testenv.SkipOrFail(t, "%v", err)
+	} else if err != nil {
+		t.Fatalf("the kernel's own BTF: %v", err)
+	}
+	return raw
 }
