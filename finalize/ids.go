@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/btfkit/btfkit/btf"
 	"github.com/btfkit/btfkit/elfx"
 )
 
@@ -21,6 +22,32 @@ const (
 	IDSet  // BTF_SET: a count word, then IDs
 	IDSet8 // BTF_SET8: a count word, a flags word, then (id, flags) pairs
 )
+
+// String is the kind as the entry's symbol spells it (__BTF_ID__KIND__).
+func (k IDKind) String() string {
+	for _, p := range kindPrefixes {
+		if p.kind == k {
+			return p.prefix
+		}
+	}
+	return fmt.Sprintf("IDKind(%d)", int(k))
+}
+
+// BTFKind is the BTF kind resolve_btfids looks an entry of kind k up as;
+// ok is false for sets, which name no type.
+func (k IDKind) BTFKind() (kind btf.Kind, ok bool) {
+	switch k {
+	case IDStruct:
+		return btf.KindStruct, true
+	case IDUnion:
+		return btf.KindUnion, true
+	case IDTypedef:
+		return btf.KindTypedef, true
+	case IDFunc:
+		return btf.KindFunc, true
+	}
+	return 0, false
+}
 
 // IDEntry is one name of .BTF_ids with every place it is written: the
 // symbols __BTF_ID__KIND__NAME__N (or __BTF_ID__set__NAME,

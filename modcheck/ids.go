@@ -7,15 +7,6 @@ import (
 	"github.com/btfkit/btfkit/finalize"
 )
 
-// idKinds maps a .BTF_ids entry's kind to the BTF kind resolve_btfids
-// looks it up as.
-var idKinds = map[finalize.IDKind]btf.Kind{
-	finalize.IDStruct:  btf.KindStruct,
-	finalize.IDUnion:   btf.KindUnion,
-	finalize.IDTypedef: btf.KindTypedef,
-	finalize.IDFunc:    btf.KindFunc,
-}
-
 // checkIDs checks ids, a module's .BTF_ids (nil: none), against built,
 // its BTF as the build left it: split against the base, or against its
 // .BTF.base. resolve_btfids resolves a module with .BTF.base against that
@@ -81,14 +72,14 @@ func checkIDs(base *Base, built *btf.Spec, ids *finalize.IDs) []btf.Problem {
 	}
 
 	for _, e := range ids.Entries {
-		k, ok := idKinds[e.Kind]
+		k, ok := e.Kind.BTFKind()
 		if !ok {
 			continue
 		}
 		bit := kindBit(k)
 		if own[e.Name]&bit == 0 && baseNames[e.Name]&bit == 0 {
 			probs = append(probs, btf.Problem{Kind: k, Name: e.Name, Rule: RuleBTFIDs,
-				Detail: fmt.Sprintf(".BTF_ids entry %s '%s' names no %s in the module's BTF or the base (resolve_btfids: unresolved symbol)", idKindName(e.Kind), e.Name, k)})
+				Detail: fmt.Sprintf(".BTF_ids entry %s '%s' names no %s in the module's BTF or the base (resolve_btfids: unresolved symbol)", e.Kind, e.Name, k)})
 			continue
 		}
 		for _, a := range e.Addrs {
@@ -97,7 +88,7 @@ func checkIDs(base *Base, built *btf.Spec, ids *finalize.IDs) []btf.Problem {
 				continue
 			}
 			if p, bad := idWord(built, ids, a, e.Name, func(t btf.Type) bool { return t.Kind() == k && t.Name() == e.Name }); bad {
-				p.Detail = fmt.Sprintf(".BTF_ids entry %s '%s' at offset %#x %s", idKindName(e.Kind), e.Name, a-ids.Addr, p.Detail)
+				p.Detail = fmt.Sprintf(".BTF_ids entry %s '%s' at offset %#x %s", e.Kind, e.Name, a-ids.Addr, p.Detail)
 				probs = append(probs, p)
 			}
 		}
@@ -150,22 +141,6 @@ func word(ids *finalize.IDs, off uint64) (uint32, bool) {
 		return 0, false
 	}
 	return ids.Order.Uint32(ids.Data[off:]), true
-}
-
-func idKindName(k finalize.IDKind) string {
-	switch k {
-	case finalize.IDStruct:
-		return "struct"
-	case finalize.IDUnion:
-		return "union"
-	case finalize.IDTypedef:
-		return "typedef"
-	case finalize.IDFunc:
-		return "func"
-	case finalize.IDSet:
-		return "set"
-	}
-	return "set8"
 }
 
 // btfSet8Kfuncs is BTF_SET8_KFUNCS, the flag of a BTF_SET8 of kfuncs
